@@ -1,0 +1,12 @@
+# Writes INPUT as a C++ string constant into OUTPUT (chunks keep each literal small).
+file(READ ${INPUT} CONTENT)
+string(LENGTH "${CONTENT}" LEN)
+set(OUT "// Generated from ${INPUT}; do not edit.\n#include <string_view>\nnamespace atenrt::ir {\nextern const std::string_view kAtenSchemaText;\nstatic const char kText[] =\n")
+set(POS 0)
+while(POS LESS LEN)
+  string(SUBSTRING "${CONTENT}" ${POS} 8000 CHUNK)
+  string(APPEND OUT "R\"ATENRT_EMBED(${CHUNK})ATENRT_EMBED\"\n")
+  math(EXPR POS "${POS} + 8000")
+endwhile()
+string(APPEND OUT ";\nconst std::string_view kAtenSchemaText(kText, sizeof(kText) - 1);\n}  // namespace atenrt::ir\n")
+file(WRITE ${OUTPUT} "${OUT}")

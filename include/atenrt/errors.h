@@ -1,0 +1,33 @@
+// The error types of atenrt. Every failure on bad input is one of these,
+// with a message that says what, where and why.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace atenrt {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A .pt2 archive (or an engine file) is corrupt, hostile or of an unknown layout.
+class FormatError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A graph is well formed but uses something atenrt does not support.
+class UnsupportedError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Inputs given at run time do not match what the engine expects.
+class InputError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace atenrt

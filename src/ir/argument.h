@@ -1,0 +1,94 @@
+// The argument kinds an ATen node takes (pt2_format.md §3.4).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "atenrt/dtype.h"
+
+namespace atenrt::ir {
+
+// A symbolic int is either a known value or the name of a graph value
+// (a sym_size output or a symbolic input).
+struct SymInt {
+  std::optional<std::int64_t> value;
+  std::string name;  // set when value is empty
+  static SymInt of(std::int64_t v) { return SymInt{v, {}}; }
+  static SymInt named(std::string n) { return SymInt{std::nullopt, std::move(n)}; }
+  bool is_static() const { return value.has_value(); }
+  bool operator==(const SymInt&) const = default;
+};
+
+struct None {
+  bool operator==(const None&) const = default;
+};
+struct TensorRef {  // a tensor value of the graph, by name
+  std::string name;
+  bool operator==(const TensorRef&) const = default;
+};
+using OptionalTensorRef = std::optional<TensorRef>;
+struct ScalarTypeArg {
+  // nullopt for a serde ScalarType atenrt cannot hold; `code` keeps the raw value.
+  std::optional<DType> dtype;
+  std::int64_t code = 0;
+  bool operator==(const ScalarTypeArg&) const = default;
+};
+struct MemoryFormatArg {
+  std::int64_t code = 0;  // 0 Unknown, 1 Contiguous, 2 ChannelsLast, 3 ChannelsLast3d, 4 Preserve
+  bool operator==(const MemoryFormatArg&) const = default;
+};
+struct LayoutArg {
+  std::int64_t code = 7;  // 7 Strided
+  bool operator==(const LayoutArg&) const = default;
+};
+struct DeviceArg {
+  std::string type = "cpu";
+  std::optional<std::int64_t> index;
+  bool operator==(const DeviceArg&) const = default;
+};
+using IntList = std::vector<std::int64_t>;
+using FloatList = std::vector<double>;
+using BoolList = std::vector<bool>;
+using StringList = std::vector<std::string>;
+using TensorList = std::vector<TensorRef>;
+using OptionalTensorList = std::vector<OptionalTensorRef>;
+using SymIntList = std::vector<SymInt>;
+
+// One value an op argument can take. Order matters only for index().
+using ArgumentValue =
+    std::variant<None, TensorRef, TensorList, OptionalTensorList, std::int64_t, IntList, double,
+                 FloatList, bool, BoolList, std::string, StringList, SymInt, SymIntList,
+                 ScalarTypeArg, MemoryFormatArg, LayoutArg, DeviceArg>;
+
+struct Argument {
+  ArgumentValue value;
+
+  Argument() : value(None{}) {}
+  template <typename T>
+  Argument(T v) : value(std::move(v)) {}  // NOLINT: implicit on purpose, reads as a literal
+
+  bool is_none() const { return std::holds_alternative<None>(value); }
+  template <typename T>
+  bool is() const { return std::holds_alternative<T>(value); }
+  template <typename T>
+  const T* get_if() const { return std::get_if<T>(&value); }
+  // A short description of the kind, for error messages ("int[]", "Tensor").
+  std::string kind_name() const;
+  // A readable rendering, for inspect and error messages.
+  std::string to_string() const;
+  bool operator==(const Argument&) const = default;
+};
+
+enum class ArgumentKind : std::uint8_t { Positional, Keyword };
+
+struct NamedArgument {
+  std::string name;
+  Argument arg;
+  ArgumentKind kind = ArgumentKind::Positional;
+  bool operator==(const NamedArgument&) const = default;
+};
+
+}  // namespace atenrt::ir

@@ -1,0 +1,111 @@
+// The ATen graph IR: what a .pt2 archive holds, read into C++.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "atenrt/tensor.h"
+#include "ir/argument.h"
+
+namespace atenrt::ir {
+
+// Static view of a tensor value's metadata. Dims that are symbolic keep
+// their SymInt (name); `sizes_hint` gives -1 for them.
+struct TensorMeta {
+  std::optional<DType> dtype;  // nullopt: a type atenrt cannot hold
+  std::int64_t dtype_code = 0;  // raw serde ScalarType, for messages
+  std::vector<SymInt> sizes;
+  std::vector<SymInt> strides;
+  SymInt storage_offset = SymInt::of(0);
+  bool requires_grad = false;
+  std::string device = "cpu";
+
+  // Sizes with -1 for dynamic dims.
+  std::vector<std::int64_t> static_sizes() const;
+  bool is_static() const;
+  std::string to_string() const;  // "float32[1, 3, 224, 224]"
+};
+
+// An op overload name in torch's spelling without "torch.ops.":
+// "aten.add.Tensor", "operator.getitem", "prims.sum.default".
+struct OpName {
+  std::string ns;        // "aten", "prims", "operator", "torch", "math", ...
+  std::string name;      // "add"
+  std::string overload;  // "Tensor", "default"; empty for Python operators
+  static OpName parse(const std::string& target);  // accepts with or without "torch.ops."
+  std::string str() const;                          // "aten.add.Tensor"
+  // Name in the ATen schema file: "aten::add.Tensor", "aten::convolution".
+  std::string schema_name() const;
+  bool operator==(const OpName&) const = default;
+};
+
+struct Node {
+  std::string name;
+  OpName target;
+  std::vector<NamedArgument> inputs;  // full: schema defaults filled in
+  std::vector<Argument> outputs;      // TensorRef / TensorList / SymInt / None
+  std::map<std::string, std::string> metadata;
+
+  // The argument named `name`, or nullptr.
+  const Argument* input(const std::string& name) const;
+};
+
+enum class InputKind : std::uint8_t { UserInput, Parameter, Buffer, TensorConstant, ConstantInput };
+const char* input_kind_name(InputKind kind);
+
+struct InputSpec {
+  InputKind kind = InputKind::UserInput;
+  std::string value_name;   // name of the graph value (placeholder)
+  std::string target;       // fqn of the parameter/buffer/constant; empty for user inputs
+  bool persistent = true;   // buffers only
+  Argument constant_value;  // ConstantInput only
+};
+
+struct OutputSpec {
+  Argument value;  // TensorRef, SymInt, None, or a constant
+};
+
+struct GraphSignature {
+  std::vector<InputSpec> inputs;
+  std::vector<OutputSpec> outputs;  // user outputs only: mutations are refused at import
+};
+
+class Graph {
+ public:
+  std::vector<Argument> inputs;   // 1:1 with signature.inputs
+  std::vector<Argument> outputs;  // 1:1 with signature.outputs
+  std::vector<Node> nodes;        // topological order
+  std::map<std::string, TensorMeta> tensor_values;
+  std::map<std::string, SymInt> sym_int_values;
+  GraphSignature signature;
+  // Weights, buffers and lifted constants, by their fqn (signature target).
+  std::map<std::string, Tensor> weights;
+
+  const TensorMeta* meta(const std::string& value_name) const;
+  // The weight bound to a placeholder (parameter/buffer/constant), or nullptr.
+  const Tensor* weight_for_value(const std::string& value_name) const;
+  std::vector<const InputSpec*> user_inputs() const;
+  // Checks that every value used is defined before use and names are unique;
+  // throws FormatError naming the node and argument otherwise.
+  void validate() const;
+};
+
+// What the archive says about itself, for `inspect`.
+struct ArchiveInfo {
+  std::string layout;          // "pt2-archive (raw weights)", "pt2-archive (pickled weights)", "legacy zip"
+  std::string root;            // root folder inside the zip ("" for legacy)
+  std::string torch_version;   // producer
+  std::int64_t schema_major = 0;
+  std::int64_t schema_minor = 0;
+  std::vector<std::string> verifiers;
+};
+
+struct ExportedProgram {
+  ArchiveInfo info;
+  Graph graph;
+};
+
+}  // namespace atenrt::ir

@@ -1,0 +1,11 @@
+#include "cli_commands.h"
+
+namespace atenrt::cli {
+
+std::vector<std::unique_ptr<Command>> all_commands() {
+  std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(make_inspect_command());
+  return commands;
+}
+
+}  // namespace atenrt::cli
