@@ -1,0 +1,230 @@
+#include "ir/npz.h"
+
+#include <zip.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <regex>
+
+#include "atenrt/errors.h"
+
+namespace atenrt::io {
+namespace {
+
+struct DescrEntry {
+  const char* descr;
+  DType dtype;
+};
+// bfloat16 has no numpy type; it is written as float32 by callers.
+constexpr DescrEntry kDescrs[] = {
+    {"<f4", DType::Float32}, {"<f2", DType::Float16}, {"<f8", DType::Float64},
+    {"<i8", DType::Int64},   {"<i4", DType::Int32},   {"<i2", DType::Int16},
+    {"|i1", DType::Int8},    {"|u1", DType::UInt8},   {"|b1", DType::Bool},
+};
+
+std::string header_value(const std::string& header, const std::string& key, const std::string& where) {
+  // Values are Python literals: 'descr': '<f4', 'fortran_order': False, 'shape': (2, 3),
+  const auto k = header.find("'" + key + "'");
+  if (k == std::string::npos) throw FormatError(where + ": .npy header has no '" + key + "'");
+  auto colon = header.find(':', k);
+  if (colon == std::string::npos) throw FormatError(where + ": .npy header is malformed");
+  auto start = header.find_first_not_of(' ', colon + 1);
+  if (start == std::string::npos) throw FormatError(where + ": .npy header is malformed");
+  std::size_t end;
+  if (header[start] == '(') {
+    end = header.find(')', start);
+    if (end == std::string::npos) throw FormatError(where + ": .npy shape is malformed");
+    return header.substr(start, end - start + 1);
+  }
+  if (header[start] == '\'') {
+    end = header.find('\'', start + 1);
+    if (end == std::string::npos) throw FormatError(where + ": .npy header is malformed");
+    return header.substr(start + 1, end - start - 1);
+  }
+  end = header.find_first_of(",}", start);
+  if (end == std::string::npos) throw FormatError(where + ": .npy header is malformed");
+  return header.substr(start, end - start);
+}
+
+std::string read_entry(zip_t* archive, zip_uint64_t index, const std::string& where) {
+  zip_stat_t st;
+  if (zip_stat_index(archive, index, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE)) {
+    throw FormatError(where + ": cannot stat entry");
+  }
+  // numpy never writes arrays this large; guards against a hostile size.
+  if (st.size > (zip_uint64_t{1} << 36)) throw FormatError(where + ": entry is too large");
+  std::unique_ptr<zip_file_t, decltype(&zip_fclose)> file(zip_fopen_index(archive, index, 0), &zip_fclose);
+  if (!file) throw FormatError(where + ": cannot open entry");
+  std::string bytes(st.size, '\0');
+  zip_int64_t got = zip_fread(file.get(), bytes.data(), st.size);
+  if (got < 0 || static_cast<zip_uint64_t>(got) != st.size) throw FormatError(where + ": truncated entry");
+  return bytes;
+}
+
+}  // namespace
+
+Tensor parse_npy(const std::string& bytes, const std::string& where) {
+  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) {
+    throw FormatError(where + ": not a .npy payload (bad magic)");
+  }
+  const int major = static_cast<unsigned char>(bytes[6]);
+  std::size_t header_len = 0;
+  std::size_t header_start = 0;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+    header_start = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) throw FormatError(where + ": truncated .npy header");
+    std::uint32_t len = 0;
+    std::memcpy(&len, bytes.data() + 8, 4);
+    header_len = len;
+    header_start = 12;
+  } else {
+    throw FormatError(where + ": unsupported .npy version " + std::to_string(major));
+  }
+  if (header_start + header_len > bytes.size()) throw FormatError(where + ": truncated .npy header");
+  const std::string header = bytes.substr(header_start, header_len);
+  const std::string descr = header_value(header, "descr", where);
+  if (header_value(header, "fortran_order", where) != "False") {
+    throw FormatError(where + ": Fortran-ordered arrays are not supported; save a C-contiguous array");
+  }
+  std::optional<DType> dtype;
+  for (const auto& d : kDescrs) {
+    if (descr == d.descr || (descr.size() == 3 && descr.substr(1) == std::string(d.descr).substr(1) &&
+                             (descr[0] == '=' || descr[0] == '|' || descr[0] == '<'))) {
+      dtype = d.dtype;
+    }
+  }
+  if (!dtype) throw FormatError(where + ": unsupported array dtype '" + descr + "'");
+  std::string shape_text = header_value(header, "shape", where);
+  std::vector<std::int64_t> shape;
+  static const std::regex number("[0-9]+");
+  for (auto it = std::sregex_iterator(shape_text.begin(), shape_text.end(), number);
+       it != std::sregex_iterator(); ++it) {
+    const std::string digits = it->str();
+    if (digits.size() > 15) throw FormatError(where + ": array dimension too large");
+    shape.push_back(std::stoll(digits));
+  }
+  const std::size_t data_start = header_start + header_len;
+  std::size_t expected = element_size(*dtype);
+  for (auto s : shape) {
+    if (s != 0 && expected > (std::size_t{1} << 40) / static_cast<std::size_t>(s)) {
+      throw FormatError(where + ": array of shape " + shape_to_string(shape) + " is too large");
+    }
+    expected *= static_cast<std::size_t>(s);
+  }
+  if (bytes.size() - data_start != expected) {
+    throw FormatError(where + ": array of shape " + shape_to_string(shape) + " and dtype " +
+                      std::string(dtype_name(*dtype)) + " needs " + std::to_string(expected) +
+                      " bytes but the payload has " + std::to_string(bytes.size() - data_start));
+  }
+  Tensor t(*dtype, shape);
+  if (expected) std::memcpy(t.raw_mutable_data(), bytes.data() + data_start, expected);
+  return t;
+}
+
+std::string serialize_npy(const Tensor& tensor) {
+  const char* descr = nullptr;
+  for (const auto& d : kDescrs) {
+    if (d.dtype == tensor.dtype()) descr = d.descr;
+  }
+  if (!descr) {
+    throw Error("cannot write a " + std::string(dtype_name(tensor.dtype())) + " array to .npy");
+  }
+  std::string shape = "(";
+  for (std::size_t i = 0; i < tensor.sizes().size(); ++i) {
+    shape += std::to_string(tensor.sizes()[i]) + (tensor.sizes().size() == 1 ? "," : (i + 1 < tensor.sizes().size() ? ", " : ""));
+  }
+  shape += ")";
+  std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // Pad so that the data starts on a 64-byte boundary, ending with '\n'.
+  const std::size_t unpadded = 10 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header += '\n';
+  std::string out = "\x93NUMPY";
+  out += '\x01';
+  out += '\x00';
+  out += static_cast<char>(header.size() & 0xff);
+  out += static_cast<char>((header.size() >> 8) & 0xff);
+  out += header;
+  const auto bytes = tensor.to_bytes();
+  out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  return out;
+}
+
+std::vector<Tensor> read_npz(const std::string& path) {
+  int err = 0;
+  std::unique_ptr<zip_t, decltype(&zip_discard)> archive(zip_open(path.c_str(), ZIP_RDONLY, &err), &zip_discard);
+  if (!archive) {
+    zip_error_t ze;
+    zip_error_init_with_code(&ze, err);
+    std::string msg = zip_error_strerror(&ze);
+    zip_error_fini(&ze);
+    throw FormatError(path + ": cannot open as .npz: " + msg);
+  }
+  const zip_int64_t n = zip_get_num_entries(archive.get(), 0);
+  std::map<std::int64_t, zip_uint64_t> positional;
+  std::vector<zip_uint64_t> others;
+  static const std::regex arr_name("arr_([0-9]{1,9})\\.npy");
+  for (zip_int64_t i = 0; i < n; ++i) {
+    const char* name = zip_get_name(archive.get(), static_cast<zip_uint64_t>(i), 0);
+    if (!name) continue;
+    std::cmatch m;
+    if (std::regex_match(name, m, arr_name)) {
+      positional[std::stoll(m[1].str())] = static_cast<zip_uint64_t>(i);
+    } else {
+      others.push_back(static_cast<zip_uint64_t>(i));
+    }
+  }
+  std::vector<zip_uint64_t> order;
+  if (!positional.empty()) {
+    std::int64_t expect = 0;
+    for (const auto& [k, idx] : positional) {
+      if (k != expect++) {
+        throw FormatError(path + ": arrays must be arr_0, arr_1, ... without gaps (arr_" +
+                          std::to_string(expect - 1) + " is missing)");
+      }
+      order.push_back(idx);
+    }
+  } else {
+    order = others;
+  }
+  std::vector<Tensor> tensors;
+  for (auto idx : order) {
+    const std::string where = path + ":" + zip_get_name(archive.get(), idx, 0);
+    tensors.push_back(parse_npy(read_entry(archive.get(), idx, where), where));
+  }
+  return tensors;
+}
+
+void write_npz(const std::string& path, const std::vector<Tensor>& tensors) {
+  int err = 0;
+  std::unique_ptr<zip_t, decltype(&zip_discard)> archive(
+      zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err), &zip_discard);
+  if (!archive) throw Error("cannot create " + path);
+  // libzip reads the buffers at zip_close time, so keep them alive until then.
+  std::vector<std::string> payloads;
+  payloads.reserve(tensors.size());
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    payloads.push_back(serialize_npy(tensors[i]));
+    zip_source_t* src = zip_source_buffer(archive.get(), payloads.back().data(), payloads.back().size(), 0);
+    if (!src) throw Error("cannot write " + path);
+    const std::string name = "arr_" + std::to_string(i) + ".npy";
+    const zip_int64_t idx = zip_file_add(archive.get(), name.c_str(), src, ZIP_FL_OVERWRITE);
+    if (idx < 0) {
+      zip_source_free(src);
+      throw Error("cannot write " + path + ": " + zip_strerror(archive.get()));
+    }
+    zip_set_file_compression(archive.get(), static_cast<zip_uint64_t>(idx), ZIP_CM_STORE, 0);
+  }
+  zip_t* raw = archive.release();
+  if (zip_close(raw) != 0) {
+    std::string msg = zip_strerror(raw);
+    zip_discard(raw);
+    throw Error("cannot write " + path + ": " + msg);
+  }
+}
+
+}  // namespace atenrt::io

@@ -1,0 +1,58 @@
+#include "ir/npz.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "atenrt/errors.h"
+
+namespace atenrt::io {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("atenrt_npz_" + name)).string();
+}
+
+TEST(Npz, RoundTripsPositionalArraysOfSeveralDtypes) {
+  Tensor a(DType::Float32, {2, 3});
+  for (int i = 0; i < 6; ++i) a.mutable_data<float>()[i] = 0.5f * static_cast<float>(i);
+  Tensor b(DType::Int64, {4});
+  for (int i = 0; i < 4; ++i) b.mutable_data<std::int64_t>()[i] = -i;
+  Tensor c(DType::Bool, {});
+  c.mutable_data<bool>()[0] = true;
+  const auto path = temp_path("roundtrip.npz");
+  write_npz(path, {a, b, c});
+  auto back = read_npz(path);
+  ASSERT_EQ(back.size(), 3u);
+  EXPECT_EQ(back[0].sizes(), a.sizes());
+  EXPECT_EQ(back[0].to_bytes(), a.to_bytes());
+  EXPECT_EQ(back[1].dtype(), DType::Int64);
+  EXPECT_EQ(back[1].to_bytes(), b.to_bytes());
+  EXPECT_EQ(back[2].dim(), 0);
+  EXPECT_TRUE(back[2].data<bool>()[0]);
+  std::filesystem::remove(path);
+}
+
+TEST(Npz, RejectsPayloadShorterThanShape) {
+  Tensor a(DType::Float32, {4});
+  std::string npy = serialize_npy(a);
+  npy.resize(npy.size() - 4);
+  EXPECT_THROW(parse_npy(npy, "x.npy"), FormatError);
+}
+
+TEST(Npz, RejectsGarbageFile) {
+  const auto path = temp_path("garbage.npz");
+  std::ofstream(path) << "this is not a zip";
+  try {
+    read_npz(path);
+    FAIL();
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos);
+  }
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace atenrt::io
