@@ -202,6 +202,11 @@ std::vector<TensorDesc> infer_outputs(std::string_view layer_name, const LayerPa
                                       std::span<const TensorDesc> inputs,
                                       std::span<const Tensor* const> values = {});
 
+// Fills parameters left empty with torch's defaults: conv/deconv/pool
+// stride (pool: the kernel), dilation 1, padding 0, padding_post = padding_pre,
+// output_padding 0. add_layer and set_params call it; stored params are full.
+void fill_param_defaults(LayerParams& params, std::span<const TensorDesc> inputs);
+
 // numpy/torch broadcasting of two dims vectors (-1 stays -1 unless the other
 // side fixes it); nullopt if they do not broadcast.
 std::optional<Dims> broadcast_dims(const Dims& a, const Dims& b);

@@ -1,0 +1,76 @@
+// Activation and unary layers: same-shape element maps.
+#include <array>
+
+#include "network/infer.h"
+
+namespace atenrt::network {
+
+namespace {
+constexpr std::array<std::string_view, kActivationOpCount> kActivationNames = {
+    "relu", "sigmoid", "tanh", "leaky_relu", "elu", "selu", "softplus",
+    "clip", "gelu_erf", "gelu_tanh", "hard_sigmoid", "hard_swish", "silu", "mish"};
+constexpr std::array<std::string_view, kUnaryOpCount> kUnaryNames = {
+    "exp",  "log",   "log2",  "log10", "log1p", "expm1", "sqrt",  "rsqrt", "abs",  "neg",  "reciprocal",
+    "sin",  "cos",   "tan",   "asin",  "acos",  "atan",  "sinh",  "cosh",  "asinh", "acosh", "atanh",
+    "erf",  "floor", "ceil",  "round", "trunc", "sign",  "not",   "isnan", "isinf"};
+}  // namespace
+
+std::string_view activation_op_name(ActivationOp op) {
+  const auto i = static_cast<std::size_t>(op);
+  return i < kActivationNames.size() ? kActivationNames[i] : "?";
+}
+
+std::string_view unary_op_name(UnaryOp op) {
+  const auto i = static_cast<std::size_t>(op);
+  return i < kUnaryNames.size() ? kUnaryNames[i] : "?";
+}
+
+namespace detail {
+
+Descs infer(const InferContext& ctx, const ActivationParams& p) {
+  ctx.expect_inputs(1, 1);
+  if (static_cast<int>(p.op) >= kActivationOpCount) ctx.fail("unknown activation op");
+  const DType dt = ctx.in(0).dtype;
+  // relu and clip are defined on integers too (torch.relu / clamp on int tensors).
+  const bool int_ok = p.op == ActivationOp::Relu || p.op == ActivationOp::Clip;
+  if (!is_floating(dt) && !(int_ok && is_integral(dt))) {
+    ctx.fail(std::string(activation_op_name(p.op)) + " does not take " + std::string(dtype_name(dt)));
+  }
+  if (p.op == ActivationOp::Clip && p.alpha > p.beta) {
+    ctx.fail("clip min " + std::to_string(p.alpha) + " is greater than max " + std::to_string(p.beta));
+  }
+  if (p.op == ActivationOp::Softplus && p.alpha == 0.0) ctx.fail("softplus beta must not be 0");
+  return {ctx.in(0)};
+}
+
+Descs infer(const InferContext& ctx, const UnaryParams& p) {
+  ctx.expect_inputs(1, 1);
+  if (static_cast<int>(p.op) >= kUnaryOpCount) ctx.fail("unknown unary op");
+  const TensorDesc& x = ctx.in(0);
+  switch (p.op) {
+    case UnaryOp::Not:
+    case UnaryOp::IsNan:
+    case UnaryOp::IsInf:
+      return {{DType::Bool, x.dims}};
+    case UnaryOp::Abs:
+    case UnaryOp::Neg:
+    case UnaryOp::Sign:
+    case UnaryOp::Floor:
+    case UnaryOp::Ceil:
+    case UnaryOp::Round:
+    case UnaryOp::Trunc:
+      if (!is_floating(x.dtype) && !is_integral(x.dtype)) {
+        ctx.fail(std::string(unary_op_name(p.op)) + " does not take " + std::string(dtype_name(x.dtype)));
+      }
+      return {x};
+    default:
+      if (!is_floating(x.dtype)) {
+        ctx.fail(std::string(unary_op_name(p.op)) + " needs a floating input, got " +
+                 std::string(dtype_name(x.dtype)) + " (cast it first)");
+      }
+      return {x};
+  }
+}
+
+}  // namespace detail
+}  // namespace atenrt::network
