@@ -1,0 +1,288 @@
+"""Capture an nn.Module as an ATen-level FX graph with torch 1.13 (no torch.export).
+
+The result mimics what `torch.export.export(...).run_decompositions()` gives on torch 2.x:
+one placeholder per parameter, buffer, lifted tensor constant and user input (in that order),
+named p_<fqn> / b_<fqn> / c_<name> / <forward arg name>, no in-place ops, no detach.
+"""
+import contextlib
+import inspect
+import operator
+import re
+
+import torch
+from torch.fx.experimental.proxy_tensor import make_fx
+from torch.nn.utils.stateless import functional_call
+
+from .errors import ExportError
+
+aten = torch.ops.aten
+
+
+class InputSlot:
+    """One graph input: what it binds to (kind, target fqn) and, for lifted state, the real tensor."""
+
+    def __init__(self, kind, name, target=None, tensor=None, persistent=True):
+        self.kind = kind            # "parameter" | "buffer" | "tensor_constant" | "user_input"
+        self.name = name            # placeholder name in the exported graph
+        self.target = target        # fqn (parameter_name / buffer_name / tensor_constant_name)
+        self.tensor = tensor        # real tensor for lifted state, None for user inputs
+        self.persistent = persistent
+
+
+class Traced:
+    """An exported graph plus the binding of its placeholders."""
+
+    def __init__(self, gm, slots, multi_outputs):
+        self.graph_module = gm
+        self.slots = slots                  # list[InputSlot], same order as the placeholders
+        self.multi_outputs = multi_outputs  # node -> list of (name, fake value) per element
+
+
+def _mutable(op):
+    return any(a.alias_info is not None and a.alias_info.is_write for a in op._schema.arguments)
+
+
+def _collect_state(module):
+    """Parameters, buffers and plain tensor attributes, each storage-object once, with every alias fqn."""
+    params, buffers, consts = {}, {}, {}
+    non_persistent = set()
+    modules = list(module.named_modules(remove_duplicate=False))
+    for mfqn, mod in modules:
+        prefix = mfqn + "." if mfqn else ""
+        for name, p in mod._parameters.items():
+            if p is not None:
+                params.setdefault(id(p), [p, []])[1].append(prefix + name)
+    for mfqn, mod in modules:
+        prefix = mfqn + "." if mfqn else ""
+        non_persistent.update(prefix + n for n in getattr(mod, "_non_persistent_buffers_set", ()))
+        for name, b in mod._buffers.items():
+            if b is None:
+                continue
+            if id(b) in params:
+                raise ExportError(f"buffer '{prefix + name}' is the same tensor object as a parameter; "
+                                  "not representable")
+            buffers.setdefault(id(b), [b, []])[1].append(prefix + name)
+    for mfqn, mod in modules:
+        prefix = mfqn + "." if mfqn else ""
+        for attr, value in vars(mod).items():
+            if isinstance(value, torch.Tensor) and id(value) not in params and id(value) not in buffers:
+                consts.setdefault(id(value), [value, []])[1].append(prefix + attr)
+    return list(params.values()), list(buffers.values()), list(consts.values()), non_persistent
+
+
+def _user_input_names(module, count):
+    """Placeholder names for user inputs, taken from forward()'s signature where possible."""
+    names = []
+    try:
+        params = list(inspect.signature(module.forward).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    for p in params:
+        if len(names) == count:
+            break
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.append(p.name)
+        elif p.kind == p.VAR_POSITIONAL:
+            names.extend(f"{p.name}_{i}" for i in range(count - len(names)))
+    names.extend(f"arg{i}" for i in range(len(names), count))
+    return names
+
+
+def _identifier(text):
+    return re.sub(r"[^0-9a-zA-Z_]", "_", text)
+
+
+@contextlib.contextmanager
+def _no_fused_fast_paths():
+    """nn.MultiheadAttention / nn.TransformerEncoderLayer take fused kernels in eval + no_grad
+    (aten._native_multi_head_attention, _transformer_encoder_layer_fwd). torch.export, which traces
+    with grad enabled, records the composite ops instead. These modules test
+    torch.overrides.has_torch_function at call time; answering True makes them pick the slow path."""
+    original = torch.overrides.has_torch_function
+    torch.overrides.has_torch_function = lambda *args, **kwargs: True
+    try:
+        yield
+    finally:
+        torch.overrides.has_torch_function = original
+
+
+def _rewire(graph, node, replacement):
+    node.replace_all_uses_with(replacement)
+    graph.erase_node(node)
+
+
+def _clean(gm):
+    """Drop detach/lift_fresh_copy (identities once nothing is mutated), map 1.13's
+    _reshape_alias onto view (as torch 2.x's decomposition does) and remove dead code."""
+    g = gm.graph
+    for node in list(g.nodes):
+        if node.op != "call_function":
+            continue
+        if node.target in (aten.detach.default, aten.lift_fresh_copy.default, aten.lift_fresh.default):
+            _rewire(g, node, node.args[0])
+        elif node.target is aten._reshape_alias.default:
+            with g.inserting_before(node):
+                view = g.call_function(aten.view.default, (node.args[0], list(node.args[1])))
+            view.meta = dict(node.meta)
+            _rewire(g, node, view)
+    g.eliminate_dead_code()
+    gm.recompile()
+
+
+def _trace_fake(fn, inputs):
+    with torch.no_grad(), _no_fused_fast_paths():
+        return make_fx(fn, tracing_mode="fake")(*inputs)
+
+
+def trace(module, example_inputs):
+    if not isinstance(module, torch.nn.Module):
+        raise ExportError(f"expected a torch.nn.Module, got {type(module).__name__}")
+    example_inputs = tuple(example_inputs)
+    for i, x in enumerate(example_inputs):
+        if not isinstance(x, torch.Tensor):
+            raise ExportError(f"example input {i} is a {type(x).__name__}; only tensor inputs are supported")
+        if x.layout != torch.strided:
+            raise ExportError(f"example input {i} has layout {x.layout}; only strided tensors are supported")
+
+    params, buffers, consts, non_persistent = _collect_state(module)
+    n_state = len(params) + len(buffers)
+
+    def fn(*flat):
+        state = {}
+        for (_, fqns), value in zip(params + buffers, flat[:n_state]):
+            for fqn in fqns:
+                state[fqn] = value
+        saved = []
+        try:
+            for (_, fqns), value in zip(consts, flat[n_state:n_state + len(consts)]):
+                for fqn in fqns:
+                    owner_fqn, _, attr = fqn.rpartition(".")
+                    owner = module.get_submodule(owner_fqn)
+                    saved.append((owner, attr, getattr(owner, attr)))
+                    setattr(owner, attr, value)
+            return functional_call(module, state, tuple(flat[n_state + len(consts):]))
+        finally:
+            for owner, attr, old in reversed(saved):
+                setattr(owner, attr, old)
+
+    real_inputs = [t for t, _ in params + buffers + consts] + list(example_inputs)
+    was_training = module.training
+    module.eval()
+    try:
+        try:
+            gm = _trace_fake(fn, real_inputs)
+        except ExportError:
+            raise
+        except Exception as e:  # make_fx surfaces data-dependent control flow, unsupported ops, ...
+            raise ExportError(f"tracing {type(module).__name__} failed: {type(e).__name__}: {e}") from e
+        multi_outputs = _multi_output_elements(gm)
+        gm.graph.eliminate_dead_code()
+        gm.recompile()
+        if any(n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and _mutable(n.target)
+               for n in gm.graph.nodes):
+            from functorch import functionalize
+            try:
+                gm = _trace_fake(functionalize(gm, remove="mutations"), real_inputs)
+            except Exception as e:
+                raise ExportError(f"removing in-place ops from {type(module).__name__} failed: "
+                                  f"{type(e).__name__}: {e}") from e
+            multi_outputs = _multi_output_elements(gm)
+    finally:
+        module.train(was_training)
+
+    _clean(gm)
+    _check_no_mutation(gm)
+
+    slots = [InputSlot("parameter", "p_" + _identifier(f[0]), f[0], t) for t, f in params]
+    slots += [InputSlot("buffer", "b_" + _identifier(f[0]), f[0], t, f[0] not in non_persistent)
+              for t, f in buffers]
+    slots += [InputSlot("tensor_constant", "c_" + _identifier(f[0]), f[0], t) for t, f in consts]
+    user_names = _user_input_names(module, len(example_inputs))
+    slots += [InputSlot("user_input", n) for n in user_names]
+    _lift_constants(gm, slots)
+    _rename(gm, slots)
+    # the tuple outputs' element names were taken before renaming; refresh them from their getitems
+    live = set(gm.graph.nodes)
+    multi_outputs = {node: [(gi.name if gi in live else None, val) for gi, val in elems]
+                     for node, elems in multi_outputs.items() if node in live}
+    return Traced(gm, slots, multi_outputs)
+
+
+def _multi_output_elements(gm):
+    """make_fx creates one getitem per element of a tuple/list result; record them (value and node)
+    before dead-code elimination removes the unused ones, so that unused elements keep a type."""
+    result = {}
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and node.target is operator.getitem:
+            src, index = node.args
+            if isinstance(src, torch.fx.Node) and isinstance(src.target, torch._ops.OpOverload):
+                elems = result.setdefault(src, {})
+                elems[index] = (node, node.meta.get("val"))
+    ordered = {}
+    for src, elems in result.items():
+        count = max(elems) + 1
+        ordered[src] = [elems.get(i, (None, None)) for i in range(count)]
+    return ordered
+
+
+def _check_no_mutation(gm):
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and _mutable(n.target):
+            raise ExportError(f"node '{n.name}' ({n.target}) mutates its input in place and could not be "
+                              "functionalized; mutated state is not representable in the exported graph")
+
+
+def _lift_constants(gm, slots):
+    """Turn get_attr tensors (torch.tensor(...) created inside forward) into tensor_constant placeholders,
+    placed after the other lifted state and before the user inputs."""
+    g = gm.graph
+    placeholders = [n for n in g.nodes if n.op == "placeholder"]
+    first_user = placeholders[sum(1 for s in slots if s.kind != "user_input")]
+    index = 0
+    lifted = []
+    for node in list(g.nodes):
+        if node.op != "get_attr":
+            continue
+        value = getattr(gm, node.target)
+        if not isinstance(value, torch.Tensor):
+            raise ExportError(f"get_attr '{node.target}' holds a {type(value).__name__}, not a tensor")
+        name = f"lifted_tensor_{index}"
+        index += 1
+        with g.inserting_before(first_user):
+            ph = g.placeholder(name)
+        ph.meta["val"] = value
+        node.replace_all_uses_with(ph)
+        g.erase_node(node)
+        delattr(gm, node.target)
+        lifted.append(InputSlot("tensor_constant", "c_" + name, name, value))
+    n_before_users = sum(1 for s in slots if s.kind != "user_input")
+    slots[n_before_users:n_before_users] = lifted
+    gm.recompile()
+
+
+def _rename(gm, slots):
+    """Give placeholders their export names, then make every other node name unique against them."""
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    if len(placeholders) != len(slots):
+        raise ExportError(f"internal: {len(placeholders)} placeholders for {len(slots)} inputs")
+    taken = set()
+    for node, slot in zip(placeholders, slots):
+        name = slot.name
+        suffix = 1
+        while name in taken:
+            name = f"{slot.name}_{suffix}"
+            suffix += 1
+        slot.name = name
+        node.name = name
+        node.target = name
+        taken.add(name)
+    for node in gm.graph.nodes:
+        if node.op == "placeholder" or node.op == "output":
+            continue
+        name, suffix = node.name, 1
+        while name in taken:
+            name = f"{node.name}_{suffix}"
+            suffix += 1
+        node.name = name
+        taken.add(name)
+    gm.recompile()

@@ -1,0 +1,74 @@
+"""Export a torch.nn.Module to a torch.export `.pt2` archive that atenrt can compile.
+
+With torch >= 2.1 this is torch.export itself. With torch 1.13 (no torch.export) the module is
+traced with make_fx in fake mode and written in the same JSON schema and containers, so that the
+C++ reader meets real torch bytes in every layout (see shared/reference/pt2_format.md).
+"""
+import os
+
+import torch
+
+from . import _archive, _serialize, _trace
+from ._archive import LAYOUTS, SCHEMA_VERSIONS
+from .errors import ExportError
+
+__all__ = ["save", "export", "Exported", "ExportError", "LAYOUTS"]
+
+
+def _has_torch_export():
+    return hasattr(torch, "export") and hasattr(torch.export, "export")
+
+
+class Exported:
+    """Result of `export` on torch 1.13: the traced FX graph, the JSON program and the state."""
+
+    def __init__(self, traced, program, example_inputs):
+        self.traced = traced
+        self.graph_module = traced.graph_module
+        self.program = program                 # dict in the torch.export JSON schema
+        self.example_inputs = tuple(example_inputs)
+        self.weights = [(s.target, s.tensor, s.kind == "parameter") for s in traced.slots
+                        if s.kind == "parameter" or (s.kind == "buffer" and s.persistent)]
+        self.constants = [(s.target, s.tensor, False) for s in traced.slots
+                          if s.kind == "tensor_constant" or (s.kind == "buffer" and not s.persistent)]
+
+    def call_nodes(self):
+        """(FX node, serialized node) for every node written to the graph, in order."""
+        ser = _serialize.ProgramSerializer(self.traced, (8, 0))
+        fx = [n for n in self.graph_module.graph.nodes if n.op == "call_function" and not ser.is_folded(n)]
+        nodes = self.program["graph_module"]["graph"]["nodes"]
+        return list(zip(fx, nodes))
+
+
+def export(module, example_inputs, schema_version=SCHEMA_VERSIONS["pt2"]):
+    """Trace `module` on `example_inputs`.
+
+    torch >= 2.1: returns `torch.export.export(module, inputs).run_decompositions()`.
+    torch 1.13:   returns an `Exported` (graph_module, program dict, weights, constants).
+    Raises ExportError when the module cannot be represented.
+    """
+    example_inputs = tuple(example_inputs)
+    if _has_torch_export():
+        return torch.export.export(module, example_inputs).run_decompositions()
+    traced = _trace.trace(module, example_inputs)
+    program = _serialize.serialize_program(traced, schema_version)
+    return Exported(traced, program, example_inputs)
+
+
+def save(module, example_inputs, path, layout="pt2"):
+    """Write `module` traced on `example_inputs` to the `.pt2` file `path`.
+
+    layout (torch 1.13 only; newer torch writes its own container):
+      "pt2"        torch >= 2.9 PT2 archive with raw weight payloads (default)
+      "pt2-pickle" torch 2.8 PT2 archive with nested torch.save weights
+      "legacy"     torch 2.1-2.7 flat zip
+    """
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
+    if _has_torch_export():
+        torch.export.save(export(module, example_inputs), os.fspath(path))
+        return
+    exported = export(module, example_inputs, SCHEMA_VERSIONS[layout])
+    _archive.write(path, layout, exported.program, exported.weights, exported.constants,
+                   exported.example_inputs)
+    return exported
