@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds atenrt. Usage: scripts/build.sh [release|asan|fuzz]  (default: release)
+#   release -> build/       (the CLI at build/atenrt)
+#   asan    -> build-asan/  (AddressSanitizer + UndefinedBehaviorSanitizer, tests only)
+#   fuzz    -> build-fuzz/  (clang, libFuzzer targets)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kind="${1:-release}"
+jobs="${ATENRT_JOBS:-$(nproc)}"
+case "$kind" in
+  release)
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DATENRT_BENCH=ON >/dev/null
+    cmake --build build -j"$jobs"
+    ;;
+  asan)
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DATENRT_SANITIZE=ON -DATENRT_BENCH=OFF >/dev/null
+    cmake --build build-asan -j"$jobs"
+    ;;
+  fuzz)
+    cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+      -DATENRT_FUZZ=ON -DATENRT_BENCH=OFF -DATENRT_TESTS=ON >/dev/null
+    cmake --build build-fuzz -j"$jobs" --target atenrt_pt2_reader_fuzz
+    ;;
+  *)
+    echo "usage: $0 [release|asan|fuzz]" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs everything atenrt needs to build and test, from Debian's packages.
+# Safe to run again: apt-get skips what is already installed.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake pkg-config git
+  libdnnl-dev nlohmann-json3-dev libzip-dev libcli11-dev
+  libgtest-dev libgmock-dev googletest libbenchmark-dev pybind11-dev
+  clang libclang-rt-14-dev
+  python3 python3-numpy python3-torch python3-torchvision python3-sklearn python3-matplotlib
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""
+  [[ $(id -u) -eq 0 ]] || SUDO="sudo"
+  echo "atenrt: installing ${missing[*]}"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs every test of atenrt: the release build's tests (C++ unit, converter and
+# model tests against PyTorch, Python tests), the same C++ tests under
+# AddressSanitizer + UndefinedBehaviorSanitizer, and the .pt2 reader fuzzer
+# for a bounded time. Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+PY=/usr/bin/python3  # Debian's interpreter: the one that has torch 1.13
+export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
+FUZZ_SECONDS="${ATENRT_FUZZ_SECONDS:-60}"
+
+step() { printf '\n==== %s\n' "$*"; }
+
+step "release build"
+scripts/build.sh release
+
+step "generating PyTorch fixtures (exporter + eager outputs)"
+FIXTURES="$ROOT/build/fixtures"
+rm -rf "$FIXTURES" && mkdir -p "$FIXTURES"
+$PY tests/tools/make_fixtures.py "$FIXTURES/models"
+[[ -f tests/converters/make_cases.py ]] && $PY tests/converters/make_cases.py "$FIXTURES/converter_cases"
+[[ -f tests/lowering/make_cases.py ]] && $PY tests/lowering/make_cases.py "$FIXTURES/lowering_cases"
+export ATENRT_FIXTURES_DIR="$FIXTURES/models"
+export ATENRT_CONVERTER_CASES_DIR="$FIXTURES/converter_cases"
+export ATENRT_LOWERING_CASES_DIR="$FIXTURES/lowering_cases"
+export ATENRT_CLI="$ROOT/build/atenrt"
+
+step "python tests"
+$PY -m unittest discover -s tests/tools -t . -v 2>&1 | tail -n 40
+
+step "C++ tests (release)"
+ctest --test-dir build --output-on-failure -j2 --timeout 1500
+
+step "C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+scripts/build.sh asan
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j2 --timeout 1500 -LE large
+
+step "fuzzing the .pt2 reader for ${FUZZ_SECONDS}s"
+scripts/build.sh fuzz
+mkdir -p build-fuzz/corpus-work
+build-fuzz/tests/fuzz/atenrt_pt2_reader_fuzz -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 \
+  -timeout=10 build-fuzz/corpus-work tests/corpus 2>&1 | tail -n 5
+
+step "all tests passed"
