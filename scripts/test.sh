@@ -12,6 +12,9 @@ FUZZ_SECONDS="${ATENRT_FUZZ_SECONDS:-60}"
 
 step() { printf '\n==== %s\n' "$*"; }
 
+step "dependencies"
+scripts/install_deps.sh
+
 step "release build"
 scripts/build.sh release
 
