@@ -1,0 +1,472 @@
+#include "frontend/graph_json.h"
+
+#include <utility>
+
+#include "atenrt/errors.h"
+#include "ir/op_schema.h"
+
+namespace atenrt::frontend {
+
+namespace {
+
+using ir::Argument;
+
+// Enum values are integers; older writers used member names (pt2_format.md §3.1).
+struct EnumName {
+  const char* name;
+  std::int64_t code;
+};
+constexpr EnumName kScalarTypes[] = {
+    {"UNKNOWN", 0}, {"BYTE", 1}, {"CHAR", 2}, {"SHORT", 3}, {"INT", 4}, {"LONG", 5},
+    {"HALF", 6}, {"FLOAT", 7}, {"DOUBLE", 8}, {"COMPLEXHALF", 9}, {"COMPLEXFLOAT", 10},
+    {"COMPLEXDOUBLE", 11}, {"BOOL", 12}, {"BFLOAT16", 13}, {"UINT16", 28},
+    {"FLOAT8E4M3FN", 29}, {"FLOAT8E5M2", 30}, {"FLOAT8E4M3FNUZ", 31}, {"FLOAT8E5M2FNUZ", 32},
+    {"FLOAT8E8M0FNU", 33}, {"UINT32", 34}, {"UINT64", 35}};
+constexpr EnumName kLayouts[] = {{"Unknown", 0}, {"SparseCoo", 1}, {"SparseCsr", 2},
+                                 {"SparseCsc", 3}, {"SparseBsr", 4}, {"SparseBsc", 5},
+                                 {"_mkldnn", 6}, {"Strided", 7}};
+constexpr EnumName kMemoryFormats[] = {{"Unknown", 0}, {"ContiguousFormat", 1},
+                                       {"ChannelsLast", 2}, {"ChannelsLast3d", 3},
+                                       {"PreserveFormat", 4}};
+
+template <std::size_t N>
+std::int64_t enum_code(const json& j, const EnumName (&table)[N], const JsonReader& r,
+                       const std::string& path) {
+  if (j.is_string()) {
+    const auto& s = j.get_ref<const std::string&>();
+    for (const auto& e : table) {
+      if (s == e.name) return e.code;
+    }
+    r.fail(path, "unknown enum name " + preview(j));
+  }
+  return r.integer(j, path);
+}
+
+// "Symbol('s17', positive=True, integer=True)" → "s17"; "s0" stays "s0";
+// anything else (an expression) is kept whole as the symbol's name.
+std::string symbol_name(const std::string& expr) {
+  constexpr std::string_view kSym = "Symbol('";
+  if (expr.starts_with(kSym)) {
+    const auto end = expr.find('\'', kSym.size());
+    if (end != std::string::npos) return expr.substr(kSym.size(), end - kSym.size());
+  }
+  return expr;
+}
+
+// The one member of a union object.
+std::pair<std::string, const json*> union_member(const json& j, const JsonReader& r,
+                                                 const std::string& path) {
+  r.object(j, path);
+  if (j.size() != 1) {
+    r.fail(path, "expected a union object with exactly one member, got " +
+                     std::to_string(j.size()) + " members");
+  }
+  return {j.begin().key(), &j.begin().value()};
+}
+
+std::string tensor_name(const json& j, const JsonReader& r, const std::string& path) {
+  return r.string(r.at(j, "name", path), path + ".name");
+}
+
+// SymIntArgument / SymBoolArgument / SymFloatArgument: {"as_name": n} | {"as_<value>": v}.
+ir::SymInt sym_int_argument(const json& j, const JsonReader& r, const std::string& path) {
+  auto [key, v] = union_member(j, r, path);
+  if (key == "as_name") return ir::SymInt::named(r.string(*v, path + ".as_name"));
+  if (key == "as_int") return ir::SymInt::of(r.integer(*v, path + ".as_int"));
+  r.fail(path, "unknown SymIntArgument member '" + key + "'");
+}
+
+ir::TensorRef optional_tensor(const json& j, const JsonReader& r, const std::string& path,
+                              bool& is_none) {
+  auto [key, v] = union_member(j, r, path);
+  is_none = false;
+  if (key == "as_tensor") return ir::TensorRef{tensor_name(*v, r, path + ".as_tensor")};
+  if (key == "as_none") {
+    is_none = true;
+    return {};
+  }
+  r.fail(path, "unknown OptionalTensorArgument member '" + key + "'");
+}
+
+template <typename T, typename F>
+std::vector<T> list_of(const json& j, const JsonReader& r, const std::string& path, F item) {
+  r.array(j, path);
+  std::vector<T> out;
+  out.reserve(j.size());
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    out.push_back(item(j[i], path + "[" + std::to_string(i) + "]"));
+  }
+  return out;
+}
+
+Argument read_argument(const json& j, const JsonReader& r, const std::string& path) {
+  auto [key, vp] = union_member(j, r, path);
+  const json& v = *vp;
+  const std::string p = path + "." + key;
+  auto as_int = [&](const json& x, const std::string& q) { return r.integer(x, q); };
+  auto as_float = [&](const json& x, const std::string& q) { return r.number(x, q); };
+  auto as_str = [&](const json& x, const std::string& q) { return r.string(x, q); };
+
+  if (key == "as_none") return Argument(ir::None{});  // true in ≥8.3, [] in 8.1
+  if (key == "as_tensor") return Argument(ir::TensorRef{tensor_name(v, r, p)});
+  if (key == "as_tensors") {
+    return Argument(list_of<ir::TensorRef>(v, r, p, [&](const json& x, const std::string& q) {
+      return ir::TensorRef{tensor_name(x, r, q)};
+    }));
+  }
+  if (key == "as_optional_tensors") {
+    return Argument(list_of<ir::OptionalTensorRef>(v, r, p, [&](const json& x, const std::string& q) {
+      bool none = false;
+      auto t = optional_tensor(x, r, q, none);
+      return none ? ir::OptionalTensorRef{} : ir::OptionalTensorRef{t};
+    }));
+  }
+  if (key == "as_optional_tensor") {
+    bool none = false;
+    auto t = optional_tensor(v, r, p, none);
+    return none ? Argument(ir::None{}) : Argument(t);
+  }
+  if (key == "as_int") return Argument(as_int(v, p));
+  if (key == "as_ints") return Argument(list_of<std::int64_t>(v, r, p, as_int));
+  if (key == "as_float") return Argument(as_float(v, p));
+  if (key == "as_floats") return Argument(list_of<double>(v, r, p, as_float));
+  if (key == "as_string") return Argument(as_str(v, p));
+  if (key == "as_strings") return Argument(list_of<std::string>(v, r, p, as_str));
+  if (key == "as_bool") return Argument(r.boolean(v, p));
+  if (key == "as_bools") {
+    auto bools = list_of<bool>(v, r, p, [&](const json& x, const std::string& q) {
+      return r.boolean(x, q);
+    });
+    return Argument(ir::BoolList(bools.begin(), bools.end()));
+  }
+  if (key == "as_sym_int") return Argument(sym_int_argument(v, r, p));
+  if (key == "as_sym_ints") {
+    return Argument(list_of<ir::SymInt>(v, r, p, [&](const json& x, const std::string& q) {
+      return sym_int_argument(x, r, q);
+    }));
+  }
+  if (key == "as_sym_float" || key == "as_sym_bool") {
+    // Only constant values are representable; a symbolic float/bool is not.
+    auto [k2, v2] = union_member(v, r, p);
+    if (k2 == "as_float") return Argument(r.number(*v2, p + ".as_float"));
+    if (k2 == "as_bool") return Argument(r.boolean(*v2, p + ".as_bool"));
+    if (k2 == "as_name") r.unsupported(p, "symbolic float/bool values are not supported");
+    r.fail(p, "unknown member '" + k2 + "'");
+  }
+  if (key == "as_scalar_type") {
+    const std::int64_t code = enum_code(v, kScalarTypes, r, p);
+    return Argument(ir::ScalarTypeArg{dtype_from_serde(code), code});
+  }
+  if (key == "as_memory_format") return Argument(ir::MemoryFormatArg{enum_code(v, kMemoryFormats, r, p)});
+  if (key == "as_layout") return Argument(ir::LayoutArg{enum_code(v, kLayouts, r, p)});
+  if (key == "as_device") {
+    ir::DeviceArg d;
+    d.type = r.string(r.at(v, "type", p), p + ".type");
+    if (const json* idx = r.find(v, "index", p)) d.index = r.integer(*idx, p + ".index");
+    return Argument(d);
+  }
+  if (key == "as_graph") r.unsupported(p, "control-flow subgraphs (as_graph) are not supported");
+  if (key == "as_custom_obj") r.unsupported(p, "custom (torchbind) objects are not supported");
+  if (key == "as_operator") r.unsupported(p, "operator arguments are not supported");
+  if (key == "as_sym_floats" || key == "as_sym_bools" || key == "as_complex" ||
+      key == "as_nested_tensors" || key == "as_int_lists" || key == "as_string_to_argument") {
+    r.unsupported(p, "argument kind '" + key + "' is not supported");
+  }
+  r.unsupported(path, "unknown argument kind '" + key + "'");
+}
+
+std::vector<ir::SymInt> sym_int_list(const json& j, const JsonReader& r, const std::string& path) {
+  return list_of<ir::SymInt>(j, r, path, [&](const json& x, const std::string& q) {
+    return read_serde_sym_int(x, r, q);
+  });
+}
+
+ir::Node read_node(const json& j, const JsonReader& r, const std::string& path, std::size_t index) {
+  r.object(j, path);
+  ir::Node node;
+  const std::string target = r.string(r.at(j, "target", path), path + ".target");
+  const json& outputs = r.array(r.at(j, "outputs", path), path + ".outputs");
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const std::string q = path + ".outputs[" + std::to_string(i) + "]";
+    Argument a = read_argument(outputs[i], r, q);
+    if (!a.is<ir::TensorRef>() && !a.is<ir::TensorList>() && !a.is<ir::SymInt>() && !a.is_none()) {
+      r.fail(q, "a node output must be a tensor, tensor list, symbolic int or none, got " +
+                    a.kind_name());
+    }
+    node.outputs.push_back(std::move(a));
+  }
+  if (const json* n = r.find(j, "name", path)) {
+    node.name = r.string(*n, path + ".name");
+  } else if (!node.outputs.empty() && node.outputs[0].is<ir::TensorRef>()) {
+    node.name = node.outputs[0].get_if<ir::TensorRef>()->name;  // name is "None for BC"
+  } else {
+    node.name = "node" + std::to_string(index);
+  }
+  const std::string where = path + " (node '" + node.name + "', " + target + ")";
+  if (target.empty()) r.fail(where, "empty target");
+  if (target.starts_with("torch.ops.higher_order.")) {
+    r.unsupported(where, "higher-order (control-flow) op " + target + " is not supported");
+  }
+  if (target.starts_with("#")) r.unsupported(where, "custom extension op " + target + " is not supported");
+  node.target = ir::OpName::parse(target);
+
+  const json& inputs = r.array(r.at(j, "inputs", path), path + ".inputs");
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::string q = where + ".inputs[" + std::to_string(i) + "]";
+    const json& in = r.object(inputs[i], q);
+    ir::NamedArgument na;
+    na.name = r.string(r.at(in, "name", q), q + ".name");
+    const std::string aq = q + " ('" + na.name + "')";
+    na.arg = read_argument(r.at(in, "arg", q), r, aq + ".arg");
+    if (const json* k = r.find(in, "kind", q)) {
+      const std::int64_t kind = r.integer(*k, q + ".kind");
+      if (kind < 0 || kind > 2) r.fail(q + ".kind", "unknown ArgumentKind " + std::to_string(kind));
+      na.kind = kind == 2 ? ir::ArgumentKind::Keyword : ir::ArgumentKind::Positional;
+    }
+    node.inputs.push_back(std::move(na));
+  }
+  if (const json* md = r.find(j, "metadata", path)) {
+    r.object(*md, path + ".metadata");
+    for (auto it = md->begin(); it != md->end(); ++it) {
+      node.metadata[it.key()] = r.string(it.value(), path + ".metadata." + it.key());
+    }
+  }
+  if (node.target.ns == "aten") {
+    try {
+      ir::fill_schema_defaults(node.name, node.target.str(), node.inputs);
+    } catch (const FormatError& e) {
+      r.fail(path, e.what());
+    }
+  }
+  return node;
+}
+
+void read_signature(const json& sig, const JsonReader& r, const std::string& path, ir::Graph& g) {
+  const json& ins = r.array(r.at(sig, "input_specs", path), path + ".input_specs");
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    const std::string q = path + ".input_specs[" + std::to_string(i) + "]";
+    auto [key, vp] = union_member(ins[i], r, q);
+    const json& v = *vp;
+    const std::string p = q + "." + key;
+    ir::InputSpec spec;
+    auto named_arg = [&]() { return tensor_name(r.at(v, "arg", p), r, p + ".arg"); };
+    if (key == "user_input") {
+      spec.kind = ir::InputKind::UserInput;
+      Argument a = read_argument(r.at(v, "arg", p), r, p + ".arg");
+      if (auto* t = a.get_if<ir::TensorRef>()) {
+        spec.value_name = t->name;
+      } else if (auto* s = a.get_if<ir::SymInt>(); s && !s->is_static()) {
+        spec.value_name = s->name;
+      } else {
+        spec.constant_value = a;  // a constant user input (e.g. an int)
+      }
+    } else if (key == "parameter") {
+      spec.kind = ir::InputKind::Parameter;
+      spec.value_name = named_arg();
+      spec.target = r.string(r.at(v, "parameter_name", p), p + ".parameter_name");
+    } else if (key == "buffer") {
+      spec.kind = ir::InputKind::Buffer;
+      spec.value_name = named_arg();
+      spec.target = r.string(r.at(v, "buffer_name", p), p + ".buffer_name");
+      if (const json* per = r.find(v, "persistent", p)) spec.persistent = r.boolean(*per, p + ".persistent");
+    } else if (key == "tensor_constant") {
+      spec.kind = ir::InputKind::TensorConstant;
+      spec.value_name = named_arg();
+      spec.target = r.string(r.at(v, "tensor_constant_name", p), p + ".tensor_constant_name");
+    } else if (key == "constant_input") {
+      spec.kind = ir::InputKind::ConstantInput;
+      spec.value_name = r.string(r.at(v, "name", p), p + ".name");
+      spec.constant_value = read_argument(r.at(v, "value", p), r, p + ".value");
+    } else if (key == "custom_obj") {
+      r.unsupported(p, "custom object (torchbind) inputs are not supported");
+    } else if (key == "token") {
+      r.unsupported(p, "effect-token inputs are not supported");
+    } else {
+      r.unsupported(p, "unknown input spec kind '" + key + "'");
+    }
+    g.signature.inputs.push_back(std::move(spec));
+  }
+  const json& outs = r.array(r.at(sig, "output_specs", path), path + ".output_specs");
+  for (std::size_t i = 0; i < outs.size(); ++i) {
+    const std::string q = path + ".output_specs[" + std::to_string(i) + "]";
+    auto [key, vp] = union_member(outs[i], r, q);
+    const std::string p = q + "." + key;
+    if (key == "user_output") {
+      g.signature.outputs.push_back(ir::OutputSpec{read_argument(r.at(*vp, "arg", p), r, p + ".arg")});
+    } else if (key == "buffer_mutation" || key == "user_input_mutation" ||
+               key == "parameter_mutation") {
+      r.unsupported(p, "graphs that mutate their inputs or buffers (" + key + ") are not supported");
+    } else if (key == "loss_output" || key == "gradient_to_parameter" ||
+               key == "gradient_to_user_input") {
+      r.unsupported(p, "training graphs (" + key + ") are not supported");
+    } else if (key == "token") {
+      r.unsupported(p, "effect-token outputs are not supported");
+    } else {
+      r.unsupported(p, "unknown output spec kind '" + key + "'");
+    }
+  }
+}
+
+void read_graph(const json& gj, const JsonReader& r, const std::string& path, ir::Graph& g) {
+  r.object(gj, path);
+  if (const json* c = r.find(gj, "constants", path); c && !c->empty()) {
+    r.unsupported(path + ".constants", "inline base64 constants (an old schema) are not supported");
+  }
+  const json& inputs = r.array(r.at(gj, "inputs", path), path + ".inputs");
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    g.inputs.push_back(read_argument(inputs[i], r, path + ".inputs[" + std::to_string(i) + "]"));
+  }
+  const json& outputs = r.array(r.at(gj, "outputs", path), path + ".outputs");
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    g.outputs.push_back(read_argument(outputs[i], r, path + ".outputs[" + std::to_string(i) + "]"));
+  }
+  if (const json* tv = r.find(gj, "tensor_values", path)) {
+    r.object(*tv, path + ".tensor_values");
+    for (auto it = tv->begin(); it != tv->end(); ++it) {
+      g.tensor_values[it.key()] =
+          read_tensor_meta(it.value(), r, path + ".tensor_values." + it.key());
+    }
+  }
+  if (const json* sv = r.find(gj, "sym_int_values", path)) {
+    r.object(*sv, path + ".sym_int_values");
+    for (auto it = sv->begin(); it != sv->end(); ++it) {
+      g.sym_int_values[it.key()] =
+          read_serde_sym_int(it.value(), r, path + ".sym_int_values." + it.key());
+    }
+  }
+  if (const json* co = r.find(gj, "custom_obj_values", path); co && !co->empty()) {
+    r.unsupported(path + ".custom_obj_values", "custom (torchbind) objects are not supported");
+  }
+  const json& nodes = r.array(r.at(gj, "nodes", path), path + ".nodes");
+  g.nodes.reserve(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    g.nodes.push_back(read_node(nodes[i], r, path + ".nodes[" + std::to_string(i) + "]", i));
+  }
+}
+
+}  // namespace
+
+ir::SymInt read_serde_sym_int(const json& j, const JsonReader& r, const std::string& path) {
+  if (j.is_number_integer()) return ir::SymInt::of(r.integer(j, path));  // lenient: a bare int
+  auto [key, v] = union_member(j, r, path);
+  if (key == "as_int") return ir::SymInt::of(r.integer(*v, path + ".as_int"));
+  if (key == "as_expr") {
+    const std::string p = path + ".as_expr";
+    if (v->is_string()) return ir::SymInt::named(symbol_name(v->get<std::string>()));
+    return ir::SymInt::named(symbol_name(r.string(r.at(*v, "expr_str", p), p + ".expr_str")));
+  }
+  r.fail(path, "unknown SymInt member '" + key + "'");
+}
+
+ir::TensorMeta read_tensor_meta(const json& j, const JsonReader& r, const std::string& path) {
+  r.object(j, path);
+  ir::TensorMeta m;
+  m.dtype_code = enum_code(r.at(j, "dtype", path), kScalarTypes, r, path + ".dtype");
+  m.dtype = dtype_from_serde(m.dtype_code);
+  m.sizes = sym_int_list(r.at(j, "sizes", path), r, path + ".sizes");
+  if (const json* s = r.find(j, "strides", path)) {
+    m.strides = sym_int_list(*s, r, path + ".strides");
+    if (m.strides.size() != m.sizes.size()) {
+      r.fail(path + ".strides", std::to_string(m.strides.size()) + " strides for " +
+                                    std::to_string(m.sizes.size()) + " sizes");
+    }
+  } else {
+    std::vector<std::int64_t> static_sizes;
+    bool all_static = true;
+    for (const auto& s : m.sizes) {
+      all_static = all_static && s.is_static();
+      static_sizes.push_back(s.is_static() ? *s.value : 1);
+    }
+    if (all_static) {
+      for (auto st : contiguous_strides(static_sizes)) m.strides.push_back(ir::SymInt::of(st));
+    }
+  }
+  for (std::size_t i = 0; i < m.sizes.size(); ++i) {
+    if (m.sizes[i].is_static() && *m.sizes[i].value < 0) {
+      r.fail(path + ".sizes[" + std::to_string(i) + "]",
+             "negative size " + std::to_string(*m.sizes[i].value));
+    }
+  }
+  if (const json* o = r.find(j, "storage_offset", path)) {
+    m.storage_offset = read_serde_sym_int(*o, r, path + ".storage_offset");
+  }
+  if (const json* g = r.find(j, "requires_grad", path)) m.requires_grad = r.boolean(*g, path + ".requires_grad");
+  if (const json* d = r.find(j, "device", path)) {
+    m.device = r.string(r.at(*d, "type", path + ".device"), path + ".device.type");
+  }
+  if (const json* l = r.find(j, "layout", path)) {
+    const std::int64_t layout = enum_code(*l, kLayouts, r, path + ".layout");
+    if (layout != 7 && layout != 0) {
+      r.unsupported(path + ".layout", "only strided tensors are supported (layout " +
+                                          std::to_string(layout) + ")");
+    }
+  }
+  return m;
+}
+
+void read_exported_program(const json& root, const JsonReader& r, ir::ExportedProgram& out) {
+  r.object(root, "$");
+  // Schema version: only major 8 is understood; 0.0 or absent is accepted as
+  // the Python loader does.
+  std::int64_t major = 0, minor = 0;
+  if (const json* sv = r.find(root, "schema_version", "$")) {
+    if (sv->is_number_integer()) {
+      major = r.integer(*sv, "$.schema_version");
+    } else {
+      major = r.integer(r.at(*sv, "major", "$.schema_version"), "$.schema_version.major");
+      if (const json* mi = r.find(*sv, "minor", "$.schema_version")) {
+        minor = r.integer(*mi, "$.schema_version.minor");
+      }
+    }
+  }
+  if (major != 8 && !(major == 0 && minor == 0)) {
+    r.unsupported("$.schema_version", "schema version " + std::to_string(major) + "." +
+                                          std::to_string(minor) +
+                                          " is not supported (atenrt reads major version 8)");
+  }
+  out.info.schema_major = major;
+  out.info.schema_minor = minor;
+  if (const json* tv = r.find(root, "torch_version", "$")) {
+    out.info.torch_version = r.string(*tv, "$.torch_version");
+  }
+  if (const json* v = r.find(root, "verifiers", "$")) {
+    r.array(*v, "$.verifiers");
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      out.info.verifiers.push_back(r.string((*v)[i], "$.verifiers[" + std::to_string(i) + "]"));
+    }
+  } else if (const json* d = r.find(root, "dialect", "$")) {
+    out.info.verifiers.push_back(r.string(*d, "$.dialect"));
+  }
+
+  const json& gm = r.at(root, "graph_module", "$");
+  read_graph(r.at(gm, "graph", "$.graph_module"), r, "$.graph_module.graph", out.graph);
+  read_signature(r.at(gm, "signature", "$.graph_module"), r, "$.graph_module.signature",
+                 out.graph);
+
+  // Graph inputs and outputs are 1:1 with the signature.
+  ir::Graph& g = out.graph;
+  if (g.inputs.size() != g.signature.inputs.size()) {
+    r.fail("$.graph_module", "graph has " + std::to_string(g.inputs.size()) +
+                                 " inputs but the signature lists " +
+                                 std::to_string(g.signature.inputs.size()));
+  }
+  if (g.outputs.size() != g.signature.outputs.size()) {
+    r.fail("$.graph_module", "graph has " + std::to_string(g.outputs.size()) +
+                                 " outputs but the signature lists " +
+                                 std::to_string(g.signature.outputs.size()));
+  }
+  for (std::size_t i = 0; i < g.inputs.size(); ++i) {
+    const auto& spec = g.signature.inputs[i];
+    if (spec.kind == ir::InputKind::ConstantInput) continue;
+    std::string name;
+    if (auto* t = g.inputs[i].get_if<ir::TensorRef>()) name = t->name;
+    if (auto* s = g.inputs[i].get_if<ir::SymInt>(); s && !s->is_static()) name = s->name;
+    if (!spec.value_name.empty() && name != spec.value_name) {
+      r.fail("$.graph_module.signature.input_specs[" + std::to_string(i) + "]",
+             "names '" + spec.value_name + "' but graph input " + std::to_string(i) + " is '" +
+                 name + "'");
+    }
+  }
+}
+
+}  // namespace atenrt::frontend

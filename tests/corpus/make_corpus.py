@@ -1,0 +1,512 @@
+#!/usr/bin/python3
+"""Generates the reader's test corpus (run with /usr/bin/python3, which has torch 1.13).
+
+valid/  small well-formed archives in every layout (PT2 raw weights, PT2 pickled
+        weights, legacy flat zip), all holding the same program, so the unit tests can
+        check the IR and the weight bytes exactly.
+bad/    hostile or corrupt archives; expected.tsv lists, for each, the error class and
+        a substring the message must contain.
+
+The files are committed; rerun this script only when the corpus changes:
+  /usr/bin/python3 tests/corpus/make_corpus.py
+"""
+import collections
+import copy
+import io
+import json
+import os
+import shutil
+import struct
+import sys
+import zipfile
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VALID = os.path.join(HERE, "valid")
+BAD = os.path.join(HERE, "bad")
+
+F32, I64, F16, C64 = 7, 5, 6, 10
+
+
+def sym(n):
+    return {"as_int": n}
+
+
+def meta(dtype, sizes, strides=None, offset=0, requires_grad=False):
+    if strides is None:
+        strides, acc = [], 1
+        for s in reversed(sizes):
+            strides.insert(0, acc)
+            acc *= max(s, 1)
+    return {"dtype": dtype, "sizes": [sym(s) for s in sizes], "requires_grad": requires_grad,
+            "device": {"type": "cpu", "index": None}, "strides": [sym(s) for s in strides],
+            "storage_offset": sym(offset), "layout": 7}
+
+
+def T(name):
+    return {"as_tensor": {"name": name}}
+
+
+def arg(name, a, kind=1):
+    return {"name": name, "arg": a, "kind": kind}
+
+
+def node(name, target, inputs, outputs=None):
+    return {"target": "torch.ops." + target, "inputs": inputs,
+            "outputs": outputs if outputs is not None else [T(name)],
+            "metadata": {"stack_trace": "model.py:1"}, "is_hop_single_tensor_return": None,
+            "name": name}
+
+
+def program(neg_inf):
+    """The test program. neg_inf is how -inf is written ("-Infinity" string or a float)."""
+    nodes = [
+        node("linear", "aten.linear.default",
+             [arg("input", T("x")), arg("weight", T("p_fc_weight")), arg("bias", T("p_fc_bias"))]),
+        node("add", "aten.add.Tensor", [arg("self", T("linear")), arg("other", T("b_scale"))]),
+        node("clamp", "aten.clamp.default",
+             [arg("self", T("add")), arg("min", {"as_float": neg_inf}), arg("max", {"as_float": 6.0})]),
+        node("view", "aten.view.default",
+             [arg("self", T("clamp")), arg("size", {"as_sym_ints": [{"as_int": 3}, {"as_int": 2}]})]),
+        node("sum_1", "aten.sum.dim_IntList",
+             [arg("self", T("view")), arg("dim", {"as_ints": [0]}), arg("dtype", {"as_none": []}, 2)]),
+        node("_to_copy", "aten._to_copy.default",
+             [arg("self", T("sum_1")), arg("dtype", {"as_scalar_type": F32}, 2),
+              arg("layout", {"as_layout": 7}, 2), arg("device", {"as_device": {"type": "cpu", "index": None}}, 2),
+              arg("memory_format", {"as_memory_format": 1}, 2)]),
+        node("add_1", "aten.add.Tensor",
+             [arg("self", T("_to_copy")), arg("other", T("c_const0")), arg("alpha", {"as_int": 2}, 2)]),
+        node("index", "aten.index.Tensor",
+             [arg("self", T("linear")),
+              arg("indices", {"as_optional_tensors": [{"as_none": True}, {"as_tensor": {"name": "b_idx"}}]})]),
+    ]
+    tv = {
+        "p_fc_weight": meta(F32, [3, 4], requires_grad=True), "p_fc_bias": meta(F32, [3], requires_grad=True),
+        "b_scale": meta(F32, [3]), "b_idx": meta(I64, [2]), "c_const0": meta(F32, [2]),
+        "c_zeros": meta(F32, [2, 2]), "x": meta(F32, [2, 4]),
+        "linear": meta(F32, [2, 3]), "add": meta(F32, [2, 3]), "clamp": meta(F32, [2, 3]),
+        "view": meta(F32, [3, 2]), "sum_1": meta(F32, [2]), "_to_copy": meta(F32, [2]),
+        "add_1": meta(F32, [2]), "index": meta(F32, [2, 2]),
+    }
+    inputs = ["p_fc_weight", "p_fc_bias", "b_scale", "b_idx", "c_const0", "c_zeros", "x"]
+    specs = [
+        {"parameter": {"arg": {"name": "p_fc_weight"}, "parameter_name": "fc.weight"}},
+        {"parameter": {"arg": {"name": "p_fc_bias"}, "parameter_name": "fc.bias"}},
+        {"buffer": {"arg": {"name": "b_scale"}, "buffer_name": "scale", "persistent": True}},
+        {"buffer": {"arg": {"name": "b_idx"}, "buffer_name": "idx", "persistent": False}},
+        {"tensor_constant": {"arg": {"name": "c_const0"}, "tensor_constant_name": "const0"}},
+        {"tensor_constant": {"arg": {"name": "c_zeros"}, "tensor_constant_name": "zeros"}},
+        {"user_input": {"arg": T("x")}},
+    ]
+    return {
+        "graph_module": {
+            "graph": {"inputs": [T(n) for n in inputs], "outputs": [T("add_1"), T("index")],
+                      "nodes": nodes, "tensor_values": tv, "sym_int_values": {}, "sym_bool_values": {},
+                      "is_single_tensor_return": False, "custom_obj_values": {}, "sym_float_values": {}},
+            "signature": {"input_specs": specs,
+                          "output_specs": [{"user_output": {"arg": T("add_1")}},
+                                           {"user_output": {"arg": T("index")}}]},
+            "module_call_graph": [{"fqn": "", "signature": None}],
+            "metadata": {}, "treespec_namedtuple_fields": {}},
+        "opset_version": {"aten": 10}, "range_constraints": {},
+        "schema_version": {"major": 8, "minor": 17}, "verifiers": ["ATEN"],
+        "torch_version": "1.13.1", "guards_code": []}
+
+
+# The weights, as torch tensors with the sharing and strides the tests check:
+# fc.weight = 0.5*arange(12) as [3,4]; scale and fc.bias are views [0:3], [3:6]
+# of one storage holding 100..105; const0 = [11, 13] (offset 1, stride 2 into
+# 10..13); idx = [1, 0] (stride 2); zeros is a 0-byte payload in the raw layout.
+def torch_weights():
+    base = torch.arange(100, 106, dtype=torch.float32)
+    w = collections.OrderedDict()
+    w["fc.weight"] = torch.nn.Parameter(torch.arange(12, dtype=torch.float32).reshape(3, 4) * 0.5)
+    w["fc.bias"] = torch.nn.Parameter(base[3:])
+    w["scale"] = base[:3]
+    c = collections.OrderedDict()
+    c["const0"] = torch.arange(10, 14, dtype=torch.float32)[1::2]
+    c["idx"] = torch.tensor([[1, 5], [0, 6]], dtype=torch.int64)[:, 0]
+    c["zeros"] = torch.zeros(2, 2)
+    return w, c
+
+
+def tsave(obj):
+    buf = io.BytesIO()
+    torch.save(obj, buf, _use_new_zipfile_serialization=True, pickle_protocol=2)
+    return buf.getvalue()
+
+
+def raw_payloads():
+    f32 = lambda xs: struct.pack("<%df" % len(xs), *xs)
+    weights = {"weight_0": f32([0.5 * i for i in range(12)]), "weight_1": f32([100.0 + i for i in range(6)])}
+    wcfg = {"config": {
+        "fc.weight": {"path_name": "weight_0", "is_param": True, "use_pickle": False,
+                      "tensor_meta": meta(F32, [3, 4], requires_grad=True)},
+        "fc.bias": {"path_name": "weight_1", "is_param": True, "use_pickle": False,
+                    "tensor_meta": meta(F32, [3], offset=3, requires_grad=True)},
+        "scale": {"path_name": "weight_1", "is_param": False, "use_pickle": False,
+                  "tensor_meta": meta(F32, [3])}}}
+    consts = {"tensor_0": f32([10.0, 11.0, 12.0, 13.0]), "tensor_1": struct.pack("<4q", 1, 5, 0, 6),
+              "tensor_2": b""}
+    ccfg = {"config": {
+        "const0": {"path_name": "tensor_0", "is_param": False, "use_pickle": False,
+                   "tensor_meta": meta(F32, [2], strides=[2], offset=1)},
+        "idx": {"path_name": "tensor_1", "is_param": False, "use_pickle": False,
+                "tensor_meta": meta(I64, [2], strides=[2])},
+        "zeros": {"path_name": "tensor_2", "is_param": False, "use_pickle": False,
+                  "tensor_meta": meta(F32, [2, 2])}}}
+    return weights, wcfg, consts, ccfg
+
+
+def jdump(obj, allow_nan=False):
+    return json.dumps(obj, allow_nan=allow_nan).encode()
+
+
+def pt2_raw_entries(prog=None, wcfg=None, ccfg=None, weights=None, consts=None):
+    w, wc, c, cc = raw_payloads()
+    prog = program("-Infinity") if prog is None else prog
+    e = {"archive_format": b"pt2", "archive_version": b"0", "byteorder": b"little",
+         "models/model.json": prog if isinstance(prog, bytes) else jdump(prog),
+         "data/weights/model_weights_config.json": jdump(wc if wcfg is None else wcfg),
+         "data/constants/model_constants_config.json": jdump(cc if ccfg is None else ccfg)}
+    for k, v in (w if weights is None else weights).items():
+        e["data/weights/" + k] = v
+    for k, v in (c if consts is None else consts).items():
+        e["data/constants/" + k] = v
+    return e
+
+
+def write_torch_zip(path, entries):
+    """A PT2 archive as PyTorchFileWriter writes it (root = file stem, data
+    descriptors, zip64 records, 64-byte aligned payloads)."""
+    w = torch._C.PyTorchFileWriter(path)
+    for name, data in entries.items():
+        w.write_record(name, data, len(data))
+    w.write_end_of_file()
+
+
+def write_py_zip(path, entries, compression=zipfile.ZIP_STORED):
+    with zipfile.ZipFile(path, "w", compression) as z:
+        for name, data in entries.items():
+            z.writestr(name, data)
+
+
+def make_valid():
+    os.makedirs(VALID, exist_ok=True)
+    write_torch_zip(os.path.join(VALID, "program_raw.pt2"), pt2_raw_entries())
+    w, c = torch_weights()
+    pickled = {"archive_format": b"pt2", "archive_version": b"0",
+               "models/model.json": jdump(program("-Infinity")),
+               "data/weights/model.pt": tsave(w), "data/constants/model.pt": tsave(c)}
+    write_torch_zip(os.path.join(VALID, "program_pickled.pt2"), pickled)
+    # Legacy (2.2-2.7): flat zip, bare -Infinity token, "M.m" version.
+    legacy = {"serialized_exported_program.json": jdump(program(float("-inf")), allow_nan=True),
+              "serialized_state_dict.pt": tsave(w), "serialized_constants.pt": tsave(c),
+              "serialized_example_inputs.pt": tsave(((torch.zeros(2, 4),), {})), "version": b"8.7"}
+    write_py_zip(os.path.join(VALID, "program_legacy.pt2"), legacy)
+    # Legacy 2.1 naming (state dict in a .json record, bare int version), deflated.
+    legacy21 = {"serialized_exported_program.json": jdump(program(float("-inf")), allow_nan=True),
+                "serialized_state_dict.json": tsave(w), "serialized_constants.json": tsave(c),
+                "version": b"1"}
+    write_py_zip(os.path.join(VALID, "program_legacy21_deflated.pt2"), legacy21, zipfile.ZIP_DEFLATED)
+
+
+# ---------------------------------------------------------------------------------------
+# Hostile files. Each entry: (file name, error class, substring).
+EXPECTED = []
+
+
+def bad(name, data_or_entries, cls, substring, writer="torch"):
+    path = os.path.join(BAD, name)
+    if isinstance(data_or_entries, bytes):
+        with open(path, "wb") as f:
+            f.write(data_or_entries)
+    elif writer == "torch":
+        write_torch_zip(path, data_or_entries)
+    else:
+        write_py_zip(path, data_or_entries)
+    EXPECTED.append((name, cls, substring))
+
+
+def mutate_prog(fn):
+    p = program("-Infinity")
+    fn(p)
+    return p
+
+
+def G(p):
+    return p["graph_module"]["graph"]
+
+
+def nodes(p):
+    return G(p)["nodes"]
+
+
+def pickle_bytes(ops):
+    return b"\x80\x02" + ops + b"."
+
+
+def tsave_with_pickle(pkl, data=None):
+    """A torch.save-shaped zip with a hand-written data.pkl."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("archive/data.pkl", pkl)
+        for k, v in (data or {}).items():
+            z.writestr("archive/data/" + k, v)
+        z.writestr("archive/version", b"3\n")
+    return buf.getvalue()
+
+
+def legacy_with(state_dict_bytes, prog=None):
+    return {"serialized_exported_program.json": jdump(prog or program("-Infinity")),
+            "serialized_state_dict.pt": state_dict_bytes,
+            "serialized_constants.pt": tsave(torch_weights()[1]), "version": b"8.7"}
+
+
+def patch_central_sizes(data, entry_name, comp_size=None, size=None, method=None):
+    """Rewrites the central-directory header of one entry (sizes, method)."""
+    b = bytearray(data)
+    pos = 0
+    name = entry_name.encode()
+    while True:
+        pos = b.find(b"PK\x01\x02", pos)
+        if pos < 0:
+            raise ValueError(entry_name)
+        nlen = struct.unpack_from("<H", b, pos + 28)[0]
+        if bytes(b[pos + 46:pos + 46 + nlen]) == name:
+            if method is not None:
+                struct.pack_into("<H", b, pos + 10, method)
+            if comp_size is not None:
+                struct.pack_into("<I", b, pos + 20, comp_size)
+            if size is not None:
+                struct.pack_into("<I", b, pos + 24, size)
+            return bytes(b)
+        pos += 4
+
+
+def make_bad():
+    os.makedirs(BAD, exist_ok=True)
+    good = open(os.path.join(VALID, "program_raw.pt2"), "rb").read()
+
+    # --- zip level
+    bad("not_a_zip.pt2", b"this is not a zip file at all\n" * 4, "FormatError", "not a valid zip archive")
+    bad("empty_file.pt2", b"", "FormatError", "not a torch.export archive")
+    bad("truncated_half.pt2", good[: len(good) // 2], "FormatError", "not a valid zip archive")
+    bad("truncated_tail.pt2", good[:-10], "FormatError", "not a valid zip archive")
+    bad("dotdot_entry.pt2", {"archive_format": b"pt2", "../../etc/evil": b"x"}, "FormatError",
+        "contains '..'", writer="py")
+    bad("absolute_entry.pt2", {"/etc/passwd": b"x", "archive_format": b"pt2"}, "FormatError",
+        "is an absolute path", writer="py")
+    buf = io.BytesIO()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with zipfile.ZipFile(buf, "w") as z:
+            z.writestr("serialized_exported_program.json", b"{}")
+            z.writestr("serialized_exported_program.json", b"{}")
+    bad("duplicate_entry.pt2", buf.getvalue(), "FormatError", "appears twice")
+    bad("no_known_layout.pt2", {"hello.txt": b"hi", "other/x": b"y"}, "FormatError",
+        "not a torch.export archive", writer="py")
+    bad("torchscript.pt2", {"m/data.pkl": b"", "m/constants.pkl": b""}, "UnsupportedError",
+        "TorchScript", writer="py")
+    bad("archive_format_other.pt2", dict(pt2_raw_entries(), archive_format=b"zip"), "UnsupportedError",
+        "'zip' archives are not supported")
+    bad("archive_version_9.pt2", dict(pt2_raw_entries(), archive_version=b"9"), "UnsupportedError",
+        "PT2 archive version '9'")
+    # Stored entry whose central directory claims 4 GB: must be refused before allocating.
+    big = patch_central_sizes(good, "program_raw/models/model.json", size=0xFFFFFF00)
+    bad("stored_size_lie.pt2", big, "FormatError", "stored zip entry has size")
+    # A deflated entry that claims an absurd expansion ratio (zip bomb).
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("serialized_exported_program.json", b"{" + b" " * 5000 + b"}")
+        z.writestr("version", b"8.7")
+    bomb = patch_central_sizes(buf.getvalue(), "serialized_exported_program.json", size=0xFFFFFF00)
+    bad("zip_bomb_ratio.pt2", bomb, "FormatError", "zip bomb")
+    bad("compression_bzip2.pt2", patch_central_sizes(good, "program_raw/models/model.json", method=12),
+        "FormatError", "compression method 12")
+
+    # --- graph JSON
+    bad("json_invalid.pt2", pt2_raw_entries(prog=b'{"graph_module": {"graph": '), "FormatError", "invalid JSON")
+    bad("json_deep_nesting.pt2", pt2_raw_entries(prog=b"[" * 5000 + b"]" * 5000), "FormatError",
+        "JSON nesting deeper than")
+    bad("json_root_array.pt2", pt2_raw_entries(prog=b"[]"), "FormatError", "$: expected an object")
+    bad("json_nodes_object.pt2", pt2_raw_entries(prog=mutate_prog(lambda p: G(p).update(nodes={}))),
+        "FormatError", "$.graph_module.graph.nodes: expected an array")
+    bad("json_target_int.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[0].update(target=5))),
+        "FormatError", "$.graph_module.graph.nodes[0].target: expected a string")
+    bad("json_as_int_string.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[6]["inputs"][2].update(arg={"as_int": "2"}))),
+        "FormatError", "('alpha').arg.as_int: expected an integer")
+    bad("json_int_too_big.pt2",
+        pt2_raw_entries(prog=json.dumps(program("-Infinity")).replace('"alpha", "arg": {"as_int": 2}',
+                                                                       '"alpha", "arg": {"as_int": 9223372036854775808}').encode()),
+        "FormatError", "does not fit in int64")
+    bad("json_union_two_members.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[1]["inputs"][1].update(
+            arg={"as_tensor": {"name": "b_scale"}, "as_int": 1}))),
+        "FormatError", "exactly one member")
+    bad("json_unknown_arg_kind.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[1]["inputs"][1].update(arg={"as_quux": 1}))),
+        "UnsupportedError", "unknown argument kind 'as_quux'")
+    bad("json_float_bad_string.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[2]["inputs"][2].update(arg={"as_float": "big"}))),
+        "FormatError", ".as_float: expected a number")
+    bad("json_as_graph.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[1]["inputs"][1].update(
+            arg={"as_graph": {"name": "true_graph_0", "graph": {}}}))),
+        "UnsupportedError", "control-flow subgraphs")
+    bad("json_hop_cond.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[1].update(target="torch.ops.higher_order.cond"))),
+        "UnsupportedError", "higher-order (control-flow) op torch.ops.higher_order.cond")
+    bad("json_buffer_mutation.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: p["graph_module"]["signature"]["output_specs"].__setitem__(
+            0, {"buffer_mutation": {"arg": {"name": "add_1"}, "buffer_name": "scale"}}))),
+        "UnsupportedError", "buffer_mutation")
+    bad("json_custom_obj_input.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: p["graph_module"]["signature"]["input_specs"].__setitem__(
+            5, {"custom_obj": {"arg": {"name": "c_zeros", "class_fqn": "x"}, "custom_obj_name": "o"}}))),
+        "UnsupportedError", "custom object (torchbind) inputs")
+    bad("json_schema_9.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: p.update(schema_version={"major": 9, "minor": 0}))),
+        "UnsupportedError", "schema version 9.0")
+    bad("json_missing_required_arg.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[1]["inputs"].pop(1))),
+        "FormatError", "required argument 'other'")
+    bad("json_unknown_arg_name.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[1]["inputs"].append(arg("bogus", {"as_int": 1})))),
+        "FormatError", "'bogus' is not in the op's schema")
+    bad("json_undefined_value.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[1]["inputs"][1].update(arg=T("nope")))),
+        "FormatError", "nope")
+    bad("json_signature_length.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: p["graph_module"]["signature"]["input_specs"].pop())),
+        "FormatError", "inputs but the signature lists")
+    bad("json_negative_size.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: G(p)["tensor_values"].update(x=meta(F32, [-2, 4])))),
+        "FormatError", "negative size -2")
+    bad("json_sizes_string.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: G(p)["tensor_values"]["x"].update(sizes="2,4"))),
+        "FormatError", "tensor_values.x.sizes: expected an array")
+    bad("json_metadata_type.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[0].update(metadata={"stack_trace": 7}))),
+        "FormatError", "metadata.stack_trace: expected a string")
+
+    # --- raw payloads
+    w, wc, c, cc = raw_payloads()
+    short = dict(w, weight_0=w["weight_0"][:20])
+    bad("weights_short.pt2", pt2_raw_entries(weights=short), "FormatError", "reach element 11")
+    def wcfg_with(fqn, **upd):
+        cfg = copy.deepcopy(wc)
+        cfg["config"][fqn]["tensor_meta"].update(upd)
+        return cfg
+    bad("weights_huge_sizes.pt2",
+        pt2_raw_entries(wcfg=wcfg_with("fc.weight", sizes=[sym(2 ** 62), sym(4)])), "FormatError", "overflow")
+    bad("weights_negative_stride.pt2",
+        pt2_raw_entries(wcfg=wcfg_with("fc.weight", strides=[sym(-4), sym(1)])), "FormatError", "negative stride")
+    bad("weights_negative_offset.pt2",
+        pt2_raw_entries(wcfg=wcfg_with("fc.bias", storage_offset=sym(-3))), "FormatError", "negative storage offset")
+    bad("weights_offset_past_end.pt2",
+        pt2_raw_entries(wcfg=wcfg_with("fc.bias", storage_offset=sym(2 ** 62))), "FormatError",
+        "reach element 4611686018427387906")
+    bad("weights_offset_overflow.pt2",
+        pt2_raw_entries(wcfg=wcfg_with("fc.bias", storage_offset=sym(2 ** 63 - 1))), "FormatError", "overflow")
+    bad("weights_shape_mismatch.pt2",
+        pt2_raw_entries(wcfg=wcfg_with("fc.weight", sizes=[sym(4), sym(3)], strides=[sym(3), sym(1)])),
+        "FormatError", "has shape [3, 4] in the graph but [4, 3] in its payload")
+    bad("weights_dtype_mismatch.pt2",
+        pt2_raw_entries(wcfg=wcfg_with("fc.weight", dtype=I64, sizes=[sym(3), sym(2)], strides=[sym(2), sym(1)])),
+        "FormatError", "is float32 in the graph but int64 in its payload")
+    bad("weights_complex_dtype.pt2", pt2_raw_entries(wcfg=wcfg_with("fc.weight", dtype=C64)),
+        "UnsupportedError", "dtype code 10 is not supported")
+    cfg = copy.deepcopy(wc)
+    del cfg["config"]["fc.weight"]
+    bad("weights_missing_param.pt2", pt2_raw_entries(wcfg=cfg), "FormatError",
+        "parameter 'fc.weight' (graph input 'p_fc_weight') has no payload")
+    cfg = copy.deepcopy(wc)
+    cfg["config"]["fc.weight"]["path_name"] = "../weight_0"
+    bad("weights_path_dotdot.pt2", pt2_raw_entries(wcfg=cfg), "FormatError", "is not a plain file name")
+    cfg = copy.deepcopy(wc)
+    cfg["config"]["fc.weight"]["path_name"] = "weight_9"
+    bad("weights_payload_missing.pt2", pt2_raw_entries(wcfg=cfg), "FormatError", "payload file is missing")
+    cfg = copy.deepcopy(cc)
+    cfg["config"]["zeros"]["tensor_meta"] = meta(F32, [1 << 40, 1 << 10])
+    bad("weights_zero_payload_huge.pt2", pt2_raw_entries(ccfg=cfg), "FormatError", "memory limit")
+    bad("weights_config_not_object.pt2", pt2_raw_entries(wcfg={"config": []}), "FormatError",
+        "$.config: expected an object")
+
+    # --- pickled weights (legacy layout)
+    storage = b"\x00" * 48
+    header = b"}q\x00(X\t\x00\x00\x00fc.weightq\x01"
+    os_system = pickle_bytes(b"cos\nsystem\nX\x02\x00\x00\x00lsq\x00\x85R")
+    bad("pickle_os_system.pt2", legacy_with(tsave_with_pickle(os_system)), "FormatError",
+        "forbidden global 'os system'", writer="py")
+    builtins_eval = pickle_bytes(b"c__builtin__\neval\nX\x01\x00\x00\x001\x85R")
+    bad("pickle_builtin_eval.pt2", legacy_with(tsave_with_pickle(builtins_eval)), "FormatError",
+        "forbidden global '__builtin__ eval'", writer="py")
+    real = tsave(torch_weights()[0])
+    z = zipfile.ZipFile(io.BytesIO(real))
+    real_pkl = z.read([n for n in z.namelist() if n.endswith("data.pkl")][0])
+    bad("pickle_truncated.pt2", legacy_with(tsave_with_pickle(real_pkl[: len(real_pkl) // 2])),
+        "FormatError", "truncated", writer="py")
+    # A tensor of 12 floats over a 4-byte storage record.
+    def tensor_pickle(numel, sizes, strides, offset=0, key=b"0"):
+        tup = lambda xs: b"(" + b"".join(b"K" + bytes([x]) if 0 <= x < 256 else b"J" + struct.pack("<i", x) for x in xs) + b"t"
+        return pickle_bytes(
+            b"ccollections\nOrderedDict\n)R(X\t\x00\x00\x00fc.weight"
+            b"ctorch._utils\n_rebuild_tensor_v2\n("
+            b"(X\x07\x00\x00\x00storagectorch\nFloatStorage\nX" + struct.pack("<I", len(key)) + key +
+            b"X\x03\x00\x00\x00cpuJ" + struct.pack("<i", numel) + b"tQ"
+            b"J" + struct.pack("<i", offset) + tup(sizes) + tup(strides) +
+            b"\x89ccollections\nOrderedDict\n)RtRu")
+    bad("pickle_storage_short.pt2",
+        legacy_with(tsave_with_pickle(tensor_pickle(12, [3, 4], [4, 1]), {"0": b"\x00" * 4})),
+        "FormatError", "storage holds 4 bytes but the pickle declares 12 float32 elements", writer="py")
+    bad("pickle_view_outside.pt2",
+        legacy_with(tsave_with_pickle(tensor_pickle(12, [3, 4], [4, 1], offset=5), {"0": b"\x00" * 48})),
+        "FormatError", "reach element 16", writer="py")
+    bad("pickle_negative_numel.pt2",
+        legacy_with(tsave_with_pickle(tensor_pickle(-5, [3, 4], [4, 1]), {"0": b"\x00" * 48})),
+        "FormatError", "negative size -5", writer="py")
+    bad("pickle_key_dotdot.pt2",
+        legacy_with(tsave_with_pickle(tensor_pickle(12, [3, 4], [4, 1], key=b".."), {"0": b"\x00" * 48})),
+        "FormatError", "is not a plain record name", writer="py")
+    bad("pickle_storage_missing.pt2",
+        legacy_with(tsave_with_pickle(tensor_pickle(12, [3, 4], [4, 1], key=b"7"), {"0": b"\x00" * 48})),
+        "FormatError", "storage '7' has no record", writer="py")
+    bad("pickle_memo_missing.pt2", legacy_with(tsave_with_pickle(pickle_bytes(b"h\x05"))), "FormatError",
+        "memo key 5 was never stored", writer="py")
+    bad("pickle_bad_opcode.pt2", legacy_with(tsave_with_pickle(pickle_bytes(b"i"))), "FormatError",
+        "unsupported pickle opcode 0x69", writer="py")
+    bad("pickle_long1_huge.pt2", legacy_with(tsave_with_pickle(pickle_bytes(b"\x8a\x09" + b"\x01" * 9))),
+        "FormatError", "does not fit in int64", writer="py")
+    bad("pickle_stack_underflow.pt2", legacy_with(tsave_with_pickle(pickle_bytes(b"R"))), "FormatError",
+        "stack underflow", writer="py")
+    bad("pickle_root_list.pt2", legacy_with(tsave_with_pickle(pickle_bytes(b"]"))), "FormatError",
+        "expected a dict of tensors, got a list", writer="py")
+    bad("pickle_complex_storage.pt2",
+        legacy_with(tsave_with_pickle(pickle_bytes(b"ctorch\nComplexFloatStorage\n"))), "UnsupportedError",
+        "torch.ComplexFloatStorage", writer="py")
+    nopkl = io.BytesIO()
+    with zipfile.ZipFile(nopkl, "w") as zz:
+        zz.writestr("archive/version", b"3\n")
+    bad("pickle_no_data_pkl.pt2", legacy_with(nopkl.getvalue()), "FormatError", "must hold data.pkl", writer="py")
+    bad("legacy_bad_version.pt2", dict(legacy_with(real), version=b"eight"), "FormatError",
+        "'eight' is not a version number", writer="py")
+    bad("legacy_state_dict_not_zip.pt2", legacy_with(b"garbage" * 10), "FormatError",
+        "serialized_state_dict.pt: not a valid zip archive", writer="py")
+
+    with open(os.path.join(HERE, "expected.tsv"), "w") as f:
+        f.write("# file\terror class\tmessage substring (generated by make_corpus.py)\n")
+        for name, cls, sub in EXPECTED:
+            f.write("%s\t%s\t%s\n" % (name, cls, sub))
+
+
+if __name__ == "__main__":
+    for d in (VALID, BAD):
+        shutil.rmtree(d, ignore_errors=True)
+    make_valid()
+    make_bad()
+    print("corpus: %d valid, %d bad" % (len(os.listdir(VALID)), len(EXPECTED)))

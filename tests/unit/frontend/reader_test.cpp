@@ -1,0 +1,151 @@
+// The valid corpus files hold one program in four layouts (see
+// tests/corpus/make_corpus.py); each must read into the same IR and weights.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "atenrt/errors.h"
+#include "frontend/pt2_reader.h"
+
+using namespace atenrt;
+using frontend::load_pt2;
+
+namespace {
+
+std::string valid(const std::string& name) { return std::string(ATENRT_CORPUS_DIR) + "/valid/" + name; }
+
+template <typename T>
+std::vector<T> values(const Tensor& t) {
+  const auto bytes = t.to_bytes();
+  std::vector<T> out(bytes.size() / sizeof(T));
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+const ir::Node& node(const ir::Graph& g, const std::string& name) {
+  for (const auto& n : g.nodes) {
+    if (n.name == name) return n;
+  }
+  throw std::runtime_error("no node " + name);
+}
+
+double scalar(const ir::Argument* a) {
+  if (!a) throw std::runtime_error("missing argument");
+  if (auto* i = a->get_if<std::int64_t>()) return static_cast<double>(*i);
+  if (auto* d = a->get_if<double>()) return *d;
+  throw std::runtime_error("not a scalar: " + a->kind_name());
+}
+
+struct Layout {
+  const char* file;
+  const char* layout;
+  const char* root;
+};
+
+class ValidArchive : public ::testing::TestWithParam<Layout> {};
+
+TEST_P(ValidArchive, ReadsTheProgram) {
+  const auto p = GetParam();
+  const ir::ExportedProgram ep = load_pt2(valid(p.file));
+  EXPECT_EQ(ep.info.layout, p.layout);
+  EXPECT_EQ(ep.info.root, p.root);
+  EXPECT_EQ(ep.info.torch_version, "1.13.1");
+  EXPECT_EQ(ep.info.schema_major, 8);
+  EXPECT_EQ(ep.info.schema_minor, 17);
+  ASSERT_EQ(ep.info.verifiers, std::vector<std::string>{"ATEN"});
+
+  const ir::Graph& g = ep.graph;
+  std::vector<std::string> targets;
+  for (const auto& n : g.nodes) targets.push_back(n.target.str());
+  EXPECT_EQ(targets, (std::vector<std::string>{"aten.linear.default", "aten.add.Tensor", "aten.clamp.default",
+                                               "aten.view.default", "aten.sum.dim_IntList",
+                                               "aten._to_copy.default", "aten.add.Tensor",
+                                               "aten.index.Tensor"}));
+  // Edges: inputs name the producing values.
+  EXPECT_EQ(node(g, "linear").input("input")->get_if<ir::TensorRef>()->name, "x");
+  EXPECT_EQ(node(g, "linear").input("weight")->get_if<ir::TensorRef>()->name, "p_fc_weight");
+  EXPECT_EQ(node(g, "add").input("other")->get_if<ir::TensorRef>()->name, "b_scale");
+  EXPECT_EQ(node(g, "add").outputs.at(0).get_if<ir::TensorRef>()->name, "add");
+  // Defaults filled from the schema; written values kept.
+  EXPECT_EQ(scalar(node(g, "add").input("alpha")), 1.0);
+  EXPECT_EQ(scalar(node(g, "add_1").input("alpha")), 2.0);
+  ASSERT_EQ(node(g, "add").inputs.size(), 3u);
+  EXPECT_EQ(scalar(node(g, "clamp").input("min")), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(scalar(node(g, "clamp").input("max")), 6.0);
+  EXPECT_EQ(*node(g, "view").input("size")->get_if<ir::SymIntList>(),
+            (ir::SymIntList{ir::SymInt::of(3), ir::SymInt::of(2)}));
+  const auto& sum = node(g, "sum_1");
+  EXPECT_EQ(*sum.input("dim")->get_if<ir::IntList>(), ir::IntList{0});
+  EXPECT_EQ(*sum.input("keepdim")->get_if<bool>(), false);
+  EXPECT_TRUE(sum.input("dtype")->is_none());
+  const auto& to = node(g, "_to_copy");
+  EXPECT_EQ(to.input("dtype")->get_if<ir::ScalarTypeArg>()->dtype, DType::Float32);
+  EXPECT_EQ(to.input("layout")->get_if<ir::LayoutArg>()->code, 7);
+  EXPECT_EQ(to.input("device")->get_if<ir::DeviceArg>()->type, "cpu");
+  EXPECT_EQ(to.input("memory_format")->get_if<ir::MemoryFormatArg>()->code, 1);
+  EXPECT_EQ(*to.input("non_blocking")->get_if<bool>(), false);
+  const auto* idx = node(g, "index").input("indices")->get_if<ir::OptionalTensorList>();
+  ASSERT_NE(idx, nullptr);
+  ASSERT_EQ(idx->size(), 2u);
+  EXPECT_FALSE((*idx)[0].has_value());
+  EXPECT_EQ((*idx)[1]->name, "b_idx");
+  EXPECT_EQ(node(g, "linear").metadata.at("stack_trace"), "model.py:1");
+
+  // Signature.
+  ASSERT_EQ(g.signature.inputs.size(), 7u);
+  EXPECT_EQ(g.signature.inputs[0].kind, ir::InputKind::Parameter);
+  EXPECT_EQ(g.signature.inputs[0].target, "fc.weight");
+  EXPECT_EQ(g.signature.inputs[2].kind, ir::InputKind::Buffer);
+  EXPECT_TRUE(g.signature.inputs[2].persistent);
+  EXPECT_FALSE(g.signature.inputs[3].persistent);
+  EXPECT_EQ(g.signature.inputs[4].kind, ir::InputKind::TensorConstant);
+  EXPECT_EQ(g.signature.inputs[6].kind, ir::InputKind::UserInput);
+  EXPECT_EQ(g.signature.inputs[6].value_name, "x");
+  ASSERT_EQ(g.signature.outputs.size(), 2u);
+  EXPECT_EQ(g.signature.outputs[1].value.get_if<ir::TensorRef>()->name, "index");
+  EXPECT_EQ(g.meta("x")->to_string().find("float32"), 0u);
+
+  // Weights, byte for byte.
+  ASSERT_EQ(g.weights.size(), 6u);
+  std::vector<float> w(12);
+  for (int i = 0; i < 12; ++i) w[i] = 0.5f * static_cast<float>(i);
+  EXPECT_EQ(values<float>(g.weights.at("fc.weight")), w);
+  EXPECT_EQ(g.weights.at("fc.weight").sizes(), (std::vector<std::int64_t>{3, 4}));
+  EXPECT_EQ(values<float>(g.weights.at("fc.bias")), (std::vector<float>{103, 104, 105}));
+  EXPECT_EQ(values<float>(g.weights.at("scale")), (std::vector<float>{100, 101, 102}));
+  // Views of one storage share it.
+  EXPECT_EQ(g.weights.at("fc.bias").storage(), g.weights.at("scale").storage());
+  EXPECT_EQ(g.weights.at("fc.bias").storage_offset(), 3);
+  EXPECT_EQ(values<float>(g.weights.at("const0")), (std::vector<float>{11, 13}));
+  EXPECT_EQ(g.weights.at("idx").dtype(), DType::Int64);
+  EXPECT_EQ(values<std::int64_t>(g.weights.at("idx")), (std::vector<std::int64_t>{1, 0}));
+  EXPECT_EQ(values<float>(g.weights.at("zeros")), (std::vector<float>{0, 0, 0, 0}));
+  ASSERT_NE(g.weight_for_value("p_fc_weight"), nullptr);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Layouts, ValidArchive,
+    ::testing::Values(Layout{"program_raw.pt2", "pt2-archive (raw weights)", "program_raw"},
+                      Layout{"program_pickled.pt2", "pt2-archive (pickled weights)", "program_pickled"},
+                      Layout{"program_legacy.pt2", "legacy zip", ""},
+                      Layout{"program_legacy21_deflated.pt2", "legacy zip", ""}));
+
+TEST(Reader, MissingFileIsAFormatError) {
+  try {
+    load_pt2("/nonexistent/model.pt2");
+    FAIL();
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/model.pt2"), std::string::npos);
+  }
+}
+
+TEST(Reader, MemoryLimitIsEnforced) {
+  frontend::ReadLimits tight;
+  tight.max_total_bytes = 1000;  // the payloads alone exceed this
+  EXPECT_THROW(load_pt2(valid("program_raw.pt2"), tight), FormatError);
+  EXPECT_NO_THROW(load_pt2(valid("program_raw.pt2")));
+}
+
+}  // namespace
