@@ -8,6 +8,7 @@ import contextlib
 import inspect
 import operator
 import re
+import sys
 
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
@@ -92,6 +93,9 @@ def _identifier(text):
     return re.sub(r"[^0-9a-zA-Z_]", "_", text)
 
 
+_FAST_PATH_MODULES = ("torch.nn.modules.activation", "torch.nn.modules.transformer")
+
+
 @contextlib.contextmanager
 def _no_fused_fast_paths():
     """nn.MultiheadAttention / nn.TransformerEncoderLayer take fused kernels in eval + no_grad
@@ -99,7 +103,12 @@ def _no_fused_fast_paths():
     with grad enabled, records the composite ops instead. These modules test
     torch.overrides.has_torch_function at call time; answering True makes them pick the slow path."""
     original = torch.overrides.has_torch_function
-    torch.overrides.has_torch_function = lambda *args, **kwargs: True
+
+    def patched(*args, **kwargs):
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        return caller in _FAST_PATH_MODULES or original(*args, **kwargs)
+
+    torch.overrides.has_torch_function = patched
     try:
         yield
     finally:
@@ -113,14 +122,15 @@ def _rewire(graph, node, replacement):
 
 def _clean(gm):
     """Drop detach/lift_fresh_copy (identities once nothing is mutated), map 1.13's
-    _reshape_alias onto view (as torch 2.x's decomposition does) and remove dead code."""
+    _reshape_alias and _unsafe_view onto view (as torch 2.x's core-ATen decompositions do; both
+    only ever see inputs that view can reshape) and remove dead code."""
     g = gm.graph
     for node in list(g.nodes):
         if node.op != "call_function":
             continue
         if node.target in (aten.detach.default, aten.lift_fresh_copy.default, aten.lift_fresh.default):
             _rewire(g, node, node.args[0])
-        elif node.target is aten._reshape_alias.default:
+        elif node.target in (aten._reshape_alias.default, aten._unsafe_view.default):
             with g.inserting_before(node):
                 view = g.call_function(aten.view.default, (node.args[0], list(node.args[1])))
             view.meta = dict(node.meta)
@@ -180,6 +190,8 @@ def trace(module, example_inputs):
         gm.recompile()
         if any(n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and _mutable(n.target)
                for n in gm.graph.nodes):
+            _check_no_input_mutation(gm, [f[0] for _, f in params + buffers + consts]
+                                     + _user_input_names(module, len(example_inputs)))
             from functorch import functionalize
             try:
                 gm = _trace_fake(functionalize(gm, remove="mutations"), real_inputs)
@@ -223,6 +235,38 @@ def _multi_output_elements(gm):
         count = max(elems) + 1
         ordered[src] = [elems.get(i, (None, None)) for i in range(count)]
     return ordered
+
+
+def _written_arguments(node):
+    op = node.target
+    for i, a in enumerate(op._schema.arguments):
+        if a.alias_info is not None and a.alias_info.is_write:
+            value = node.kwargs.get(a.name, node.args[i] if i < len(node.args) else None)
+            if isinstance(value, torch.fx.Node):
+                yield value
+
+
+def _view_base(node):
+    """Follow view ops (results that alias an input, `Tensor(a)`) back to the tensor they view."""
+    while (node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload)
+           and node.target._schema.returns and node.target._schema.returns[0].alias_info is not None
+           and node.args and isinstance(node.args[0], torch.fx.Node)):
+        node = node.args[0]
+    return node
+
+
+def _check_no_input_mutation(gm, input_names):
+    """Functionalization would silently drop writes to graph inputs (user inputs, parameters,
+    buffers); torch.export would record them as mutation outputs, which atenrt does not support."""
+    placeholders = {n: i for i, n in enumerate(n for n in gm.graph.nodes if n.op == "placeholder")}
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and _mutable(n.target):
+            for written in _written_arguments(n):
+                base = _view_base(written)
+                if base in placeholders:
+                    raise ExportError(f"{n.target} mutates '{input_names[placeholders[base]]}' in place (a "
+                                      "user input, parameter or buffer; e.g. batch-norm statistics in training "
+                                      "mode); state mutation is not representable in the exported graph")
 
 
 def _check_no_mutation(gm):

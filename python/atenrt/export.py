@@ -32,6 +32,14 @@ class Exported:
         self.constants = [(s.target, s.tensor, False) for s in traced.slots
                           if s.kind == "tensor_constant" or (s.kind == "buffer" and not s.persistent)]
 
+    def write(self, path, layout="pt2"):
+        """Write this program to `path` in `layout`, with that layout's schema_version."""
+        if layout not in LAYOUTS:
+            raise ValueError(f"unknown layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
+        major, minor = SCHEMA_VERSIONS[layout]
+        program = dict(self.program, schema_version={"major": major, "minor": minor})
+        _archive.write(path, layout, program, self.weights, self.constants, self.example_inputs)
+
     def call_nodes(self):
         """(FX node, serialized node) for every node written to the graph, in order."""
         ser = _serialize.ProgramSerializer(self.traced, (8, 0))
@@ -69,6 +77,5 @@ def save(module, example_inputs, path, layout="pt2"):
         torch.export.save(export(module, example_inputs), os.fspath(path))
         return
     exported = export(module, example_inputs, SCHEMA_VERSIONS[layout])
-    _archive.write(path, layout, exported.program, exported.weights, exported.constants,
-                   exported.example_inputs)
+    exported.write(path, layout)
     return exported
