@@ -211,6 +211,7 @@ def trace(module, example_inputs):
     slots += [InputSlot("tensor_constant", "c_" + _identifier(f[0]), f[0], t) for t, f in consts]
     user_names = _user_input_names(module, len(example_inputs))
     slots += [InputSlot("user_input", n) for n in user_names]
+    _drop_unused_constants(gm, slots)
     _lift_constants(gm, slots)
     _rename(gm, slots)
     # the tuple outputs' element names were taken before renaming; refresh them from their getitems
@@ -274,6 +275,17 @@ def _check_no_mutation(gm):
         if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and _mutable(n.target):
             raise ExportError(f"node '{n.name}' ({n.target}) mutates its input in place and could not be "
                               "functionalized; mutated state is not representable in the exported graph")
+
+
+def _drop_unused_constants(gm, slots):
+    """Tensor attributes that forward() never reads are not part of the program (torch.export lifts
+    only the constants it meets while tracing); parameters and buffers always stay."""
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    for node, slot in reversed(list(zip(placeholders, slots))):
+        if slot.kind == "tensor_constant" and not node.users:
+            gm.graph.erase_node(node)
+            slots.remove(slot)
+    gm.recompile()
 
 
 def _lift_constants(gm, slots):

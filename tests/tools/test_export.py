@@ -422,6 +422,22 @@ class ExporterTest(unittest.TestCase):
         specs = exported.program["graph_module"]["signature"]["input_specs"]
         self.assertEqual([s["parameter"]["parameter_name"] for s in specs if "parameter" in s], ["a.weight", "a.bias"])
 
+    def test_unused_tensor_attribute_not_lifted(self):
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.used = torch.ones(3)
+                self.unused = torch.zeros(3)
+
+            def forward(self, x):
+                return x + self.used
+        exported = atenrt.export(M(), (torch.randn(3),))
+        specs = exported.program["graph_module"]["signature"]["input_specs"]
+        self.assertEqual(specs, [{"tensor_constant": {"arg": {"name": "c_used"}, "tensor_constant_name": "used"}},
+                                 {"user_input": {"arg": {"as_tensor": {"name": "x"}}}}])
+        self.assertEqual([n.op for n in exported.graph_module.graph.nodes],
+                         ["placeholder", "placeholder", "call_function", "output"])
+
     def test_save_writes_each_layout(self):
         with tempfile.TemporaryDirectory() as tmp:
             for layout in atenrt.LAYOUTS:
