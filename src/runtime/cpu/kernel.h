@@ -1,0 +1,89 @@
+// The kernel interface of the CPU runtime.
+//
+// A Kernel is made once per step when the Engine is made, and is immutable
+// (shared by every ExecutionContext). Per-context mutable state (oneDNN
+// memory objects, streams, staging tensors) lives in a KernelState made when a
+// context is created, so running allocates nothing on our side.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "runtime/program.h"
+
+namespace atenrt::runtime::cpu {
+
+class BlockedDesc;  // a oneDNN memory descriptor (defined in onednn.cpp)
+
+// How a tensor's buffer is laid out: plain row-major, or a oneDNN blocked
+// format chosen by a primitive (only between layers that accept it).
+struct Layout {
+  std::shared_ptr<const BlockedDesc> blocked;  // null: plain
+  bool is_plain() const { return blocked == nullptr; }
+};
+std::size_t layout_bytes(const Layout& layout, const ProgramTensor& t);
+std::string layout_name(const Layout& layout);  // "plain" or "nChw16c"-like
+
+class KernelState {
+ public:
+  virtual ~KernelState() = default;
+};
+
+struct KernelArgs {
+  std::span<const void* const> inputs;  // one per step input, in its layout
+  std::span<void* const> outputs;       // one per step output, in its layout
+  void* scratch = nullptr;              // scratch_bytes() bytes, 64-byte aligned
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual std::unique_ptr<KernelState> make_state() const { return nullptr; }
+  virtual void run(KernelState* state, const KernelArgs& args) const = 0;
+  virtual std::size_t scratch_bytes() const { return 0; }
+  // "onednn:<impl>", "own", "reference" (for reports and tests).
+  virtual std::string implementation() const = 0;
+};
+
+// What the engine knows about one operand when it asks for a kernel.
+struct Operand {
+  const ProgramTensor* tensor = nullptr;
+  Layout layout;  // inputs: the layout the tensor has
+};
+
+struct KernelRequest {
+  const Step* step = nullptr;
+  std::vector<Operand> inputs;
+  std::vector<const ProgramTensor*> outputs;
+  bool blocked_output_allowed = false;  // every consumer accepts a blocked layout
+  bool prepack_weights = true;
+};
+
+struct KernelChoice {
+  std::unique_ptr<Kernel> kernel;
+  std::vector<Layout> output_layouts;  // plain unless blocked_output_allowed
+};
+
+// The oneDNN wrapper (onednn.cpp): null kernel when oneDNN cannot do the step.
+KernelChoice make_onednn_kernel(const KernelRequest& request);
+// Kinds (and their cases) that accept a blocked input/produce a blocked output.
+bool onednn_accepts_blocked(const Step& step, std::size_t input, const Program& program);
+bool onednn_may_produce_blocked(const Step& step, const Program& program);
+
+// A reorder of a blocked tensor into plain row-major (for a consumer whose
+// oneDNN primitive could not be made and that falls back to a plain kernel).
+std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTensor& tensor);
+
+// Our own kernels (own_*.cpp): null when the case is not covered.
+std::unique_ptr<Kernel> make_own_kernel(const KernelRequest& request);
+// The reference executor behind the kernel interface (allocates: last resort).
+std::unique_ptr<Kernel> make_reference_kernel(const KernelRequest& request);
+
+// The machine's best ISA as oneDNN sees it ("avx512_core_amx", ...).
+std::string cpu_isa_name();
+bool cpu_has_bf16();
+
+}  // namespace atenrt::runtime::cpu

@@ -1,0 +1,71 @@
+// Dispatch to our own kernels, and the reference executor as the last resort.
+#include <cstring>
+
+#include "runtime/cpu/own_util.h"
+#include "runtime/reference/reference.h"
+
+namespace atenrt::runtime::cpu {
+
+std::unique_ptr<Kernel> make_own_kernel(const KernelRequest& r) {
+  if (auto k = own::make_math_kernel(r)) return k;
+  return own::make_data_kernel(r);
+}
+
+namespace {
+
+// Runs the layer through reference::run_kernel (which allocates its results)
+// and then the step's post-ops; inputs are staged in tensors made per context.
+class ReferenceKernel final : public Kernel {
+ public:
+  explicit ReferenceKernel(const KernelRequest& r) : step_(*r.step) {
+    for (const auto& in : r.inputs) inputs_.push_back({in.tensor->dtype, in.tensor->dims});
+    for (const auto* out : r.outputs) output_bytes_.push_back(tensor_bytes(*out));
+  }
+
+  struct State final : KernelState {
+    std::vector<Tensor> inputs;
+  };
+
+  std::unique_ptr<KernelState> make_state() const override {
+    auto s = std::make_unique<State>();
+    for (const auto& [dtype, dims] : inputs_) s->inputs.emplace_back(dtype, dims);
+    return s;
+  }
+
+  void run(KernelState* state, const KernelArgs& a) const override {
+    auto* s = static_cast<State*>(state);
+    for (std::size_t i = 0; i < s->inputs.size(); ++i) {
+      if (s->inputs[i].nbytes()) std::memcpy(s->inputs[i].raw_mutable_data(), a.inputs[i], s->inputs[i].nbytes());
+    }
+    const std::size_t n = step_.layer_input_count();
+    std::vector<Tensor> layer_inputs(s->inputs.begin(), s->inputs.begin() + static_cast<std::ptrdiff_t>(n));
+    auto outs = reference::run_kernel(step_.name, step_.params, layer_inputs);
+    for (const auto& op : step_.post_ops) {
+      if (op.kind == PostOpKind::Activation) {
+        outs[0] = reference::run_kernel(step_.name, op.activation, {outs[0]})[0];
+      } else {
+        outs[0] = reference::run_kernel(step_.name, network::ElementwiseParams{network::ElementwiseOp::Add},
+                                        {outs[0], s->inputs[op.operand]})[0];
+      }
+    }
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+      const Tensor c = outs[i].contiguous();
+      if (output_bytes_[i]) std::memcpy(a.outputs[i], c.raw_data(), output_bytes_[i]);
+    }
+  }
+
+  std::string implementation() const override { return "reference"; }
+
+ private:
+  Step step_;
+  std::vector<std::pair<DType, Dims>> inputs_;
+  std::vector<std::size_t> output_bytes_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> make_reference_kernel(const KernelRequest& r) {
+  return std::make_unique<ReferenceKernel>(r);
+}
+
+}  // namespace atenrt::runtime::cpu

@@ -1,0 +1,48 @@
+// Helpers shared by our own kernels: element access by dtype and strided copies.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "atenrt/dtype.h"
+#include "runtime/cpu/kernel.h"
+
+namespace atenrt::runtime::cpu::own {
+
+// Whether our kernels can read/write this dtype as numbers (not f16/bf16).
+bool numeric(DType d);
+double load_f(DType d, const void* base, std::int64_t i);
+std::int64_t load_i(DType d, const void* base, std::int64_t i);
+void store_f(DType d, void* base, std::int64_t i, double v);  // float → int truncates
+void store_i(DType d, void* base, std::int64_t i, std::int64_t v);
+
+// Copies an N-d view (dims, src strides in elements, may be negative) into a
+// contiguous destination, element by element of `elem` bytes.
+void strided_copy(void* dst, const void* src, const Dims& dims, const Dims& src_strides,
+                  std::size_t elem);
+Dims contiguous(const Dims& dims);
+// Strides of `dims` (right-aligned into `out_dims`) with 0 where broadcast.
+Dims broadcast_strides(const Dims& dims, const Dims& out_dims);
+
+// A kernel made of one function over the step's buffers.
+template <typename F>
+class FnKernel final : public Kernel {
+ public:
+  explicit FnKernel(F f) : f_(std::move(f)) {}
+  void run(KernelState*, const KernelArgs& a) const override { f_(a); }
+  std::string implementation() const override { return "own"; }
+
+ private:
+  F f_;
+};
+template <typename F>
+std::unique_ptr<Kernel> fn_kernel(F f) {
+  return std::make_unique<FnKernel<F>>(std::move(f));
+}
+
+// Family makers (own_math.cpp, own_data.cpp); null when not covered.
+std::unique_ptr<Kernel> make_math_kernel(const KernelRequest& r);
+std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r);
+
+}  // namespace atenrt::runtime::cpu::own

@@ -1,0 +1,313 @@
+// Engine compilation (kernels, layouts, memory plan) and ExecutionContext.
+#include "runtime/engine.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+#include "atenrt/errors.h"
+#include "network/network.h"
+#include "runtime/cpu/kernel.h"
+#include "runtime/engine_impl.h"
+#include "runtime/memory_plan.h"
+
+namespace atenrt::runtime {
+
+void Engine::Impl::compile() {
+  program.validate();
+  const int n = static_cast<int>(program.tensors.size());
+  buffers.assign(n, {});
+  std::vector<std::vector<std::pair<int, std::size_t>>> consumers(n);  // (step, input index)
+  std::vector<int> producer(n, -1);
+  for (int s = 0; s < static_cast<int>(program.steps.size()); ++s) {
+    const auto& step = program.steps[s];
+    for (std::size_t i = 0; i < step.inputs.size(); ++i) consumers[step.inputs[i]].push_back({s, i});
+    for (int id : step.outputs) producer[id] = s;
+  }
+  std::set<int> output_ids(program.outputs.begin(), program.outputs.end());
+  for (int i = 0; i < n; ++i) {
+    const auto& t = program.tensors[i];
+    buffers[i].tensor = &t;
+    if (t.role == TensorRole::Input) buffers[i].where = Where::Input;
+    if (t.role == TensorRole::Constant) buffers[i].where = Where::Constant;
+  }
+  for (std::size_t o = 0; o < program.outputs.size(); ++o) {
+    auto& b = buffers[program.outputs[o]];
+    if (b.where == Where::Arena) {
+      b.where = Where::Output;
+      b.index = static_cast<int>(o);
+    }
+  }
+  for (std::size_t i = 0; i < program.inputs.size(); ++i) buffers[program.inputs[i]].index = static_cast<int>(i);
+
+  auto blocked_allowed = [&](int id) {
+    if (!options.blocked_layout || output_ids.count(id) || producer[id] < 0) return false;
+    if (!cpu::onednn_may_produce_blocked(program.steps[producer[id]], program)) return false;
+    for (auto [s, i] : consumers[id]) {
+      if (!cpu::onednn_accepts_blocked(program.steps[s], i, program)) return false;
+    }
+    return !consumers[id].empty();
+  };
+
+  for (int s = 0; s < static_cast<int>(program.steps.size()); ++s) {
+    const Step& step = program.steps[s];
+    cpu::KernelRequest req;
+    req.step = &step;
+    req.prepack_weights = options.prepack_weights;
+    for (int id : step.inputs) req.inputs.push_back({&program.tensors[id], buffers[id].layout});
+    for (int id : step.outputs) req.outputs.push_back(&program.tensors[id]);
+    req.blocked_output_allowed = step.outputs.size() == 1 && blocked_allowed(step.outputs[0]);
+
+    ExecStep exec;
+    exec.step = s;
+    for (int id : step.inputs) exec.inputs.push_back(id);
+    exec.outputs = step.outputs;
+    auto choice = cpu::make_onednn_kernel(req);
+    if (choice.kernel) {
+      exec.kernel = std::move(choice.kernel);
+      for (std::size_t i = 0; i < step.outputs.size(); ++i) buffers[step.outputs[i]].layout = choice.output_layouts[i];
+    } else {
+      // Plain kernels: blocked inputs (a primitive that could not be made)
+      // are reordered to plain first, through an extra buffer.
+      for (std::size_t i = 0; i < step.inputs.size(); ++i) {
+        const int id = step.inputs[i];
+        if (buffers[id].layout.is_plain()) continue;
+        ExecStep convert;
+        convert.step = s;
+        convert.kernel = cpu::make_to_plain_kernel(buffers[id].layout, program.tensors[id]);
+        convert.inputs = {id};
+        const int extra = static_cast<int>(buffers.size());
+        buffers.push_back({&program.tensors[id], Where::Arena, 0, {}});
+        convert.outputs = {extra};
+        exec.inputs[i] = extra;
+        req.inputs[i].layout = {};
+        plan.push_back(std::move(convert));
+      }
+      exec.kernel = cpu::make_own_kernel(req);
+      if (!exec.kernel) {
+        if (!options.allow_reference_kernels) {
+          throw UnsupportedError("engine: step '" + step.name + "' (" +
+                                 std::string(network::layer_kind_name(step.kind())) +
+                                 ") has no optimized kernel for this case and reference kernels are off");
+        }
+        exec.kernel = cpu::make_reference_kernel(req);
+      }
+    }
+    scratch_bytes = std::max(scratch_bytes, exec.kernel->scratch_bytes());
+    plan.push_back(std::move(exec));
+  }
+
+  // Memory plan over arena buffers (activations and conversion buffers).
+  std::vector<int> first(buffers.size(), -1), last(buffers.size(), -1);
+  for (int p = 0; p < static_cast<int>(plan.size()); ++p) {
+    for (int id : plan[p].outputs) first[id] = p;
+    for (int id : plan[p].inputs) last[id] = p;
+  }
+  std::vector<BufferRequest> requests;
+  std::vector<int> ids;
+  for (int id = 0; id < static_cast<int>(buffers.size()); ++id) {
+    auto& b = buffers[id];
+    if (b.where == Where::Constant) memory.constant_bytes += tensor_bytes(*b.tensor);
+    if (b.where == Where::Output) memory.output_bytes += tensor_bytes(*b.tensor);
+    if (b.where != Where::Arena) continue;
+    const std::size_t bytes = cpu::layout_bytes(b.layout, *b.tensor);
+    requests.push_back({bytes, first[id], std::max(first[id], last[id])});
+    ids.push_back(id);
+  }
+  const MemoryPlan mp = plan_memory(requests, options.reuse_memory);
+  for (std::size_t i = 0; i < ids.size(); ++i) buffers[ids[i]].offset = mp.offsets[i];
+  memory.arena_bytes = mp.arena_bytes;
+  memory.naive_bytes = mp.naive_bytes;
+  memory.scratch_bytes = scratch_bytes;
+
+  for (int id : program.inputs) {
+    const auto& t = program.tensors[id];
+    input_info.push_back({t.name, t.dtype, t.dims});
+  }
+  for (int id : program.outputs) {
+    const auto& t = program.tensors[id];
+    output_info.push_back({t.name, t.dtype, t.dims});
+  }
+}
+
+Engine::Engine(Program program, EngineOptions options) {
+  auto impl = std::make_shared<Impl>();
+  impl->program = std::move(program);
+  impl->options = options;
+  impl->compile();
+  impl_ = std::move(impl);
+}
+
+const std::vector<TensorInfo>& Engine::inputs() const { return impl_->input_info; }
+const std::vector<TensorInfo>& Engine::outputs() const { return impl_->output_info; }
+const Program& Engine::program() const { return impl_->program; }
+const EngineOptions& Engine::options() const { return impl_->options; }
+MemoryStats Engine::memory() const { return impl_->memory; }
+
+std::vector<StepInfo> Engine::steps() const {
+  std::vector<StepInfo> out;
+  for (const auto& e : impl_->plan) {
+    const Step& step = impl_->program.steps[e.step];
+    StepInfo info;
+    info.name = step.name;
+    info.kind = std::string(network::layer_kind_name(step.kind()));
+    info.implementation = e.kernel->implementation();
+    for (const auto& op : step.post_ops) info.fused.push_back(op.fused_layer);
+    info.output_layout = cpu::layout_name(impl_->buffers[e.outputs[0]].layout);
+    info.precision = step.precision;
+    if (e.inputs.size() == 1 && e.outputs[0] >= static_cast<int>(impl_->program.tensors.size())) {
+      info.name += ":to_plain";
+      info.kind = "Reorder";
+      info.fused.clear();
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+ExecutionContext Engine::create_context() const { return ExecutionContext(*this); }
+
+// ---------------------------------------------------------------- context
+
+namespace {
+
+struct AlignedFree {
+  void operator()(std::byte* p) const { std::free(p); }
+};
+using Block = std::unique_ptr<std::byte, AlignedFree>;
+
+Block aligned_block(std::size_t bytes) {
+  const std::size_t size = std::max<std::size_t>(64, (bytes + 63) / 64 * 64);
+  auto* p = static_cast<std::byte*>(std::aligned_alloc(64, size));
+  if (!p) throw std::bad_alloc();
+  std::memset(p, 0, size);
+  return Block(p);
+}
+
+// omp_set_num_threads from the OpenMP runtime that oneDNN loads (we do not
+// link OpenMP ourselves); null when oneDNN uses another threading runtime.
+using SetThreads = void (*)(int);
+SetThreads omp_setter() {
+  static const SetThreads fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  return fn;
+}
+
+}  // namespace
+
+struct ExecutionContext::State {
+  std::shared_ptr<const Engine::Impl> engine;
+  Block arena;
+  Block scratch;
+  std::vector<Tensor> outputs;
+  std::vector<Tensor> staging;  // for strided inputs
+  std::vector<const void*> bound;  // per engine input
+  std::vector<std::unique_ptr<cpu::KernelState>> states;
+  std::vector<std::vector<const void*>> in_ptrs;
+  std::vector<std::vector<void*>> out_ptrs;
+  std::vector<std::pair<int, int>> output_copies;  // (output index, tensor id) for non-produced outputs
+};
+
+ExecutionContext::ExecutionContext(const Engine& engine) : state_(std::make_unique<State>()) {
+  auto& s = *state_;
+  s.engine = engine.impl_;
+  const auto& e = *s.engine;
+  s.arena = aligned_block(e.memory.arena_bytes);
+  s.scratch = aligned_block(e.scratch_bytes);
+  for (std::size_t o = 0; o < e.program.outputs.size(); ++o) {
+    const int id = e.program.outputs[o];
+    const auto& t = e.program.tensors[id];
+    s.outputs.emplace_back(t.dtype, t.dims);
+    if (e.buffers[id].where != Engine::Impl::Where::Output || e.buffers[id].index != static_cast<int>(o)) {
+      s.output_copies.push_back({static_cast<int>(o), id});
+    }
+  }
+  for (const auto& info : e.input_info) s.staging.emplace_back(info.dtype, info.dims);
+  s.bound.assign(e.input_info.size(), nullptr);
+  for (const auto& step : e.plan) {
+    s.states.push_back(step.kernel->make_state());
+    s.in_ptrs.emplace_back(step.inputs.size(), nullptr);
+    s.out_ptrs.emplace_back(step.outputs.size(), nullptr);
+  }
+}
+
+ExecutionContext::~ExecutionContext() = default;
+ExecutionContext::ExecutionContext(ExecutionContext&&) noexcept = default;
+ExecutionContext& ExecutionContext::operator=(ExecutionContext&&) noexcept = default;
+
+const std::vector<Tensor>& ExecutionContext::outputs() const { return state_->outputs; }
+
+const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inputs) {
+  auto& s = *state_;
+  const auto& e = *s.engine;
+  if (inputs.size() != e.input_info.size()) {
+    throw InputError("engine expects " + std::to_string(e.input_info.size()) + " inputs, got " +
+                     std::to_string(inputs.size()));
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto& want = e.input_info[i];
+    const Tensor& t = inputs[i];
+    if (!t.defined() || t.dtype() != want.dtype || t.sizes() != want.dims) {
+      throw InputError("input '" + want.name + "': expected " + std::string(dtype_name(want.dtype)) +
+                       shape_to_string(want.dims) + ", got " +
+                       (t.defined() ? std::string(dtype_name(t.dtype())) + shape_to_string(t.sizes())
+                                    : std::string("an undefined tensor")));
+    }
+    if (t.is_contiguous()) {
+      s.bound[i] = t.raw_data();
+    } else {
+      const auto bytes = t.to_bytes();  // strided input: one copy (allocates; rare)
+      std::memcpy(s.staging[i].raw_mutable_data(), bytes.data(), bytes.size());
+      s.bound[i] = s.staging[i].raw_data();
+    }
+  }
+  if (e.options.num_threads > 0) {
+    if (auto set = omp_setter()) set(e.options.num_threads);
+  }
+  auto address = [&](int id) -> std::byte* {
+    const auto& b = e.buffers[id];
+    switch (b.where) {
+      case Engine::Impl::Where::Arena: return s.arena.get() + b.offset;
+      case Engine::Impl::Where::Input: return const_cast<std::byte*>(static_cast<const std::byte*>(s.bound[b.index]));
+      case Engine::Impl::Where::Output: return s.outputs[b.index].raw_mutable_data();
+      case Engine::Impl::Where::Constant: return const_cast<std::byte*>(b.tensor->value.raw_data());
+    }
+    return nullptr;
+  };
+  for (std::size_t p = 0; p < e.plan.size(); ++p) {
+    const auto& step = e.plan[p];
+    auto& ins = s.in_ptrs[p];
+    auto& outs = s.out_ptrs[p];
+    for (std::size_t i = 0; i < step.inputs.size(); ++i) ins[i] = address(step.inputs[i]);
+    for (std::size_t i = 0; i < step.outputs.size(); ++i) outs[i] = address(step.outputs[i]);
+    step.kernel->run(s.states[p].get(), {ins, outs, s.scratch.get()});
+  }
+  for (auto [o, id] : s.output_copies) {
+    if (s.outputs[o].nbytes()) std::memcpy(s.outputs[o].raw_mutable_data(), address(id), s.outputs[o].nbytes());
+  }
+  return s.outputs;
+}
+
+std::map<std::string, Tensor> ExecutionContext::run(const std::map<std::string, Tensor>& inputs) {
+  const auto& e = *state_->engine;
+  std::vector<Tensor> ordered;
+  for (const auto& info : e.input_info) {
+    auto it = inputs.find(info.name);
+    if (it == inputs.end()) throw InputError("input '" + info.name + "' is missing");
+    ordered.push_back(it->second);
+  }
+  if (inputs.size() != e.input_info.size()) {
+    for (const auto& [name, t] : inputs) {
+      bool known = false;
+      for (const auto& info : e.input_info) known = known || info.name == name;
+      if (!known) throw InputError("engine has no input named '" + name + "'");
+    }
+  }
+  const auto& outs = run(ordered);
+  std::map<std::string, Tensor> named;
+  for (std::size_t i = 0; i < outs.size(); ++i) named[e.output_info[i].name] = outs[i];
+  return named;
+}
+
+}  // namespace atenrt::runtime

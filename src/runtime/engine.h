@@ -1,0 +1,116 @@
+// The CPU Engine and its ExecutionContext.
+//
+// An Engine is made from a Program (by the builder, or loaded from a file):
+// it picks one kernel per step (oneDNN primitive, our own kernel, or the
+// reference executor as a last resort), chooses layouts, pre-packs weights and
+// plans activation memory. It is immutable after construction and can be
+// shared by any number of threads; copies share the same compiled state.
+//
+// An ExecutionContext belongs to one thread at a time. It allocates every
+// buffer the plan needs when it is made (arena, scratch, outputs, per-kernel
+// state), so run() allocates nothing of ours (oneDNN may still allocate a
+// small argument map per primitive call, and reference kernels allocate).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "atenrt/tensor.h"
+#include "runtime/program.h"
+
+namespace atenrt::runtime {
+
+struct EngineOptions {
+  // Threads oneDNN and our kernels may use per run (0: OpenMP's default). Set
+  // per calling thread through omp_set_num_threads before each run.
+  int num_threads = 0;
+  // Keep tensors between conv/pool/activation steps in oneDNN blocked formats
+  // (format_tag::any); reorders happen only at the edges of such runs.
+  bool blocked_layout = true;
+  // Reorder constant weights once, at build time, into the primitive's format.
+  bool prepack_weights = true;
+  // Liveness-based memory plan; false gives each activation its own buffer.
+  bool reuse_memory = true;
+  // Allow steps to fall back to the reference executor; false makes such a
+  // step an UnsupportedError at build.
+  bool allow_reference_kernels = true;
+};
+
+struct TensorInfo {
+  std::string name;
+  DType dtype = DType::Float32;
+  Dims dims;
+};
+
+struct StepInfo {
+  std::string name;
+  std::string kind;
+  std::string implementation;          // "onednn:<impl>", "own", "reference"
+  std::vector<std::string> fused;      // layers folded in as post-ops
+  std::string output_layout;           // "plain" or "blocked(...)"
+  Precision precision = Precision::Float32;
+};
+
+struct MemoryStats {
+  std::size_t arena_bytes = 0;    // activations, as planned (peak)
+  std::size_t naive_bytes = 0;    // activations, one buffer each
+  std::size_t scratch_bytes = 0;  // largest kernel scratch
+  std::size_t output_bytes = 0;   // context-owned outputs
+  std::size_t constant_bytes = 0; // weights as stored
+};
+
+class ExecutionContext;
+
+class Engine {
+ public:
+  Engine(Program program, EngineOptions options = {});
+
+  const std::vector<TensorInfo>& inputs() const;
+  const std::vector<TensorInfo>& outputs() const;
+  const Program& program() const;
+  const EngineOptions& options() const;
+  std::vector<StepInfo> steps() const;
+  MemoryStats memory() const;
+
+  ExecutionContext create_context() const;
+
+  // Versioned binary file: magic, version, payload length, CRC-32 of the
+  // payload; the payload holds the program (tensors, steps, weights) and the
+  // options. Loading validates everything and re-creates the kernels;
+  // a corrupt or foreign file is a FormatError.
+  void save(const std::string& path) const;
+  static Engine load(const std::string& path);
+  std::vector<std::byte> serialize() const;
+  static Engine deserialize(const std::vector<std::byte>& bytes);
+
+  struct Impl;
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+  friend class ExecutionContext;
+};
+
+class ExecutionContext {
+ public:
+  explicit ExecutionContext(const Engine& engine);
+  ~ExecutionContext();
+  ExecutionContext(ExecutionContext&&) noexcept;
+  ExecutionContext& operator=(ExecutionContext&&) noexcept;
+
+  // Runs on inputs in the engine's input order. Each must have the expected
+  // dtype and dims (any strides); otherwise InputError names the input. The
+  // returned outputs are owned by the context and overwritten by the next run.
+  const std::vector<Tensor>& run(const std::vector<Tensor>& inputs);
+  // Same, by input name; returns outputs by name (copies of the handles).
+  std::map<std::string, Tensor> run(const std::map<std::string, Tensor>& inputs);
+  const std::vector<Tensor>& outputs() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace atenrt::runtime

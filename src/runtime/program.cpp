@@ -1,0 +1,134 @@
+// Program checks (run on every engine, and on every loaded file).
+#include "runtime/program.h"
+
+#include <set>
+
+#include "atenrt/errors.h"
+#include "network/network.h"
+
+namespace atenrt::runtime {
+
+std::size_t tensor_bytes(const ProgramTensor& t) {
+  return static_cast<std::size_t>(numel_of(t.dims)) * element_size(t.dtype);
+}
+
+std::size_t Step::layer_input_count() const {
+  std::size_t extra = 0;
+  for (const auto& op : post_ops) {
+    if (op.kind == PostOpKind::Add) ++extra;
+  }
+  return inputs.size() - extra;
+}
+
+namespace {
+
+bool fusable_kind(network::LayerKind k) {
+  return k == network::LayerKind::Convolution || k == network::LayerKind::Deconvolution ||
+         k == network::LayerKind::MatMul;
+}
+
+}  // namespace
+
+void Program::validate() const {
+  const auto n = static_cast<int>(tensors.size());
+  auto fail = [](const std::string& what) { throw FormatError("engine program: " + what); };
+  auto check_id = [&](int id, const std::string& where) {
+    if (id < 0 || id >= n) fail(where + ": tensor id " + std::to_string(id) + " out of range");
+  };
+  std::set<std::string> names;
+  for (const auto& t : tensors) {
+    if (t.name.empty() || !names.insert(t.name).second) {
+      fail("tensor name '" + t.name + "' is empty or repeated");
+    }
+    for (auto d : t.dims) {
+      if (d < 0) fail("tensor '" + t.name + "' has a dynamic or negative dim");
+    }
+    if (t.role == TensorRole::Constant) {
+      if (!t.value.defined() || t.value.dtype() != t.dtype || t.value.sizes() != t.dims ||
+          !t.value.is_contiguous()) {
+        fail("constant '" + t.name + "' value does not match its dtype/dims");
+      }
+    }
+  }
+  std::vector<bool> ready(tensors.size(), false);
+  std::set<int> input_set;
+  for (int id : inputs) {
+    check_id(id, "input");
+    if (tensors[id].role != TensorRole::Input || !input_set.insert(id).second) {
+      fail("input '" + tensors[id].name + "' is not an input tensor or is listed twice");
+    }
+    ready[id] = true;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (tensors[i].role == TensorRole::Constant) ready[i] = true;
+    if (tensors[i].role == TensorRole::Input && !input_set.count(i)) {
+      fail("input tensor '" + tensors[i].name + "' is not bound");
+    }
+  }
+  std::set<std::string> step_names;
+  for (const auto& step : steps) {
+    const std::string where = "step '" + step.name + "'";
+    if (!step_names.insert(step.name).second) fail(where + ": name repeated");
+    if (step.kind() == network::LayerKind::Constant) fail(where + ": constants are tensors, not steps");
+    std::size_t adds = 0;
+    for (const auto& op : step.post_ops) {
+      if (!fusable_kind(step.kind())) fail(where + ": post-ops on a kind that takes none");
+      if (op.kind == PostOpKind::Add) ++adds;
+    }
+    if (adds > step.inputs.size()) fail(where + ": more post-op operands than inputs");
+    const std::size_t layer_inputs = step.inputs.size() - adds;
+    for (const auto& op : step.post_ops) {
+      if (op.kind == PostOpKind::Add &&
+          (op.operand < static_cast<int>(layer_inputs) || op.operand >= static_cast<int>(step.inputs.size()))) {
+        fail(where + ": post-op operand index out of range");
+      }
+    }
+    std::vector<network::TensorDesc> descs;
+    std::vector<const Tensor*> values;
+    for (std::size_t i = 0; i < step.inputs.size(); ++i) {
+      const int id = step.inputs[i];
+      check_id(id, where);
+      if (!ready[id]) fail(where + ": reads '" + tensors[id].name + "' before it is produced");
+      if (i < layer_inputs) {
+        descs.push_back({tensors[id].dtype, tensors[id].dims});
+        values.push_back(tensors[id].role == TensorRole::Constant ? &tensors[id].value : nullptr);
+      }
+    }
+    std::vector<network::TensorDesc> out;
+    try {
+      out = network::infer_outputs(step.name, step.params, descs, values);
+    } catch (const Error& e) {
+      fail(where + ": " + e.what());
+    }
+    if (out.size() != step.outputs.size()) fail(where + ": wrong number of outputs");
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const int id = step.outputs[i];
+      check_id(id, where);
+      const auto& t = tensors[id];
+      if (t.role != TensorRole::Activation || ready[id]) {
+        fail(where + ": output '" + t.name + "' is not a fresh activation");
+      }
+      if (t.dtype != out[i].dtype || t.dims != out[i].dims) {
+        fail(where + ": output '" + t.name + "' is " + network::desc_to_string({t.dtype, t.dims}) +
+             " but the layer gives " + network::desc_to_string(out[i]));
+      }
+      ready[id] = true;
+    }
+    for (const auto& op : step.post_ops) {
+      if (op.kind == PostOpKind::Add) {
+        const auto& a = tensors[step.inputs[op.operand]];
+        const auto& y = tensors[step.outputs[0]];
+        auto b = network::broadcast_dims(a.dims, y.dims);
+        if (!b || *b != y.dims || a.dtype != y.dtype) {
+          fail(where + ": post-op add operand '" + a.name + "' does not broadcast to the output");
+        }
+      }
+    }
+  }
+  for (int id : outputs) {
+    check_id(id, "output");
+    if (!ready[id]) fail("output '" + tensors[id].name + "' is never produced");
+  }
+}
+
+}  // namespace atenrt::runtime

@@ -1,0 +1,74 @@
+// The Program: what an Engine executes and what an engine file stores.
+//
+// The builder lowers an optimized network::Network to a Program: a flat list
+// of tensors (inputs, constants, activations) and of steps in execution order.
+// A step is a network layer plus what the builder attached to it: fused
+// post-ops (activations and a residual/bias add) and the precision of its
+// compute. The runtime turns each step into a kernel when the Engine is made
+// (so a loaded file re-creates its oneDNN primitives on this machine).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "atenrt/tensor.h"
+#include "network/layers.h"
+
+namespace atenrt::runtime {
+
+using network::Dims;
+
+// Compute precision of conv/deconv/matmul steps; everything else runs fp32.
+enum class Precision : std::uint8_t { Float32, BFloat16 };
+
+enum class TensorRole : std::uint8_t { Input, Constant, Activation };
+
+struct ProgramTensor {
+  std::string name;
+  DType dtype = DType::Float32;
+  Dims dims;  // static
+  TensorRole role = TensorRole::Activation;
+  Tensor value;  // Constant only (contiguous)
+};
+
+// Applied, in order, to the result of a Convolution/Deconvolution/MatMul step.
+enum class PostOpKind : std::uint8_t {
+  Activation,  // y = act(y)
+  Add,         // y = y + step.inputs[operand] (broadcast to y's dims)
+};
+
+struct PostOp {
+  PostOpKind kind = PostOpKind::Activation;
+  network::ActivationParams activation;  // Activation
+  int operand = -1;                      // Add: index into Step::inputs
+  std::string fused_layer;               // the layer it came from (for reports)
+};
+
+struct Step {
+  std::string name;
+  network::LayerParams params;
+  std::vector<int> inputs;   // tensor ids: the layer's inputs, then post-op operands
+  std::vector<int> outputs;  // tensor ids
+  std::vector<PostOp> post_ops;
+  Precision precision = Precision::Float32;
+
+  network::LayerKind kind() const { return network::kind_of(params); }
+  // Number of inputs the layer kind itself takes (the rest are post-op operands).
+  std::size_t layer_input_count() const;
+};
+
+struct Program {
+  std::vector<ProgramTensor> tensors;
+  std::vector<Step> steps;   // execution order
+  std::vector<int> inputs;   // tensor ids, binding order
+  std::vector<int> outputs;  // tensor ids, result order
+
+  // Checks ids, roles, kinds and shapes (re-running shape inference on every
+  // step's layer inputs). Throws FormatError naming the step; used on load.
+  void validate() const;
+};
+
+std::size_t tensor_bytes(const ProgramTensor& t);
+
+}  // namespace atenrt::runtime
