@@ -135,7 +135,16 @@ def _clean(gm):
                 view = g.call_function(aten.view.default, (node.args[0], list(node.args[1])))
             view.meta = dict(node.meta)
             _rewire(g, node, view)
-    g.eliminate_dead_code()
+    _eliminate_dead_code(gm)
+
+
+def _eliminate_dead_code(gm):
+    """FX's eliminate_dead_code in 1.13 does not know that in-place ATen ops have effects and drops
+    e.g. `mask[a:b] = 1` (a fill_ whose result nobody reads). Keep every mutating op."""
+    for node in reversed(list(gm.graph.nodes)):
+        if node.op in ("call_function", "get_attr") and not node.users:
+            if not (isinstance(node.target, torch._ops.OpOverload) and _mutable(node.target)):
+                gm.graph.erase_node(node)
     gm.recompile()
 
 
@@ -186,8 +195,7 @@ def trace(module, example_inputs):
         except Exception as e:  # make_fx surfaces data-dependent control flow, unsupported ops, ...
             raise ExportError(f"tracing {type(module).__name__} failed: {type(e).__name__}: {e}") from e
         multi_outputs = _multi_output_elements(gm)
-        gm.graph.eliminate_dead_code()
-        gm.recompile()
+        _eliminate_dead_code(gm)
         if any(n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and _mutable(n.target)
                for n in gm.graph.nodes):
             _check_no_input_mutation(gm, [f[0] for _, f in params + buffers + consts]

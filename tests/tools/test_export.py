@@ -401,6 +401,20 @@ class ExporterTest(unittest.TestCase):
         with torch.no_grad():
             self.assertTrue(torch.allclose(exported.graph_module(*state, x), model(x)))
 
+    def test_slice_assignment_kept(self):
+        # a fill_ into a slice has no users; plain FX dead-code elimination would drop it (swin_t's mask)
+        class M(nn.Module):
+            def forward(self, x):
+                mask = x.new_zeros((4, 4))
+                mask[1:3, -2:] = 5.0
+                return x + mask
+        x = torch.randn(4, 4)
+        exported = atenrt.export(M(), (x,))
+        targets = [n["target"] for n in exported.program["graph_module"]["graph"]["nodes"]]
+        self.assertFalse(any(t.endswith("_.Scalar") or t.endswith("_.Tensor") or "copy_" in t for t in targets))
+        state = [s.tensor for s in exported.traced.slots if s.kind != "user_input"]
+        self.assertTrue(torch.equal(exported.graph_module(*state, x), M()(x)))
+
     def test_mha_composite_not_fused(self):
         mha = nn.MultiheadAttention(16, 2, batch_first=True).eval()
         x = torch.randn(1, 5, 16)
