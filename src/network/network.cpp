@@ -28,17 +28,30 @@ namespace {
 
 [[noreturn]] void network_error(const std::string& message) { throw LayerError("network: " + message); }
 
-// Values known at build time: outputs of Constant layers.
-std::vector<const Tensor*> known_values(const std::vector<NetworkTensor*>& inputs) {
+// Values known at build time: outputs of Constant layers, and of Shape
+// layers over static dims (so a Fill or reshape fed by them gets static dims).
+struct KnownValues {
+  std::vector<Tensor> owned;
   std::vector<const Tensor*> values;
+};
+
+KnownValues known_values(const std::vector<NetworkTensor*>& inputs) {
+  KnownValues k;
+  k.owned.reserve(inputs.size());  // pointers into `owned` must stay valid
   for (auto* t : inputs) {
     const Tensor* v = nullptr;
     if (t->producer && t->producer->kind() == LayerKind::Constant) {
       v = &t->producer->params_as<ConstantParams>().value;
+    } else if (t->producer && t->producer->kind() == LayerKind::Shape && t->producer->input(0)->is_static()) {
+      const Dims& dims = t->producer->input(0)->dims;
+      Tensor s(DType::Int64, {static_cast<std::int64_t>(dims.size())});
+      std::copy(dims.begin(), dims.end(), s.mutable_data<std::int64_t>());
+      k.owned.push_back(std::move(s));
+      v = &k.owned.back();
     }
-    values.push_back(v);
+    k.values.push_back(v);
   }
-  return values;
+  return k;
 }
 
 std::vector<TensorDesc> input_descs(const std::vector<NetworkTensor*>& inputs) {
@@ -50,8 +63,8 @@ std::vector<TensorDesc> input_descs(const std::vector<NetworkTensor*>& inputs) {
 std::vector<TensorDesc> infer_layer(const std::string& name, const LayerParams& params,
                                     const std::vector<NetworkTensor*>& inputs) {
   const auto descs = input_descs(inputs);
-  const auto values = known_values(inputs);
-  return infer_outputs(name, params, descs, values);
+  const auto known = known_values(inputs);
+  return infer_outputs(name, params, descs, known.values);
 }
 
 }  // namespace
