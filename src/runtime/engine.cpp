@@ -16,6 +16,7 @@
 namespace atenrt::runtime {
 
 void Engine::Impl::compile() {
+  program.normalize();
   program.validate();
   const int n = static_cast<int>(program.tensors.size());
   buffers.assign(n, {});

@@ -17,7 +17,7 @@ std::size_t Step::layer_input_count() const {
   for (const auto& op : post_ops) {
     if (op.kind == PostOpKind::Add) ++extra;
   }
-  return inputs.size() - extra;
+  return extra > inputs.size() ? 0 : inputs.size() - extra;
 }
 
 namespace {
@@ -28,6 +28,18 @@ bool fusable_kind(network::LayerKind k) {
 }
 
 }  // namespace
+
+void Program::normalize() {
+  for (auto& step : steps) {
+    std::vector<network::TensorDesc> descs;
+    for (std::size_t i = 0; i < step.layer_input_count(); ++i) {
+      const int id = step.inputs[i];
+      if (id < 0 || id >= static_cast<int>(tensors.size())) return;  // validate() reports it
+      descs.push_back({tensors[id].dtype, tensors[id].dims});
+    }
+    network::fill_param_defaults(step.params, descs);
+  }
+}
 
 void Program::validate() const {
   const auto n = static_cast<int>(tensors.size());

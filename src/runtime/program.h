@@ -67,6 +67,9 @@ struct Program {
   // Checks ids, roles, kinds and shapes (re-running shape inference on every
   // step's layer inputs). Throws FormatError naming the step; used on load.
   void validate() const;
+  // Fills parameters left at their defaults (stride, dilation, padding) the
+  // way Network does, so kernels always see full parameter lists.
+  void normalize();
 };
 
 std::size_t tensor_bytes(const ProgramTensor& t);

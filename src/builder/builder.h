@@ -1,0 +1,58 @@
+// The builder: optimizes a network::Network and emits an immutable Engine.
+//
+// Passes, in order, each switchable and usable on its own:
+//   constant folding     layers whose inputs are all constants → Constant
+//   batch-norm folding   Normalization(Batch) after a Convolution → new weights/bias
+//   dead layer removal   layers no output depends on
+//   lowering             Network → runtime::Program (static shapes required)
+//   post-op fusion       bias/residual Add and activations into conv/deconv/matmul
+//   precision            bf16 compute for conv/deconv/matmul (fp32 elsewhere)
+// The Engine then chooses kernels and layouts, pre-packs weights and plans
+// memory (runtime::EngineOptions, carried in the config).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "network/network.h"
+#include "runtime/engine.h"
+
+namespace atenrt::builder {
+
+struct BuilderConfig {
+  bool constant_folding = true;
+  bool fold_batchnorm = true;
+  bool dead_layer_removal = true;
+  bool fuse_post_ops = true;
+  // BFloat16: conv/deconv/matmul compute in bf16 (AMX where present) with fp32
+  // results; normalization, softmax and reductions stay fp32.
+  runtime::Precision precision = runtime::Precision::Float32;
+  runtime::EngineOptions engine;  // threads, layout, weight pre-packing, memory reuse
+};
+
+struct BuildReport {
+  int folded_constants = 0;
+  int folded_batchnorms = 0;
+  int removed_layers = 0;
+  std::vector<std::string> fusions;  // "<fusion>: <layer> into <step>"
+};
+
+runtime::Engine build(network::Network net, const BuilderConfig& config = {},
+                      BuildReport* report = nullptr);
+
+// ---- the passes (each has its own tests)
+
+// Replaces every layer whose inputs are all constants (and Shape layers of
+// static tensors) by a Constant computed with the reference executor.
+int fold_constants(network::Network& net);
+// Folds Normalization(Batch) into the Convolution that feeds it when the
+// conv output has no other use and every parameter is constant.
+int fold_batchnorm(network::Network& net);
+int remove_dead_layers(network::Network& net);
+// Network → Program; throws UnsupportedError on dynamic dims.
+runtime::Program lower(const network::Network& net);
+// Applies the fusion table until nothing matches; returns what was fused.
+std::vector<std::string> fuse_post_ops(runtime::Program& program);
+void set_precision(runtime::Program& program, runtime::Precision precision);
+
+}  // namespace atenrt::builder

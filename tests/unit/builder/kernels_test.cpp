@@ -1,0 +1,346 @@
+// Every layer kind's runtime kernel (oneDNN, ours, or the reference fallback)
+// against the reference executor, over a table of shapes. Tolerances: 1e-5
+// relative for fp32 kernels; 1e-4 for conv/deconv/matmul, whose oneDNN
+// kernels accumulate in fp32 in blocked order while the reference sums in
+// double (error ~ sqrt(K) * 2^-24 * sum|terms| for K up to a few hundred).
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace atenrt::testing {
+namespace {
+
+using namespace atenrt::network;
+using builder::BuilderConfig;
+
+struct Case {
+  std::string name;
+  std::function<Network()> make;
+  double tol = 1e-5;
+};
+
+Tensor weights(const Dims& d, std::uint32_t seed) { return random_tensor(DType::Float32, d, seed, -0.5, 0.5); }
+
+// One layer over inputs x (and y) of the given shapes.
+Case unary_case(const std::string& name, Dims dims, std::function<NetworkTensor*(Network&, NetworkTensor*)> f,
+                DType dtype = DType::Float32, double tol = 1e-5) {
+  return {name + shape_to_string(dims), [=] {
+            Network n;
+            n.mark_output(f(n, n.add_input("x", dtype, dims)));
+            return n;
+          }, tol};
+}
+Case binary_case(const std::string& name, Dims a, Dims b, std::function<NetworkTensor*(Network&, NetworkTensor*, NetworkTensor*)> f,
+                 DType dtype = DType::Float32, double tol = 1e-5) {
+  return {name + shape_to_string(a) + shape_to_string(b), [=] {
+            Network n;
+            auto* x = n.add_input("x", dtype, a);
+            auto* y = n.add_input("y", dtype, b);
+            n.mark_output(f(n, x, y));
+            return n;
+          }, tol};
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  const std::vector<Dims> shapes = {{2, 3, 5, 7}, {1}, {17}, {1, 1, 1}};
+  for (int op = 0; op < kActivationOpCount; ++op) {
+    const auto a = static_cast<ActivationOp>(op);
+    double alpha = 0.1, beta = 0.0;
+    if (a == ActivationOp::Clip) alpha = -0.5, beta = 0.7;
+    if (a == ActivationOp::HardSigmoid) alpha = 1.0 / 6, beta = 0.5;
+    if (a == ActivationOp::Softplus) alpha = 2.0, beta = 3.0;
+    if (a == ActivationOp::Elu) alpha = 0.7;
+    for (const auto& s : shapes) {
+      out.push_back(unary_case(std::string("activation_") + std::string(activation_op_name(a)), s,
+                               [=](Network& n, NetworkTensor* x) { return n.add_activation("act", x, a, alpha, beta); }));
+    }
+  }
+  for (int op = 0; op < kUnaryOpCount; ++op) {
+    const auto u = static_cast<UnaryOp>(op);
+    const DType dt = u == UnaryOp::Not ? DType::Bool : DType::Float32;
+    out.push_back(unary_case(std::string("unary_") + std::string(unary_op_name(u)), {3, 4, 5},
+                             [=](Network& n, NetworkTensor* x) { return n.add_unary("u", x, u); }, dt));
+  }
+  const std::vector<std::pair<Dims, Dims>> bshapes = {{{2, 3, 4}, {2, 3, 4}}, {{2, 3, 4}, {4}}, {{2, 1, 4}, {3, 1}},
+                                                      {{1}, {5, 6}}, {{3, 1, 1, 2}, {1, 7, 1}}};
+  for (int op = 0; op < kElementwiseOpCount; ++op) {
+    const auto e = static_cast<ElementwiseOp>(op);
+    const bool logical = e == ElementwiseOp::And || e == ElementwiseOp::Or || e == ElementwiseOp::Xor;
+    for (const auto& [a, b] : bshapes) {
+      out.push_back(binary_case(std::string("elementwise_") + std::string(elementwise_op_name(e)), a, b,
+                                [=](Network& n, NetworkTensor* x, NetworkTensor* y) { return n.add_elementwise("e", x, y, e); },
+                                logical ? DType::Bool : DType::Float32));
+    }
+    if (e != ElementwiseOp::Div && e != ElementwiseOp::Pow && !logical) {
+      out.push_back(binary_case(std::string("elementwise_i64_") + std::string(elementwise_op_name(e)), {2, 3, 4}, {3, 1},
+                                [=](Network& n, NetworkTensor* x, NetworkTensor* y) {
+                                  return n.add_elementwise("e", x, y, e);
+                                }, DType::Int64));
+    }
+  }
+  // matmul: plain, batched with broadcast, transposes, vectors, constant weights
+  struct Mm { Dims a, b; bool ta, tb, constant_b; };
+  for (const Mm& m : std::vector<Mm>{{{5, 7}, {7, 3}, false, false, false},
+                                     {{2, 1, 4, 6}, {3, 6, 5}, false, false, false},
+                                     {{7, 5}, {3, 7}, true, true, false},
+                                     {{6}, {6, 4}, false, false, false},
+                                     {{2, 3, 6}, {6}, false, false, false},
+                                     {{4, 64}, {64, 33}, false, false, true},
+                                     {{2, 9, 31}, {17, 31}, false, true, true}}) {
+    out.push_back({"matmul" + shape_to_string(m.a) + shape_to_string(m.b) + (m.ta ? "ta" : "") + (m.tb ? "tb" : "") +
+                       (m.constant_b ? "const" : ""),
+                   [=] {
+                     Network n;
+                     auto* a = n.add_input("a", DType::Float32, m.a);
+                     auto* b = m.constant_b ? n.add_constant("w", weights(m.b, 7)) : n.add_input("b", DType::Float32, m.b);
+                     n.mark_output(n.add_matmul("mm", a, b, m.ta, m.tb));
+                     return n;
+                   }, 1e-4});
+  }
+  // convolution: 1d/2d/3d, groups, stride, dilation, asymmetric padding, bias
+  struct Cv { Dims x, w; ConvolutionParams p; bool bias; };
+  for (const Cv& c : std::vector<Cv>{
+           {{1, 3, 9, 9}, {8, 3, 3, 3}, {{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1}, true},
+           {{2, 16, 14, 14}, {32, 16, 3, 3}, {{2, 2}, {1, 1}, {1, 1}, {1, 1}, 1}, false},
+           {{1, 8, 10, 11}, {8, 2, 3, 3}, {{1, 2}, {0, 1}, {2, 0}, {2, 1}, 4}, true},
+           {{1, 32, 7, 7}, {32, 1, 3, 3}, {{1, 1}, {1, 1}, {1, 1}, {1, 1}, 32}, true},
+           {{2, 4, 20}, {6, 4, 5}, {{2}, {2}, {2}, {1}, 1}, true},
+           {{1, 2, 5, 6, 7}, {4, 2, 3, 3, 3}, {{1, 1, 1}, {1, 0, 1}, {1, 0, 1}, {1, 1, 1}, 1}, true}}) {
+    out.push_back({"conv" + shape_to_string(c.x) + shape_to_string(c.w) + "g" + std::to_string(c.p.groups),
+                   [=] {
+                     Network n;
+                     auto* x = n.add_input("x", DType::Float32, c.x);
+                     auto* w = n.add_constant("w", weights(c.w, 3));
+                     NetworkTensor* b = c.bias ? n.add_constant("b", weights({c.w[0]}, 4)) : nullptr;
+                     n.mark_output(n.add_convolution("conv", x, w, b, c.p));
+                     return n;
+                   }, 1e-4});
+  }
+  struct Dc { Dims x, w; DeconvolutionParams p; };
+  for (const Dc& c : std::vector<Dc>{{{1, 4, 5, 5}, {4, 3, 3, 3}, {{2, 2}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1}},
+                                     {{2, 4, 6, 5}, {4, 2, 2, 3}, {{1, 2}, {0, 1}, {0, 1}, {1, 1}, {0, 0}, 2}}}) {
+    out.push_back({"deconv" + shape_to_string(c.x) + shape_to_string(c.w), [=] {
+                     Network n;
+                     auto* x = n.add_input("x", DType::Float32, c.x);
+                     auto* w = n.add_constant("w", weights(c.w, 3));
+                     auto* b = n.add_constant("b", weights({c.w[1] * c.p.groups}, 4));
+                     n.mark_output(n.add_deconvolution("deconv", x, w, b, c.p));
+                     return n;
+                   }, 1e-4});
+  }
+  // pooling
+  auto pool = [](PoolingOp op, Dims k, Dims s, Dims pad, bool ceil, bool include) {
+    PoolingParams p;
+    p.op = op, p.kernel = k, p.stride = s, p.padding_pre = pad, p.padding_post = pad, p.ceil_mode = ceil,
+    p.count_include_pad = include;
+    return p;
+  };
+  auto adaptive = [](PoolingOp op, Dims o) {
+    PoolingParams p;
+    p.op = op, p.adaptive = true, p.output_size = o;
+    return p;
+  };
+  for (const auto& [dims, p] : std::vector<std::pair<Dims, PoolingParams>>{
+           {{2, 3, 9, 9}, pool(PoolingOp::Max, {3, 3}, {2, 2}, {1, 1}, false, true)},
+           {{1, 4, 10, 7}, pool(PoolingOp::Max, {2, 2}, {2, 2}, {0, 0}, true, true)},
+           {{1, 4, 9, 9}, pool(PoolingOp::Average, {3, 3}, {2, 2}, {1, 1}, false, true)},
+           {{1, 4, 9, 9}, pool(PoolingOp::Average, {3, 3}, {2, 2}, {1, 1}, false, false)},
+           {{1, 2, 10, 7}, pool(PoolingOp::Average, {3, 3}, {2, 2}, {1, 1}, true, true)},
+           {{2, 8, 7, 7}, adaptive(PoolingOp::Average, {1, 1})},
+           {{1, 3, 10, 9}, adaptive(PoolingOp::Max, {4, 3})},
+           {{1, 2, 16}, pool(PoolingOp::Max, {3}, {1}, {1}, false, true)}}) {
+    out.push_back(unary_case("pool", dims, [p](Network& n, NetworkTensor* x) { return n.add_pooling("pool", x, p); }));
+  }
+  for (bool log : {false, true}) {
+    for (std::int64_t axis : {-1, 0, 1}) {
+      out.push_back(unary_case(std::string(log ? "logsoftmax" : "softmax") + std::to_string(axis), {3, 5, 7},
+                               [=](Network& n, NetworkTensor* x) { return n.add_softmax("sm", x, axis, log); }));
+    }
+  }
+  // normalization: layer, batch, group, instance
+  out.push_back({"layernorm", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {2, 5, 12});
+                   NormalizationParams p;
+                   p.axis = -1;
+                   n.mark_output(n.add_normalization("ln", x, n.add_constant("s", weights({12}, 1)),
+                                                     n.add_constant("b", weights({12}, 2)), p));
+                   return n;
+                 }});
+  out.push_back({"batchnorm", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {2, 6, 5, 5});
+                   NormalizationParams p;
+                   p.op = NormalizationOp::Batch;
+                   n.mark_output(n.add_normalization("bn", x, n.add_constant("s", weights({6}, 1)),
+                                                     n.add_constant("b", weights({6}, 2)), p,
+                                                     n.add_constant("m", weights({6}, 3)),
+                                                     n.add_constant("v", random_tensor(DType::Float32, {6}, 4, 0.5, 2.0))));
+                   return n;
+                 }});
+  for (auto op : {NormalizationOp::Group, NormalizationOp::Instance}) {
+    out.push_back({"norm" + std::to_string(static_cast<int>(op)), [op] {
+                     Network n;
+                     auto* x = n.add_input("x", DType::Float32, {2, 6, 4, 3});
+                     NormalizationParams p;
+                     p.op = op;
+                     p.num_groups = 3;
+                     n.mark_output(n.add_normalization("gn", x, n.add_constant("s", weights({6}, 1)),
+                                                       n.add_constant("b", weights({6}, 2)), p));
+                     return n;
+                   }});
+  }
+  for (auto op : {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min, ReduceOp::ArgMax,
+                  ReduceOp::ArgMin}) {
+    for (const auto& axes : std::vector<Dims>{{1}, {-1}, {0, 2}, {}}) {
+      if ((op == ReduceOp::ArgMax || op == ReduceOp::ArgMin) && axes.size() != 1) continue;
+      for (bool keep : {false, true}) {
+        out.push_back(unary_case("reduce" + std::string(reduce_op_name(op)) + shape_to_string(axes) + (keep ? "k" : ""),
+                                 {3, 4, 5}, [=](Network& n, NetworkTensor* x) { return n.add_reduce("r", x, op, axes, keep); }));
+      }
+    }
+  }
+  out.push_back(unary_case("reduce_any", {3, 4}, [](Network& n, NetworkTensor* x) {
+    return n.add_reduce("r", x, ReduceOp::Any, {1}, false);
+  }, DType::Bool));
+  // data movement
+  out.push_back(unary_case("reshape", {2, 3, 4}, [](Network& n, NetworkTensor* x) { return n.add_reshape("r", x, {4, -1}); }));
+  out.push_back(unary_case("permute", {2, 3, 4, 5}, [](Network& n, NetworkTensor* x) { return n.add_permute("p", x, {0, 2, 3, 1}); }));
+  out.push_back(unary_case("permute_reshape", {2, 3, 4}, [](Network& n, NetworkTensor* x) {
+    ShuffleParams p;
+    p.first_perm = {1, 0, 2};
+    p.reshape = true;
+    p.reshape_dims = {3, 8};
+    return n.add_shuffle("s", x, p);
+  }));
+  out.push_back(unary_case("reshape_permute", {2, 3, 4}, [](Network& n, NetworkTensor* x) {
+    ShuffleParams p;
+    p.reshape = true;
+    p.reshape_dims = {6, 4};
+    p.second_perm = {1, 0};
+    return n.add_shuffle("s", x, p);
+  }));
+  out.push_back(unary_case("slice", {5, 6, 7}, [](Network& n, NetworkTensor* x) {
+    return n.add_slice("s", x, {0, 2, 1}, {1, -1, 5}, {4, -8, -10}, {2, -2, -1});
+  }));
+  out.push_back(unary_case("slice_i64", {9}, [](Network& n, NetworkTensor* x) {
+    return n.add_slice("s", x, {0}, {1}, {8}, {3});
+  }, DType::Int64));
+  out.push_back(binary_case("concat", {2, 3, 4}, {2, 5, 4}, [](Network& n, NetworkTensor* x, NetworkTensor* y) {
+    return n.add_concatenation("c", {x, y, x}, 1);
+  }));
+  out.push_back({"gather_axis", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {4, 5, 3});
+                   Tensor idx(DType::Int64, {2, 3});
+                   const std::int64_t v[] = {0, 4, -1, 2, 2, 1};
+                   for (int i = 0; i < 6; ++i) idx.mutable_data<std::int64_t>()[i] = v[i];
+                   n.mark_output(n.add_gather("g", x, n.add_constant("i", idx), GatherMode::Axis, 1));
+                   return n;
+                 }});
+  out.push_back({"gather_elements", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {3, 4});
+                   Tensor idx(DType::Int64, {3, 2});
+                   const std::int64_t v[] = {0, 3, 1, 1, 2, 0};
+                   for (int i = 0; i < 6; ++i) idx.mutable_data<std::int64_t>()[i] = v[i];
+                   n.mark_output(n.add_gather("g", x, n.add_constant("i", idx), GatherMode::Elements, 1));
+                   return n;
+                 }});
+  out.push_back({"select", [] {
+                   Network n;
+                   auto* c = n.add_input("c", DType::Bool, {3, 1, 5});
+                   auto* a = n.add_input("a", DType::Float32, {4, 5});
+                   auto* b = n.add_input("b", DType::Float32, {1});
+                   n.mark_output(n.add_select("w", c, a, b));
+                   return n;
+                 }});
+  for (auto [from, to] : std::vector<std::pair<DType, DType>>{{DType::Float32, DType::Int64}, {DType::Int64, DType::Float32},
+                                                              {DType::Float32, DType::Bool}, {DType::Bool, DType::Int32},
+                                                              {DType::Float32, DType::BFloat16}}) {
+    out.push_back(unary_case("cast_" + std::string(dtype_name(from)) + "_" + std::string(dtype_name(to)), {3, 7},
+                             [to](Network& n, NetworkTensor* x) { return n.add_cast("c", x, to); }, from));
+  }
+  for (auto mode : {PaddingMode::Constant, PaddingMode::Reflect, PaddingMode::Replicate, PaddingMode::Circular}) {
+    out.push_back(unary_case("pad" + std::to_string(static_cast<int>(mode)), {2, 3, 5}, [mode](Network& n, NetworkTensor* x) {
+      PaddingParams p;
+      p.mode = mode, p.pre = {0, 1, 2}, p.post = {0, 2, 1}, p.value = 1.5;
+      return n.add_padding("p", x, p);
+    }));
+  }
+  for (auto mode : {ResizeMode::Nearest, ResizeMode::Linear, ResizeMode::Cubic}) {
+    out.push_back(unary_case("resize" + std::to_string(static_cast<int>(mode)), {1, 2, 5, 4}, [mode](Network& n, NetworkTensor* x) {
+      ResizeParams p;
+      p.mode = mode, p.output_size = {9, 7};
+      return n.add_resize("r", x, p);
+    }));
+  }
+  out.push_back({"topk", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {3, 8});
+                   auto* l = n.add_topk("t", x, 3, -1, true);
+                   n.mark_output(l->output(0));
+                   n.mark_output(l->output(1));
+                   return n;
+                 }});
+  out.push_back(unary_case("cumsum", {3, 5}, [](Network& n, NetworkTensor* x) {
+    return n.add_cumulative("c", x, CumulativeOp::Sum, 1);
+  }));
+  out.push_back({"scatter", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {3, 5});
+                   auto* u = n.add_input("u", DType::Float32, {2, 5});
+                   Tensor idx(DType::Int64, {2, 5});
+                   for (int i = 0; i < 10; ++i) idx.mutable_data<std::int64_t>()[i] = (i * 7) % 3;
+                   n.mark_output(n.add_scatter("s", x, n.add_constant("i", idx), u, 0, ScatterReduce::Add));
+                   return n;
+                 }});
+  out.push_back(unary_case("shape", {3, 5}, [](Network& n, NetworkTensor* x) { return n.add_shape("s", x); }));
+  return out;
+}
+
+class KernelVsReference : public ::testing::TestWithParam<Case> {};
+
+TEST_P(KernelVsReference, MatchesReference) {
+  const Case& c = GetParam();
+  BuilderConfig config;
+  config.constant_folding = false;  // keep the layer itself (shape would fold)
+  expect_engine_matches_reference(c.make, config, c.tol, c.name);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKinds, KernelVsReference, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string s = std::to_string(info.index) + "_" + info.param.name;
+                           for (auto& ch : s) {
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           }
+                           return s;
+                         });
+
+// The kinds the brief wants on oneDNN really use it (not a silent fallback).
+TEST(KernelChoice, OptimizedKernelsAreUsed) {
+  Network n;
+  auto* x = n.add_input("x", DType::Float32, {1, 8, 8, 8});
+  ConvolutionParams cp{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1};
+  auto* c = n.add_convolution("conv", x, n.add_constant("w", weights({8, 8, 3, 3}, 1)), nullptr, cp);
+  PoolingParams pp;
+  pp.kernel = {2, 2};
+  auto* p = n.add_pooling("pool", c, pp);
+  auto* r = n.add_reshape("flat", p, {1, 128});
+  auto* m = n.add_matmul("fc", r, n.add_constant("fw", weights({128, 10}, 2)));
+  auto* s = n.add_softmax("sm", m, -1);
+  auto* g = n.add_gather("g", s, n.add_constant("gi", Tensor(DType::Int64, {2})), GatherMode::Axis, 1);
+  n.mark_output(g);
+  auto engine = builder::build(std::move(n));
+  for (const auto& step : engine.steps()) {
+    if (step.kind == "Convolution" || step.kind == "Pooling" || step.kind == "MatMul" || step.kind == "Softmax") {
+      EXPECT_EQ(step.implementation.rfind("onednn:", 0), 0u) << step.name << ": " << step.implementation;
+    } else {
+      EXPECT_EQ(step.implementation, "own") << step.name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace atenrt::testing

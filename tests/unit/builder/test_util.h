@@ -1,0 +1,97 @@
+// Shared helpers for the builder/runtime tests: random inputs, the reference
+// oracle and tolerant comparison.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "builder/builder.h"
+#include "runtime/reference/reference.h"
+
+namespace atenrt::testing {
+
+inline Tensor random_tensor(DType dtype, const network::Dims& dims, std::uint32_t seed,
+                            double lo = -2.0, double hi = 2.0) {
+  Tensor t(dtype, dims);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(lo, hi);
+  for (std::int64_t i = 0; i < t.numel(); ++i) {
+    const double v = u(gen);
+    switch (dtype) {
+      case DType::Float32: t.mutable_data<float>()[i] = static_cast<float>(v); break;
+      case DType::Int64: t.mutable_data<std::int64_t>()[i] = static_cast<std::int64_t>(std::floor(v * 3)); break;
+      case DType::Int32: t.mutable_data<std::int32_t>()[i] = static_cast<std::int32_t>(std::floor(v * 3)); break;
+      case DType::Bool: t.mutable_data<std::uint8_t>()[i] = v > 0; break;
+      default: ADD_FAILURE() << "random_tensor: dtype not handled";
+    }
+  }
+  return t;
+}
+
+inline double value_at(const Tensor& t, std::int64_t i) {
+  switch (t.dtype()) {
+    case DType::Float32: return t.data<float>()[i];
+    case DType::Int64: return static_cast<double>(t.data<std::int64_t>()[i]);
+    case DType::Int32: return t.data<std::int32_t>()[i];
+    case DType::Bool:
+    case DType::UInt8: return t.data<std::uint8_t>()[i];
+    default: return std::nan("");
+  }
+}
+
+// |a - b| <= tol * max(1, |b|), NaN matching NaN; reports the first mismatch.
+inline ::testing::AssertionResult close(const Tensor& got, const Tensor& want, double tol) {
+  if (got.dtype() != want.dtype() || got.sizes() != want.sizes()) {
+    return ::testing::AssertionFailure() << "desc differs: " << dtype_name(got.dtype())
+                                         << shape_to_string(got.sizes()) << " vs " << dtype_name(want.dtype())
+                                         << shape_to_string(want.sizes());
+  }
+  const Tensor g = got.contiguous(), w = want.contiguous();
+  for (std::int64_t i = 0; i < g.numel(); ++i) {
+    const double a = value_at(g, i), b = value_at(w, i);
+    if (std::isnan(a) && std::isnan(b)) continue;
+    if (std::isinf(a) && a == b) continue;
+    if (!(std::fabs(a - b) <= tol * std::max(1.0, std::fabs(b)))) {
+      return ::testing::AssertionFailure() << "element " << i << ": got " << a << ", want " << b;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+inline bool bit_identical(const Tensor& a, const Tensor& b) {
+  return a.dtype() == b.dtype() && a.sizes() == b.sizes() && a.to_bytes() == b.to_bytes();
+}
+
+// Random inputs for every network input (seeded by position).
+inline reference::TensorMap random_inputs(const network::Network& net, std::uint32_t seed = 1) {
+  reference::TensorMap in;
+  std::uint32_t s = seed;
+  for (const auto* t : net.inputs()) in[t->name] = random_tensor(t->dtype, t->dims, s++);
+  return in;
+}
+
+// Builds `make()` twice (the builder consumes its network): once for the
+// engine, once for the reference; runs both on the same inputs and compares.
+inline void expect_engine_matches_reference(const std::function<network::Network()>& make,
+                                            const builder::BuilderConfig& config, double tol,
+                                            const std::string& what,
+                                            const std::function<void(reference::TensorMap&)>& tweak = {}) {
+  SCOPED_TRACE(what);
+  network::Network ref_net = make();
+  auto inputs = random_inputs(ref_net);
+  if (tweak) tweak(inputs);
+  const auto want = reference::run(ref_net, inputs);
+  runtime::Engine engine = builder::build(make(), config);
+  auto ctx = engine.create_context();
+  const auto got = ctx.run(inputs);
+  for (const auto& info : engine.outputs()) {
+    ASSERT_TRUE(want.count(info.name)) << info.name;
+    EXPECT_TRUE(close(got.at(info.name), want.at(info.name), tol)) << "output " << info.name;
+  }
+}
+
+}  // namespace atenrt::testing
