@@ -278,26 +278,10 @@ void Machine::append(std::size_t list, const std::vector<std::size_t>& items) {
 void Machine::setitems(std::size_t dict, const std::vector<std::size_t>& items) {
   if (pool_[dict].kind != Kind::Dict) fail("SETITEM on a " + kind_name(pool_[dict].kind));
   if (items.size() % 2 != 0) fail("SETITEMS with an odd number of items");
+  // Pairs are kept in order; a repeated key is resolved by the consumer
+  // (the later value wins, as in Python), which keeps this linear.
   auto& dst = pool_[dict].items;
-  for (std::size_t k = 0; k < items.size(); k += 2) {
-    // A repeated key replaces the earlier value, as in Python.
-    bool replaced = false;
-    const Value& key = pool_[items[k]];
-    if (key.kind == Kind::String) {
-      for (std::size_t j = 0; j < dst.size(); j += 2) {
-        const Value& old = pool_[dst[j]];
-        if (old.kind == Kind::String && old.s == key.s) {
-          dst[j + 1] = items[k + 1];
-          replaced = true;
-          break;
-        }
-      }
-    }
-    if (!replaced) {
-      dst.push_back(items[k]);
-      dst.push_back(items[k + 1]);
-    }
-  }
+  dst.insert(dst.end(), items.begin(), items.end());
 }
 
 Pickle Machine::run() {

@@ -29,7 +29,8 @@ struct Value {
   std::int64_t i = 0;
   double f = 0;
   std::string s;                    // String; Global "module.name"; Storage key
-  std::vector<std::size_t> items;   // Tuple/List: elements; Dict: key, value, key, value...
+  std::vector<std::size_t> items;   // Tuple/List: elements; Dict: key, value, ... (in order,
+                                    // a repeated key may appear twice: the later one wins)
   GlobalId global = GlobalId::OrderedDict;
   DType dtype = DType::Float32;     // StorageClass global, Storage, Tensor
   std::int64_t numel = 0;           // Storage: elements it holds
@@ -46,7 +47,7 @@ struct Pickle {
 
 struct Limits {
   std::size_t max_memo = 1u << 20;
-  std::size_t max_values = 1u << 24;
+  std::size_t max_values = 1u << 21;  // ~10 per tensor in a state dict
 };
 
 // Runs the pickle; `where` prefixes every error ("model.pt2: .../data.pkl").

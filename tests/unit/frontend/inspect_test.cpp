@@ -1,0 +1,31 @@
+#include <gtest/gtest.h>
+
+#include "frontend/inspect.h"
+#include "frontend/pt2_reader.h"
+
+using namespace atenrt;
+
+TEST(Inspect, ReportsProducerIoParametersAndOps) {
+  const auto ep = frontend::load_pt2(std::string(ATENRT_CORPUS_DIR) + "/valid/program_raw.pt2");
+  const auto j = frontend::inspect_json(ep);
+  EXPECT_EQ(j["producer"], "1.13.1");
+  EXPECT_EQ(j["schema_version"], "8.17");
+  EXPECT_EQ(j["layout"], "pt2-archive (raw weights)");
+  ASSERT_EQ(j["inputs"].size(), 1u);
+  EXPECT_EQ(j["inputs"][0]["name"], "x");
+  EXPECT_EQ(j["inputs"][0]["dtype"], "float32");
+  EXPECT_EQ(j["inputs"][0]["shape"], nlohmann::json::parse("[2, 4]"));
+  ASSERT_EQ(j["outputs"].size(), 2u);
+  EXPECT_EQ(j["outputs"][1]["shape"], nlohmann::json::parse("[2, 2]"));
+  EXPECT_EQ(j["parameters"]["count"], 15);   // fc.weight 12 + fc.bias 3
+  EXPECT_EQ(j["parameters"]["bytes"], 60);
+  EXPECT_EQ(j["buffers_and_constants"]["tensors"], 4);
+  ASSERT_FALSE(j["ops"].empty());
+  EXPECT_EQ(j["ops"][0]["op"], "aten.add.Tensor");  // the most frequent first
+  EXPECT_EQ(j["ops"][0]["count"], 2);
+  const std::string text = frontend::inspect_text(ep);
+  EXPECT_NE(text.find("producer:        torch 1.13.1"), std::string::npos);
+  EXPECT_NE(text.find("x: float32[2, 4]"), std::string::npos);
+  EXPECT_NE(text.find("     2  aten.add.Tensor"), std::string::npos) << text;
+  EXPECT_NE(text.find("15 in 2 tensors, 60 bytes"), std::string::npos) << text;
+}
