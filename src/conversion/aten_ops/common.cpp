@@ -1,0 +1,62 @@
+#include "conversion/aten_ops/common.h"
+
+#include <vector>
+
+namespace atenrt::conversion::aten_ops {
+
+Capability refuse_out_variant(const NodeView& node, const ConversionSettings&) {
+  return Capability::no(node.target() +
+                        " writes into a preallocated 'out' tensor; export graphs use the functional overload");
+}
+
+Validator requires_bool(std::initializer_list<const char*> args) {
+  std::vector<std::string> names(args.begin(), args.end());
+  return [names](const NodeView& node, const ConversionSettings&) {
+    for (const auto& a : names) {
+      const ir::Argument* arg = node.find(a);
+      if (!arg || !arg->is<ir::TensorRef>()) continue;  // a number
+      auto dt = node.dtype_of(a);
+      if (!dt || *dt != DType::Bool) {
+        return Capability::no("argument '" + a + "' is " +
+                              (dt ? std::string(dtype_name(*dt)) : std::string("of unknown dtype")) +
+                              "; only bool tensors are supported (no bitwise layer for integers)");
+      }
+    }
+    return Capability::yes();
+  };
+}
+
+Validator requires_false(const char* arg, const char* why) {
+  std::string name = arg;
+  std::string reason = why;
+  return [name, reason](const NodeView& node, const ConversionSettings&) {
+    const ir::Argument* a = node.find(name);
+    if (a && a->is<bool>() && *a->get_if<bool>()) return Capability::no(name + "=True: " + reason);
+    return Capability::yes();
+  };
+}
+
+Validator requires_static(std::initializer_list<const char*> args) {
+  std::vector<std::string> names(args.begin(), args.end());
+  return [names](const NodeView& node, const ConversionSettings&) {
+    for (const auto& a : names) {
+      const ir::TensorMeta* m = node.meta(a);
+      if (m && !m->is_static()) return Capability::no("argument '" + a + "' must have a static shape");
+    }
+    return Capability::yes();
+  };
+}
+
+Validator all_of(std::initializer_list<Validator> validators) {
+  std::vector<Validator> vs(validators.begin(), validators.end());
+  return [vs](const NodeView& node, const ConversionSettings& s) {
+    for (const auto& v : vs) {
+      if (!v) continue;
+      Capability c = v(node, s);
+      if (!c.ok) return c;
+    }
+    return Capability::yes();
+  };
+}
+
+}  // namespace atenrt::conversion::aten_ops

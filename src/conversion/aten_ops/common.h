@@ -1,0 +1,33 @@
+// Shared by the registration files: includes, short names and the
+// validators several families use.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+
+#include "conversion/context.h"
+#include "conversion/impl/converter_utils.h"
+#include "conversion/registry.h"
+
+namespace atenrt::conversion::aten_ops {
+
+using impl::SourceIR;
+using network::NetworkTensor;
+
+// `.out` variants write into a caller's buffer; functional graphs never
+// contain them, and the network has no in-place outputs.
+Capability refuse_out_variant(const NodeView& node, const ConversionSettings&);
+
+// The tensor argument `arg` is bool (bitwise ops on integers have no layer).
+Validator requires_bool(std::initializer_list<const char*> args);
+// The named bool argument is false (or absent).
+Validator requires_false(const char* arg, const char* why);
+// Every listed tensor argument has a static shape.
+Validator requires_static(std::initializer_list<const char*> args);
+// All validators pass (first refusal wins).
+Validator all_of(std::initializer_list<Validator> validators);
+
+// Outputs helpers.
+inline Outputs one(Value v) { return Outputs{std::move(v)}; }
+
+}  // namespace atenrt::conversion::aten_ops

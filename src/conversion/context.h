@@ -1,0 +1,145 @@
+// The conversion context: owns the Network being built, binds graph values
+// to network tensors or static values, names layers after their node.
+// Converters read their arguments through NodeArgs and never touch the maps.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "conversion/node_view.h"
+#include "conversion/settings.h"
+#include "conversion/value.h"
+#include "ir/graph.h"
+#include "network/network.h"
+
+namespace atenrt::conversion {
+
+// A number written in a graph (PyTorch's "Scalar" / a wrapped number).
+struct Scalar {
+  enum class Kind : std::uint8_t { Bool, Int, Float };
+  Kind kind = Kind::Float;
+  double f = 0.0;        // the value as a double (all kinds)
+  std::int64_t i = 0;    // the value when Int or Bool
+  static Scalar of_int(std::int64_t v) { return {Kind::Int, static_cast<double>(v), v}; }
+  static Scalar of_float(double v) { return {Kind::Float, v, static_cast<std::int64_t>(v)}; }
+  static Scalar of_bool(bool v) { return {Kind::Bool, v ? 1.0 : 0.0, v ? 1 : 0}; }
+  bool is_float() const { return kind == Kind::Float; }
+};
+
+// A tensor operand or a wrapped number, before type promotion.
+struct Operand {
+  network::NetworkTensor* tensor = nullptr;
+  std::optional<Scalar> scalar;
+  bool is_scalar() const { return tensor == nullptr; }
+};
+
+class ConversionContext {
+ public:
+  ConversionContext(const ir::Graph& graph, ConversionSettings settings);
+
+  network::Network& net() { return net_; }
+  const ir::Graph& graph() const { return *graph_; }
+  const ConversionSettings& settings() const { return settings_; }
+
+  // A fresh layer name: `base`, or `base.suffix` when suffix is given, made
+  // unique in the network (layers are named after their node).
+  std::string layer_name(std::string_view base, std::string_view suffix = {}) const;
+
+  // The value bound to a graph value name; throws UnsupportedError naming
+  // the value (and the node that should have produced it) when unbound.
+  const Value& value(const std::string& name) const;
+  // A network tensor for a value: network tensors as they are, host tensors
+  // and numbers become constant layers (made once per host tensor).
+  network::NetworkTensor* tensor(const Value& v, const std::string& what);
+  // A constant layer holding `t`; the same storage view gives the same layer.
+  network::NetworkTensor* constant(const Tensor& t, std::string_view name);
+
+  // ---- used by convert_graph (and unit tests that drive it by hand)
+  void bind(const std::string& name, Value v, std::string producer);
+  network::Network release_network();
+
+ private:
+  const ir::Graph* graph_;
+  ConversionSettings settings_;
+  network::Network net_;
+  std::map<std::string, Value> values_;
+  std::map<std::string, std::string> producers_;  // value -> "node 'x' (op)"
+  struct ConstKey {
+    const void* storage;
+    std::int64_t offset;
+    std::vector<std::int64_t> sizes, strides;
+    DType dtype;
+    auto operator<=>(const ConstKey&) const = default;
+  };
+  std::map<ConstKey, network::NetworkTensor*> constants_;
+};
+
+// A node's arguments resolved through the context: what a converter reads.
+class NodeArgs : public NodeView {
+ public:
+  NodeArgs(ConversionContext& ctx, const ir::Node& node)
+      : NodeView(ctx.graph(), node), ctx_(&ctx) {}
+
+  // The resolved value of an argument (graph value names looked up).
+  Value value(std::string_view arg_name) const;
+  Value value(std::size_t index) const;
+  Value resolve(const ir::Argument& a, std::string_view what) const;
+
+  // Tensors (host tensors and numbers become constants).
+  network::NetworkTensor* tensor(std::string_view arg_name) const;
+  network::NetworkTensor* opt_tensor(std::string_view arg_name) const;  // null for None
+  std::vector<network::NetworkTensor*> tensors(std::string_view arg_name) const;
+  // Tensor?[]: null entries for None.
+  std::vector<network::NetworkTensor*> opt_tensors(std::string_view arg_name) const;
+  // The host tensor when the argument is known at conversion time (a weight
+  // or a folded constant), else nullopt.
+  std::optional<Tensor> host_tensor(std::string_view arg_name) const;
+
+  // Static values; each throws UnsupportedError naming node and argument
+  // when the argument is not of that kind or not known at conversion time.
+  std::int64_t i(std::string_view arg_name) const;
+  double f(std::string_view arg_name) const;  // int/bool accepted
+  bool b(std::string_view arg_name) const;
+  std::string str(std::string_view arg_name) const;
+  std::vector<std::int64_t> ints(std::string_view arg_name) const;  // int[] or SymInt[]; a lone int too
+  std::optional<std::int64_t> opt_i(std::string_view arg_name) const;
+  std::optional<double> opt_f(std::string_view arg_name) const;
+  std::optional<bool> opt_b(std::string_view arg_name) const;
+  std::optional<std::string> opt_str(std::string_view arg_name) const;
+  std::optional<std::vector<std::int64_t>> opt_ints(std::string_view arg_name) const;
+  std::optional<DType> opt_dtype(std::string_view arg_name) const;  // ScalarType?
+  Scalar scalar(std::string_view arg_name) const;
+  std::optional<Scalar> opt_scalar(std::string_view arg_name) const;
+  // A tensor or a wrapped number (for type promotion).
+  Operand operand(std::string_view arg_name) const;
+
+  // Helpers for number-valued values (evaluators).
+  static std::optional<Scalar> as_scalar(const Value& v);
+
+ private:
+  [[noreturn]] void fail(std::string_view arg_name, const std::string& why) const;
+  ConversionContext* ctx_;
+};
+
+// The result of converting a whole graph.
+struct ConvertedGraph {
+  network::Network network;
+  // One entry per graph input that is a user input tensor, in order: the
+  // graph value name and the network input made for it.
+  std::vector<std::string> input_values;
+  std::vector<network::NetworkTensor*> inputs;
+  // One entry per graph output: the network output tensor.
+  std::vector<network::NetworkTensor*> outputs;
+};
+
+// Converts every node: user inputs → network inputs, weights → constants,
+// nodes → converters (registry order rules), outputs marked in order.
+// Throws UnsupportedError naming the node when no converter takes it or a
+// converter fails.
+ConvertedGraph convert_graph(const ir::Graph& graph, const ConversionSettings& settings = {});
+
+}  // namespace atenrt::conversion

@@ -1,0 +1,117 @@
+#include "conversion/registry.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "atenrt/errors.h"
+
+namespace atenrt::conversion {
+
+const char* priority_name(Priority p) { return p == Priority::High ? "high" : "standard"; }
+
+std::string Selection::reason() const {
+  std::string out;
+  for (const auto& r : refusals) out += (out.empty() ? "" : "; ") + r;
+  return out;
+}
+
+ConverterRegistry& ConverterRegistry::global() {
+  static ConverterRegistry registry;
+  return registry;
+}
+
+void ConverterRegistry::add(ConverterRegistration registration) {
+  if (registration.key.empty()) throw Error("converter registration from " + registration.source + " has an empty key");
+  if (!registration.convert) {
+    throw Error("converter registration for " + registration.key + " from " + registration.source +
+                " has no function");
+  }
+  for (const auto& e : entries_) {
+    if (e->key == registration.key && e->options.priority == registration.options.priority &&
+        e->family == registration.family) {
+      throw Error("duplicate converter for " + registration.key + " at " +
+                  priority_name(registration.options.priority) + " priority in family '" +
+                  registration.family + "' (first from " + e->source + ", again from " +
+                  registration.source + "); register an override at high priority or from another family");
+    }
+  }
+  registration.order = entries_.size();
+  entries_.push_back(std::make_unique<ConverterRegistration>(std::move(registration)));
+}
+
+std::vector<const ConverterRegistration*> ConverterRegistry::candidates(std::string_view key) const {
+  std::vector<const ConverterRegistration*> out;
+  for (const auto& e : entries_) {
+    if (e->key == key && e->options.enabled) out.push_back(e.get());
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
+    return static_cast<int>(a->options.priority) < static_cast<int>(b->options.priority);
+  });
+  return out;
+}
+
+std::vector<std::string> lookup_keys(const ir::OpName& target) {
+  std::vector<std::string> keys{target.str()};
+  // torch 1.13 tracing can leave an overload packet (aten.sym_size): its
+  // default overload is the one called.
+  if (target.overload.empty() && target.ns != "operator" && target.ns != "_operator" &&
+      target.ns != "math" && target.ns != "torch") {
+    keys.push_back(target.ns + "." + target.name + ".default");
+  }
+  return keys;
+}
+
+Selection ConverterRegistry::select(const NodeView& node, const ConversionSettings& settings) const {
+  Selection sel;
+  bool any = false;
+  for (const auto& key : lookup_keys(node.node().target)) {
+    for (const auto* reg : candidates(key)) {
+      any = true;
+      if (!reg->options.supports_dynamic_shapes && !settings.assume_dynamic_shape_support &&
+          node.has_dynamic_shapes()) {
+        sel.refusals.push_back(reg->family + " converter: does not support dynamic shapes");
+        continue;
+      }
+      if (reg->options.validator) {
+        Capability c;
+        try {
+          c = reg->options.validator(node, settings);
+        } catch (const std::exception& e) {
+          c = Capability::no(std::string("validator failed: ") + e.what());
+        }
+        if (!c.ok) {
+          sel.refusals.push_back(reg->family + " converter: " + c.reason);
+          continue;
+        }
+      }
+      sel.chosen = reg;
+      return sel;
+    }
+  }
+  if (!any) sel.refusals.push_back("no converter is registered for " + node.target());
+  return sel;
+}
+
+std::vector<const ConverterRegistration*> ConverterRegistry::all() const {
+  std::vector<const ConverterRegistration*> out;
+  for (const auto& e : entries_) out.push_back(e.get());
+  std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
+    if (a->key != b->key) return a->key < b->key;
+    return static_cast<int>(a->options.priority) < static_cast<int>(b->options.priority);
+  });
+  return out;
+}
+
+Registrar::Registrar(std::string key, std::string family, ConverterFn convert,
+                     ConverterOptions options, std::string source) {
+  try {
+    ConverterRegistry::global().add(
+        {std::move(key), std::move(family), std::move(convert), std::move(options), std::move(source), 0});
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "atenrt: fatal: %s\n", e.what());
+    std::abort();
+  }
+}
+
+}  // namespace atenrt::conversion

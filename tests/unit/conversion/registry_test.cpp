@@ -1,0 +1,133 @@
+// The registry's rules: priority, registration order, validators, the
+// dynamic-shape flag, duplicates and a user's override.
+#include <gtest/gtest.h>
+
+#include "conversion/context.h"
+#include "conversion/registry.h"
+#include "graph_builder.h"
+
+namespace atenrt::conversion {
+namespace {
+
+using testing::GraphBuilder;
+
+// A converter that records which registration ran by the layer it adds.
+ConverterFn tagging(network::UnaryOp op) {
+  return [op](ConversionContext& ctx, const NodeArgs& args) -> Outputs {
+    return {ctx.net().add_unary(ctx.layer_name(args.name()), args.tensor("self"), op)};
+  };
+}
+
+struct Fixture : ::testing::Test {
+  GraphBuilder b;
+  ConversionSettings settings;
+  void SetUp() override {
+    b.input("x", DType::Float32, {2, 3});
+    b.node("relu", "aten.relu.default", {GraphBuilder::arg("self", GraphBuilder::t("x"))}, DType::Float32, {2, 3});
+    b.output("relu");
+  }
+  NodeView view() const { return NodeView(b.g, b.g.nodes[0]); }
+};
+
+TEST_F(Fixture, HighPriorityIsTriedFirstWhateverTheOrder) {
+  ConverterRegistry reg;
+  reg.add({"aten.relu.default", "a", tagging(network::UnaryOp::Exp), {}, "t", 0});
+  reg.add({"aten.relu.default", "b", tagging(network::UnaryOp::Log), {.priority = Priority::High}, "t", 0});
+  auto sel = reg.select(view(), settings);
+  ASSERT_NE(sel.chosen, nullptr);
+  EXPECT_EQ(sel.chosen->family, "b");
+}
+
+TEST_F(Fixture, RegistrationOrderWithinAPriority) {
+  ConverterRegistry reg;
+  reg.add({"aten.relu.default", "first", tagging(network::UnaryOp::Exp), {}, "t", 0});
+  reg.add({"aten.relu.default", "second", tagging(network::UnaryOp::Log), {}, "t", 0});
+  EXPECT_EQ(reg.select(view(), settings).chosen->family, "first");
+}
+
+TEST_F(Fixture, ARefusingValidatorFallsThroughWithItsReason) {
+  ConverterRegistry reg;
+  reg.add({"aten.relu.default", "picky", tagging(network::UnaryOp::Exp),
+           {.validator = [](const NodeView&, const ConversionSettings&) { return Capability::no("never"); },
+            .priority = Priority::High},
+           "t", 0});
+  reg.add({"aten.relu.default", "plain", tagging(network::UnaryOp::Log), {}, "t", 0});
+  auto sel = reg.select(view(), settings);
+  ASSERT_NE(sel.chosen, nullptr);
+  EXPECT_EQ(sel.chosen->family, "plain");
+  ASSERT_EQ(sel.refusals.size(), 1u);
+  EXPECT_EQ(sel.refusals[0], "picky converter: never");
+}
+
+TEST_F(Fixture, AllRefusedGivesEveryReason) {
+  ConverterRegistry reg;
+  reg.add({"aten.relu.default", "a", tagging(network::UnaryOp::Exp),
+           {.validator = [](const NodeView&, const ConversionSettings&) { return Capability::no("r1"); }}, "t", 0});
+  reg.add({"aten.relu.default", "b", tagging(network::UnaryOp::Exp),
+           {.validator = [](const NodeView&, const ConversionSettings&) { return Capability::no("r2"); }}, "t", 0});
+  auto sel = reg.select(view(), settings);
+  EXPECT_EQ(sel.chosen, nullptr);
+  EXPECT_EQ(sel.reason(), "a converter: r1; b converter: r2");
+}
+
+TEST_F(Fixture, DisabledRegistrationsAreSkipped) {
+  ConverterRegistry reg;
+  reg.add({"aten.relu.default", "off", tagging(network::UnaryOp::Exp), {.enabled = false}, "t", 0});
+  auto sel = reg.select(view(), settings);
+  EXPECT_EQ(sel.chosen, nullptr);
+  EXPECT_NE(sel.reason().find("no converter is registered for aten.relu.default"), std::string::npos);
+}
+
+TEST_F(Fixture, DuplicateKeyPriorityAndFamilyIsAnError) {
+  ConverterRegistry reg;
+  reg.add({"aten.relu.default", "activation", tagging(network::UnaryOp::Exp), {}, "one.cpp", 0});
+  try {
+    reg.add({"aten.relu.default", "activation", tagging(network::UnaryOp::Exp), {}, "two.cpp", 0});
+    FAIL() << "expected a duplicate error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("duplicate converter for aten.relu.default"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("one.cpp"), std::string::npos);
+  }
+  // Same key at another priority, or from another family, is allowed.
+  EXPECT_NO_THROW(reg.add({"aten.relu.default", "activation", tagging(network::UnaryOp::Exp),
+                           {.priority = Priority::High}, "three.cpp", 0}));
+  EXPECT_NO_THROW(reg.add({"aten.relu.default", "user", tagging(network::UnaryOp::Exp), {}, "four.cpp", 0}));
+}
+
+TEST_F(Fixture, DynamicShapesNeedTheFlagOrTheSetting) {
+  GraphBuilder d;
+  d.input("x", DType::Float32, {-1, 3});
+  d.node("relu", "aten.relu.default", {GraphBuilder::arg("self", GraphBuilder::t("x"))}, DType::Float32, {-1, 3});
+  ConverterRegistry reg;
+  reg.add({"aten.relu.default", "static_only", tagging(network::UnaryOp::Exp), {}, "t", 0});
+  NodeView v(d.g, d.g.nodes[0]);
+  auto sel = reg.select(v, settings);
+  EXPECT_EQ(sel.chosen, nullptr);
+  EXPECT_EQ(sel.reason(), "static_only converter: does not support dynamic shapes");
+  ConversionSettings assume;
+  assume.assume_dynamic_shape_support = true;
+  EXPECT_NE(reg.select(v, assume).chosen, nullptr);
+}
+
+TEST_F(Fixture, OverloadlessTargetFallsBackToDefault) {
+  ir::OpName packet = ir::OpName::parse("aten.sym_size");
+  auto keys = lookup_keys(packet);
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[1], "aten.sym_size.default");
+  EXPECT_EQ(lookup_keys(ir::OpName::parse("operator.getitem")).size(), 1u);
+}
+
+TEST(GlobalRegistry, HasNoDuplicatesAndEveryEntryHasAFamily) {
+  const auto all = ConverterRegistry::global().all();
+  EXPECT_GT(all.size(), 100u);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_FALSE(all[i]->family.empty()) << all[i]->key;
+    if (i > 0 && all[i]->key == all[i - 1]->key) {
+      EXPECT_FALSE(all[i]->options.priority == all[i - 1]->options.priority && all[i]->family == all[i - 1]->family)
+          << all[i]->key;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace atenrt::conversion

@@ -1,0 +1,55 @@
+// A user overrides a built-in converter from their own translation unit, at
+// high priority, without touching ours: nodes its validator accepts go to
+// it, the rest fall through to the built-in one.
+#include <gtest/gtest.h>
+
+#include "conversion/context.h"
+#include "conversion/registry.h"
+#include "graph_builder.h"
+
+namespace {
+
+constexpr const char* kFamily = "user_override_test";
+
+atenrt::conversion::Capability only_named_override(const atenrt::conversion::NodeView& node,
+                                                   const atenrt::conversion::ConversionSettings&) {
+  if (node.name().rfind("override_me", 0) == 0) return atenrt::conversion::Capability::yes();
+  return atenrt::conversion::Capability::no("not a node this test overrides");
+}
+
+// relu as sigmoid: a visibly different layer.
+ATENRT_CONVERTER("aten.relu.default", .validator = only_named_override,
+                 .priority = atenrt::conversion::Priority::High) {
+  return {ctx.net().add_activation(ctx.layer_name(args.name()), args.tensor("self"),
+                                   atenrt::network::ActivationOp::Sigmoid)};
+}
+
+}  // namespace
+
+namespace atenrt::conversion {
+namespace {
+
+using testing::GraphBuilder;
+
+TEST(UserOverride, TakesTheNodesItsValidatorAcceptsAndLeavesTheRest) {
+  const auto cands = ConverterRegistry::global().candidates("aten.relu.default");
+  ASSERT_GE(cands.size(), 2u);
+  EXPECT_EQ(cands[0]->family, "user_override_test");
+  EXPECT_EQ(cands[1]->family, "activation");
+
+  GraphBuilder b;
+  b.input("x", DType::Float32, {4});
+  b.node("override_me", "aten.relu.default", {GraphBuilder::arg("self", GraphBuilder::t("x"))}, DType::Float32, {4});
+  b.node("plain", "aten.relu.default", {GraphBuilder::arg("self", GraphBuilder::t("override_me"))}, DType::Float32, {4});
+  b.output("plain");
+  ConvertedGraph out = convert_graph(b.g);
+  const auto* first = out.network.find_layer("override_me");
+  const auto* second = out.network.find_layer("plain");
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  EXPECT_EQ(first->params_as<network::ActivationParams>().op, network::ActivationOp::Sigmoid);
+  EXPECT_EQ(second->params_as<network::ActivationParams>().op, network::ActivationOp::Relu);
+}
+
+}  // namespace
+}  // namespace atenrt::conversion
