@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "atenrt/errors.h"
+#include "frontend/weights.h"
 #include "ir/op_schema.h"
 
 namespace atenrt::frontend {
@@ -385,6 +386,14 @@ ir::TensorMeta read_tensor_meta(const json& j, const JsonReader& r, const std::s
     if (m.sizes[i].is_static() && *m.sizes[i].value < 0) {
       r.fail(path + ".sizes[" + std::to_string(i) + "]",
              "negative size " + std::to_string(*m.sizes[i].value));
+    }
+  }
+  // A shape whose byte size overflows int64 would break every consumer.
+  if (m.dtype && m.is_static()) {
+    try {
+      checked_nbytes(m.static_sizes(), *m.dtype, "sizes");
+    } catch (const FormatError& e) {
+      r.fail(path + ".sizes", e.what());
     }
   }
   if (const json* o = r.find(j, "storage_offset", path)) {

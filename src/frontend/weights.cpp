@@ -27,8 +27,8 @@ std::uint64_t checked_nbytes(const std::vector<std::int64_t>& sizes, DType dtype
 Tensor make_checked_view(std::shared_ptr<Storage> storage, DType dtype,
                          const std::vector<std::int64_t>& sizes,
                          const std::vector<std::int64_t>& strides, std::int64_t offset,
-                         const std::string& where) {
-  checked_nbytes(sizes, dtype, where);
+                         const std::string& where, ByteBudget& budget) {
+  budget.take(checked_nbytes(sizes, dtype, where), where);
   if (strides.size() != sizes.size()) {
     throw FormatError(where + ": " + std::to_string(sizes.size()) + " sizes but " +
                       std::to_string(strides.size()) + " strides");
@@ -105,13 +105,14 @@ TorchSave read_torch_save(const ZipArchive& zip, const ReadLimits& limits) {
   return ts;
 }
 
-Tensor tensor_of(const TorchSave& ts, std::size_t index, const std::string& where) {
+Tensor tensor_of(const TorchSave& ts, std::size_t index, const std::string& where,
+                 ByteBudget& budget) {
   const auto& v = ts.pickle.at(index);
   if (v.kind != pickle::Kind::Tensor) {
     throw FormatError(where + ": expected a tensor, got a " + pickle::kind_name(v.kind));
   }
   return make_checked_view(ts.storages.at(v.storage), v.dtype, v.sizes, v.strides,
-                           v.storage_offset, where);
+                           v.storage_offset, where, budget);
 }
 
 }  // namespace
@@ -137,7 +138,7 @@ TensorMap load_torch_save_dict(const std::vector<std::byte>& bytes, const std::s
       throw UnsupportedError(display + ": entry '" + key.s + "' is a " +
                              pickle::kind_name(val.kind) + ", not a tensor");
     }
-    out[key.s] = tensor_of(ts, root.items[k + 1], display + ": '" + key.s + "'");
+    out[key.s] = tensor_of(ts, root.items[k + 1], display + ": '" + key.s + "'", budget);
   }
   return out;
 }
@@ -146,7 +147,7 @@ Tensor load_torch_save_tensor(const std::vector<std::byte>& bytes, const std::st
                               const ReadLimits& limits, ByteBudget& budget) {
   ZipArchive zip(bytes.data(), bytes.size(), display, limits, budget);
   TorchSave ts = read_torch_save(zip, limits);
-  return tensor_of(ts, ts.pickle.root, display);
+  return tensor_of(ts, ts.pickle.root, display, budget);
 }
 
 TensorMap load_payload_config(const ZipArchive& zip, const std::string& dir,
@@ -203,7 +204,8 @@ TensorMap load_payload_config(const ZipArchive& zip, const std::string& dir,
     }
     auto f = files.find(file);
     if (f == files.end()) f = files.emplace(file, std::make_shared<Storage>(zip.read(entry))).first;
-    out[fqn] = make_checked_view(f->second, *m.dtype, sizes, strides, *m.storage_offset.value, where);
+    out[fqn] = make_checked_view(f->second, *m.dtype, sizes, strides, *m.storage_offset.value, where,
+                                budget);
   }
   return out;
 }

@@ -30,11 +30,13 @@ TensorMap load_payload_config(const ZipArchive& zip, const std::string& dir,
                               ByteBudget& budget);
 
 // A checked strided view: sizes/strides/offset must be non-negative, their
-// products must not overflow, and the view must stay inside the storage.
+// products must not overflow, and the view must stay inside the storage. The
+// view's logical size is charged to `budget`: a stride-0 view of a tiny
+// storage can claim terabytes that a consumer would later materialize.
 Tensor make_checked_view(std::shared_ptr<Storage> storage, DType dtype,
                          const std::vector<std::int64_t>& sizes,
                          const std::vector<std::int64_t>& strides, std::int64_t offset,
-                         const std::string& where);
+                         const std::string& where, ByteBudget& budget);
 
 // Checked numel * element size; throws FormatError naming `where` on overflow.
 std::uint64_t checked_nbytes(const std::vector<std::int64_t>& sizes, DType dtype,

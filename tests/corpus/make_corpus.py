@@ -192,6 +192,37 @@ def write_py_zip(path, entries, compression=zipfile.ZIP_STORED):
             z.writestr(name, data)
 
 
+def dynamic_program():
+    """Symbolic batch: x is [s0, 4]; sym_size, a Python-operator product, a view by a SymInt,
+    and a constant (non-tensor) input."""
+    s0 = "Symbol('s0', integer=True, positive=True)"
+    expr = lambda e, h: {"as_expr": {"expr_str": e, "hint": {"as_int": h}}}
+    dyn = lambda sizes, strides: {"dtype": F32, "sizes": sizes, "requires_grad": False,
+                                  "device": {"type": "cpu", "index": None}, "strides": strides,
+                                  "storage_offset": sym(0), "layout": 7}
+    nodes = [
+        node("sym_size_int", "aten.sym_size.int", [arg("self", T("x")), arg("dim", {"as_int": 0})],
+             [{"as_sym_int": {"as_name": "sym_size_int"}}]),
+        {"target": "_operator.mul", "name": "mul", "metadata": {},
+         "inputs": [arg("", {"as_sym_int": {"as_name": "sym_size_int"}}), arg("", {"as_int": 4})],
+         "outputs": [{"as_sym_int": {"as_name": "mul"}}]},
+        node("view", "aten.view.default", [arg("self", T("x")), arg("size", {"as_sym_ints": [{"as_name": "mul"}]})]),
+    ]
+    return {
+        "graph_module": {
+            "graph": {"inputs": [T("x"), {"as_int": 3}], "outputs": [T("view")], "nodes": nodes,
+                      "tensor_values": {"x": dyn([expr(s0, 3), sym(4)], [sym(4), sym(1)]),
+                                        "view": dyn([expr("Mul(Integer(4), %s)" % s0, 12)], [sym(1)])},
+                      "sym_int_values": {"sym_size_int": expr(s0, 3),
+                                         "mul": expr("Mul(Integer(4), %s)" % s0, 12)}},
+            "signature": {"input_specs": [{"user_input": {"arg": T("x")}},
+                                          {"constant_input": {"name": "scale", "value": {"as_int": 3}}}],
+                          "output_specs": [{"user_output": {"arg": T("view")}}]},
+            "module_call_graph": []},
+        "range_constraints": {"s0": {"min_val": 2, "max_val": 64}},
+        "schema_version": {"major": 8, "minor": 20}, "torch_version": "2.12.1"}
+
+
 def make_valid():
     os.makedirs(VALID, exist_ok=True)
     write_torch_zip(os.path.join(VALID, "program_raw.pt2"), pt2_raw_entries())
@@ -200,6 +231,8 @@ def make_valid():
                "models/model.json": jdump(program("-Infinity")),
                "data/weights/model.pt": tsave(w), "data/constants/model.pt": tsave(c)}
     write_torch_zip(os.path.join(VALID, "program_pickled.pt2"), pickled)
+    write_torch_zip(os.path.join(VALID, "dynamic_raw.pt2"),
+                    {"archive_format": b"pt2", "models/model.json": jdump(dynamic_program())})
     # Legacy (2.2-2.7): flat zip, bare -Infinity token, "M.m" version.
     legacy = {"serialized_exported_program.json": jdump(program(float("-inf")), allow_nan=True),
               "serialized_state_dict.pt": tsave(w), "serialized_constants.pt": tsave(c),
@@ -390,6 +423,9 @@ def make_bad():
     bad("json_sizes_string.pt2",
         pt2_raw_entries(prog=mutate_prog(lambda p: G(p)["tensor_values"]["x"].update(sizes="2,4"))),
         "FormatError", "tensor_values.x.sizes: expected an array")
+    bad("json_meta_bytes_overflow.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: G(p)["tensor_values"].update(view=meta(F32, [1 << 40, 1 << 30])))),
+        "FormatError", "tensor_values.view.sizes")
     bad("json_metadata_type.pt2",
         pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[0].update(metadata={"stack_trace": 7}))),
         "FormatError", "metadata.stack_trace: expected a string")
@@ -404,6 +440,9 @@ def make_bad():
         return cfg
     bad("weights_huge_sizes.pt2",
         pt2_raw_entries(wcfg=wcfg_with("fc.weight", sizes=[sym(2 ** 62), sym(4)])), "FormatError", "overflow")
+    bad("weights_stride0_huge.pt2",
+        pt2_raw_entries(wcfg=wcfg_with("fc.weight", sizes=[sym(1 << 40), sym(1 << 20)], strides=[sym(0), sym(0)])),
+        "FormatError", "memory limit")
     bad("weights_negative_stride.pt2",
         pt2_raw_entries(wcfg=wcfg_with("fc.weight", strides=[sym(-4), sym(1)])), "FormatError", "negative stride")
     bad("weights_negative_offset.pt2",

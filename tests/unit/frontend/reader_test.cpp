@@ -149,3 +149,31 @@ TEST(Reader, MemoryLimitIsEnforced) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Reader, SymbolicShapesAndConstantInputs) {
+  const ir::ExportedProgram ep = load_pt2(valid("dynamic_raw.pt2"));
+  const ir::Graph& g = ep.graph;
+  EXPECT_EQ(ep.info.torch_version, "2.12.1");
+  EXPECT_EQ(ep.info.schema_minor, 20);
+  const ir::TensorMeta* x = g.meta("x");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->sizes[0], ir::SymInt::named("s0"));
+  EXPECT_EQ(x->static_sizes(), (std::vector<std::int64_t>{-1, 4}));
+  EXPECT_FALSE(x->is_static());
+  ASSERT_EQ(g.nodes.size(), 3u);
+  EXPECT_EQ(g.nodes[0].target.str(), "aten.sym_size.int");
+  EXPECT_EQ(g.nodes[0].outputs.at(0), ir::Argument(ir::SymInt::named("sym_size_int")));
+  EXPECT_EQ(g.nodes[1].target.str(), "operator.mul");
+  EXPECT_EQ(g.nodes[1].inputs.at(1).arg, ir::Argument(std::int64_t{4}));
+  EXPECT_EQ(*g.nodes[2].input("size")->get_if<ir::SymIntList>(), ir::SymIntList{ir::SymInt::named("mul")});
+  EXPECT_EQ(g.sym_int_values.at("sym_size_int"), ir::SymInt::named("s0"));
+  ASSERT_EQ(g.signature.inputs.size(), 2u);
+  EXPECT_EQ(g.signature.inputs[1].kind, ir::InputKind::ConstantInput);
+  EXPECT_EQ(g.signature.inputs[1].value_name, "scale");
+  EXPECT_EQ(g.signature.inputs[1].constant_value, ir::Argument(std::int64_t{3}));
+  EXPECT_TRUE(g.weights.empty());
+}
+
+}  // namespace
