@@ -1,0 +1,61 @@
+// Matrix product converters.
+#include "conversion/aten_ops/common.h"
+#include "conversion/impl/matmul.h"
+
+namespace atenrt::conversion::aten_ops {
+namespace {
+namespace mm = impl::matmul;
+constexpr const char* kFamily = "matmul";
+
+Scalar scalar_or_one(const NodeArgs& args, const char* name) {
+  return args.has(name) ? args.scalar(name) : Scalar::of_int(1);
+}
+Capability rank_of(const NodeView& node, const char* a, std::size_t ra, const char* b, std::size_t rb) {
+  const auto* ma = node.meta(a);
+  const auto* mb = node.meta(b);
+  if (ma && ma->sizes.size() != ra) return Capability::no(std::string(a) + " must have " + std::to_string(ra) + " dims");
+  if (mb && mb->sizes.size() != rb) return Capability::no(std::string(b) + " must have " + std::to_string(rb) + " dims");
+  return Capability::yes();
+}
+
+ATENRT_CONVERTER("aten.mm.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 2, "mat2", 2); },
+                 .supports_dynamic_shapes = true) {
+  return one(mm::matmul(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("mat2")));
+}
+ATENRT_CONVERTER("aten.bmm.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 3, "mat2", 3); },
+                 .supports_dynamic_shapes = true) {
+  return one(mm::matmul(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("mat2")));
+}
+ATENRT_CONVERTER("aten.matmul.default", .supports_dynamic_shapes = true) {
+  return one(mm::matmul(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("other")));
+}
+ATENRT_CONVERTER("aten.mv.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 2, "vec", 1); },
+                 .supports_dynamic_shapes = true) {
+  return one(mm::matmul(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("vec")));
+}
+ATENRT_CONVERTER("aten.dot.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 1, "tensor", 1); },
+                 .supports_dynamic_shapes = true) {
+  return one(mm::matmul(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("tensor")));
+}
+ATENRT_CONVERTER("aten.addmm.default", .supports_dynamic_shapes = true) {
+  return one(mm::addmm(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("mat1"), args.tensor("mat2"),
+                       scalar_or_one(args, "beta"), scalar_or_one(args, "alpha")));
+}
+ATENRT_CONVERTER("aten.addmv.default", .supports_dynamic_shapes = true) {
+  return one(mm::addmm(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("mat"), args.tensor("vec"),
+                       scalar_or_one(args, "beta"), scalar_or_one(args, "alpha")));
+}
+ATENRT_CONVERTER("aten.baddbmm.default", .supports_dynamic_shapes = true) {
+  return one(mm::addmm(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("batch1"),
+                       args.tensor("batch2"), scalar_or_one(args, "beta"), scalar_or_one(args, "alpha")));
+}
+ATENRT_CONVERTER("aten.linear.default", .supports_dynamic_shapes = true) {
+  return one(mm::linear(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.tensor("weight"),
+                        args.opt_tensor("bias")));
+}
+ATENRT_CONVERTER("aten.t.default", .supports_dynamic_shapes = true) {
+  return one(mm::t(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+}
+
+}  // namespace
+}  // namespace atenrt::conversion::aten_ops

@@ -1,0 +1,78 @@
+// Normalization converters.
+#include "conversion/aten_ops/common.h"
+#include "conversion/impl/normalization.h"
+
+namespace atenrt::conversion::aten_ops {
+namespace {
+namespace norm = impl::normalization;
+constexpr const char* kFamily = "normalization";
+
+// Batch norm takes running statistics unless training (or they are absent).
+Outputs batch_norm(ConversionContext& ctx, const NodeArgs& args, bool training, bool three_outputs) {
+  auto* mean = args.opt_tensor("running_mean");
+  auto* var = args.opt_tensor("running_var");
+  const bool batch_stats = training || !mean || !var;
+  auto r = norm::batch_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.opt_tensor("weight"),
+                            args.opt_tensor("bias"), mean, var, batch_stats, args.f("eps"));
+  if (!three_outputs) return one(r.out);
+  // In inference the saved statistics are not computed (PyTorch returns empty tensors).
+  return {r.out, r.mean ? Value(r.mean) : Value(), r.invstd ? Value(r.invstd) : Value()};
+}
+
+Capability static_channels(const NodeView& node, const ConversionSettings&) {
+  const ir::TensorMeta* m = node.meta("input");
+  if (m && (m->sizes.size() < 2 || !m->sizes[1].is_static())) {
+    return Capability::no("input must be [N, C, ...] with a static channel dim");
+  }
+  return Capability::yes();
+}
+
+ATENRT_CONVERTER("aten.native_batch_norm.default", .validator = static_channels, .supports_dynamic_shapes = true) {
+  return batch_norm(ctx, args, args.b("training"), true);
+}
+ATENRT_CONVERTER("aten._native_batch_norm_legit_no_training.default", .validator = static_channels,
+                 .supports_dynamic_shapes = true) {
+  return batch_norm(ctx, args, false, true);
+}
+ATENRT_CONVERTER("aten._native_batch_norm_legit.default", .validator = static_channels, .supports_dynamic_shapes = true) {
+  return batch_norm(ctx, args, args.b("training"), true);
+}
+ATENRT_CONVERTER("aten._native_batch_norm_legit.no_stats", .validator = static_channels, .supports_dynamic_shapes = true) {
+  auto r = norm::batch_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.opt_tensor("weight"),
+                            args.opt_tensor("bias"), nullptr, nullptr, true, args.f("eps"));
+  return {r.out, r.mean, r.invstd};
+}
+ATENRT_CONVERTER("aten.batch_norm.default", .validator = static_channels, .supports_dynamic_shapes = true) {
+  return batch_norm(ctx, args, args.b("training"), false);
+}
+ATENRT_CONVERTER("aten.native_layer_norm.default", .supports_dynamic_shapes = true) {
+  auto* out = norm::layer_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.ints("normalized_shape"),
+                               args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps"));
+  return {out, Value(), Value()};  // mean / rstd: training-only outputs
+}
+ATENRT_CONVERTER("aten.layer_norm.default", .supports_dynamic_shapes = true) {
+  return one(norm::layer_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.ints("normalized_shape"),
+                              args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps")));
+}
+ATENRT_CONVERTER("aten.native_group_norm.default", .validator = static_channels, .supports_dynamic_shapes = true) {
+  auto* out = norm::group_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.i("group"),
+                               args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps"));
+  return {out, Value(), Value()};
+}
+ATENRT_CONVERTER("aten.group_norm.default", .validator = static_channels, .supports_dynamic_shapes = true) {
+  return one(norm::group_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.i("num_groups"),
+                              args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps")));
+}
+Capability instance_stats(const NodeView& node, const ConversionSettings& s) {
+  if (!node.literal_bool("use_input_stats").value_or(true)) {
+    return Capability::no("use_input_stats=False (running statistics) is not supported");
+  }
+  return static_channels(node, s);
+}
+ATENRT_CONVERTER("aten.instance_norm.default", .validator = instance_stats, .supports_dynamic_shapes = true) {
+  return one(norm::instance_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.opt_tensor("weight"),
+                                 args.opt_tensor("bias"), args.f("eps")));
+}
+
+}  // namespace
+}  // namespace atenrt::conversion::aten_ops

@@ -1,0 +1,32 @@
+// Batch, layer, group and instance normalization.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "conversion/impl/converter_utils.h"
+
+namespace atenrt::conversion::impl::normalization {
+
+struct BatchNormResult {
+  NetworkTensor* out = nullptr;
+  NetworkTensor* mean = nullptr;    // batch statistics only (training)
+  NetworkTensor* invstd = nullptr;  // batch statistics only (training)
+};
+
+// Inference with running statistics (one Normalization layer), or batch
+// statistics when `use_batch_stats` (training mode, or no running stats).
+// weight/bias/mean/var may be null (ones, zeros).
+BatchNormResult batch_norm(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+                           NetworkTensor* weight, NetworkTensor* bias, NetworkTensor* running_mean,
+                           NetworkTensor* running_var, bool use_batch_stats, double eps);
+// Over the trailing dims named by normalized_shape.
+NetworkTensor* layer_norm(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+                          const std::vector<std::int64_t>& normalized_shape, NetworkTensor* weight,
+                          NetworkTensor* bias, double eps);
+NetworkTensor* group_norm(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+                          std::int64_t groups, NetworkTensor* weight, NetworkTensor* bias, double eps);
+NetworkTensor* instance_norm(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+                             NetworkTensor* weight, NetworkTensor* bias, double eps);
+
+}  // namespace atenrt::conversion::impl::normalization
