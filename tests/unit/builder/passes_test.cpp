@@ -1,0 +1,282 @@
+// Each builder pass on its own, and every fusion: the built engine against
+// the unfused reference, plus the legality rules that must block a fusion.
+#include <gtest/gtest.h>
+
+#include "resnet_like.h"
+
+namespace atenrt::testing {
+namespace {
+
+using namespace atenrt::network;
+using builder::BuilderConfig;
+
+Tensor w_(const Dims& d, std::uint32_t seed) { return random_tensor(DType::Float32, d, seed, -0.5, 0.5); }
+
+TEST(ConstantFolding, FoldsConstantSubgraphsAndShape) {
+  auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {2, 3});
+    auto* a = n.add_constant("a", w_({2, 3}, 1));
+    auto* b = n.add_constant("b", w_({3}, 2));
+    auto* ab = n.add_elementwise("ab", a, b, ElementwiseOp::Mul);
+    auto* e = n.add_unary("e", ab, UnaryOp::Exp);
+    auto* s = n.add_shape("s", x);  // static dims: folds too
+    auto* sf = n.add_cast("sf", n.add_reduce("sr", s, ReduceOp::Sum, {}, false), DType::Float32);
+    n.mark_output(n.add_elementwise("y", n.add_elementwise("xe", x, e, ElementwiseOp::Add), sf, ElementwiseOp::Mul));
+    return n;
+  };
+  Network n = make();
+  EXPECT_EQ(builder::fold_constants(n), 5);  // ab, e, s, sr, sf
+  builder::remove_dead_layers(n);
+  int non_constant = 0;
+  for (auto* l : n.layers()) non_constant += l->kind() != LayerKind::Constant;
+  EXPECT_EQ(non_constant, 2);
+  expect_engine_matches_reference(make, {}, 1e-5, "folded engine");
+  BuilderConfig off;
+  off.constant_folding = false;
+  expect_engine_matches_reference(make, off, 1e-5, "unfolded engine");
+}
+
+TEST(DeadLayers, RemovesUnusedLayers) {
+  auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {4});
+    n.add_unary("unused", n.add_unary("unused_in", x, UnaryOp::Exp), UnaryOp::Log);
+    n.mark_output(n.add_unary("y", x, UnaryOp::Neg));
+    return n;
+  };
+  builder::BuildReport report;
+  auto engine = builder::build(make(), {}, &report);
+  EXPECT_EQ(report.removed_layers, 2);
+  EXPECT_EQ(engine.steps().size(), 1u);
+  BuilderConfig keep;
+  keep.dead_layer_removal = false;
+  EXPECT_EQ(builder::build(make(), keep).steps().size(), 3u);
+  expect_engine_matches_reference(make, keep, 1e-5, "dead layers kept");
+}
+
+TEST(BatchNormFolding, FoldsIntoConvolution) {
+  auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {2, 4, 9, 9});
+    n.mark_output(conv_bn(n, "c", x, 4, 8, 3, 1, true, 5));
+    return n;
+  };
+  Network n = make();
+  EXPECT_EQ(builder::fold_batchnorm(n), 1);
+  builder::BuildReport report;
+  auto engine = builder::build(make(), {}, &report);
+  EXPECT_EQ(report.folded_batchnorms, 1);
+  for (const auto& s : engine.steps()) EXPECT_NE(s.kind, "Normalization") << s.name;
+  expect_engine_matches_reference(make, {}, 1e-4, "folded");
+  BuilderConfig off;
+  off.fold_batchnorm = false;
+  auto unfolded = builder::build(make(), off);
+  bool has_bn = false;
+  for (const auto& s : unfolded.steps()) has_bn = has_bn || s.kind == "Normalization";
+  EXPECT_TRUE(has_bn);
+}
+
+TEST(BatchNormFolding, NotWhenConvOutputHasAnotherUse) {
+  Network n;
+  auto* x = n.add_input("x", DType::Float32, {1, 2, 5, 5});
+  auto* c = n.add_convolution("c", x, n.add_constant("w", w_({2, 2, 1, 1}, 1)), nullptr,
+                              ConvolutionParams{{1, 1}, {0, 0}, {0, 0}, {1, 1}, 1});
+  NormalizationParams bn;
+  bn.op = NormalizationOp::Batch;
+  auto* y = n.add_normalization("bn", c, n.add_constant("g", w_({2}, 2)), n.add_constant("b", w_({2}, 3)), bn,
+                                n.add_constant("m", w_({2}, 4)), n.add_constant("v", random_tensor(DType::Float32, {2}, 5, 0.5, 1)));
+  n.mark_output(y);
+  n.mark_output(c);
+  EXPECT_EQ(builder::fold_batchnorm(n), 0);
+}
+
+// ---- fusions: (name, network, fused layers expected in the single step)
+struct FusionCase {
+  std::string name;
+  std::function<Network()> make;
+  std::size_t steps;                // steps after fusion
+  std::vector<std::string> fused;   // of the first step
+};
+
+NetworkTensor* conv(Network& n, NetworkTensor* x, std::int64_t cin, std::int64_t cout, std::uint32_t seed) {
+  return n.add_convolution("conv" + std::to_string(seed), x, n.add_constant("w" + std::to_string(seed), w_({cout, cin, 3, 3}, seed)),
+                           n.add_constant("b" + std::to_string(seed), w_({cout}, seed + 1)),
+                           ConvolutionParams{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1});
+}
+
+std::vector<FusionCase> fusion_cases() {
+  std::vector<FusionCase> out;
+  for (int op = 0; op < kActivationOpCount; ++op) {
+    const auto a = static_cast<ActivationOp>(op);
+    if (a == ActivationOp::Softplus) continue;  // no oneDNN eltwise: stays a separate step
+    double alpha = 0.1, beta = 0.0;
+    if (a == ActivationOp::Clip) alpha = -0.5, beta = 0.7;
+    if (a == ActivationOp::HardSigmoid) alpha = 1.0 / 6, beta = 0.5;
+    out.push_back({"conv_" + std::string(activation_op_name(a)), [=] {
+                     Network n;
+                     auto* x = n.add_input("x", DType::Float32, {1, 8, 6, 6});
+                     n.mark_output(n.add_activation("act", conv(n, x, 8, 16, 1), a, alpha, beta));
+                     return n;
+                   }, 1, {"act"}});
+  }
+  out.push_back({"conv_residual_relu", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {2, 16, 7, 7});
+                   auto* s = n.add_elementwise("add", conv(n, x, 16, 16, 1), x, ElementwiseOp::Add);
+                   n.mark_output(n.add_activation("relu", s, ActivationOp::Relu));
+                   return n;
+                 }, 1, {"add", "relu"}});
+  out.push_back({"conv_bias_add_broadcast", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {1, 8, 5, 5});
+                   auto* b = n.add_constant("cb", w_({8, 1, 1}, 9));
+                   n.mark_output(n.add_elementwise("bias", b, conv(n, x, 8, 8, 1), ElementwiseOp::Add));
+                   return n;
+                 }, 1, {"bias"}});
+  out.push_back({"residual_from_later_step", [] {
+                   // the add's other operand is produced after the first conv: the
+                   // fused conv must move to the add's position
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {1, 8, 6, 6});
+                   auto* a = conv(n, x, 8, 8, 1);
+                   auto* b = conv(n, x, 8, 8, 3);
+                   n.mark_output(n.add_elementwise("add", a, b, ElementwiseOp::Add));
+                   return n;
+                 }, 2, {}});
+  out.push_back({"matmul_bias_gelu", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {2, 5, 32});
+                   auto* m = n.add_matmul("mm", x, n.add_constant("w", w_({32, 48}, 1)));
+                   auto* b = n.add_elementwise("bias", m, n.add_constant("b", w_({48}, 2)), ElementwiseOp::Add);
+                   n.mark_output(n.add_activation("gelu", b, ActivationOp::GeluErf));
+                   return n;
+                 }, 1, {"bias", "gelu"}});
+  out.push_back({"matmul_residual", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {6, 24});
+                   auto* m = n.add_matmul("mm", x, n.add_constant("w", w_({24, 24}, 1)));
+                   n.mark_output(n.add_elementwise("res", x, m, ElementwiseOp::Add));
+                   return n;
+                 }, 1, {"res"}});
+  out.push_back({"deconv_relu", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {1, 4, 5, 5});
+                   auto* d = n.add_deconvolution("dc", x, n.add_constant("w", w_({4, 6, 2, 2}, 1)), nullptr,
+                                                 DeconvolutionParams{{2, 2}, {0, 0}, {0, 0}, {1, 1}, {0, 0}, 1});
+                   n.mark_output(n.add_activation("relu", d, ActivationOp::Relu));
+                   return n;
+                 }, 1, {"relu"}});
+  // legality: conv output also a network output → nothing fused
+  out.push_back({"blocked_by_output", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {1, 4, 5, 5});
+                   auto* c = conv(n, x, 4, 4, 1);
+                   n.mark_output(c);
+                   n.mark_output(n.add_activation("relu", c, ActivationOp::Relu));
+                   return n;
+                 }, 2, {}});
+  // legality: conv output used twice → nothing fused
+  out.push_back({"blocked_by_second_use", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {1, 4, 5, 5});
+                   auto* c = conv(n, x, 4, 4, 1);
+                   auto* r = n.add_activation("relu", c, ActivationOp::Relu);
+                   n.mark_output(n.add_elementwise("mul", r, c, ElementwiseOp::Mul));
+                   return n;
+                 }, 3, {}});
+  // legality: the add would broadcast the conv output itself → not fused
+  out.push_back({"blocked_by_broadcast_of_output", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {1, 4, 5, 5});
+                   auto* y = n.add_input("y", DType::Float32, {3, 4, 5, 5});
+                   n.mark_output(n.add_elementwise("add", conv(n, x, 4, 4, 1), y, ElementwiseOp::Add));
+                   return n;
+                 }, 2, {}});
+  return out;
+}
+
+class Fusions : public ::testing::TestWithParam<FusionCase> {};
+
+TEST_P(Fusions, FusedEngineMatchesUnfusedReference) {
+  const auto& c = GetParam();
+  auto engine = builder::build(c.make());
+  const auto steps = engine.steps();
+  ASSERT_EQ(steps.size(), c.steps);
+  if (!c.fused.empty()) {
+    EXPECT_EQ(steps[0].fused, c.fused);
+  }
+  if (c.name == "residual_from_later_step") {
+    EXPECT_EQ(steps[1].fused, std::vector<std::string>{"add"});
+  }
+  expect_engine_matches_reference(c.make, {}, 1e-4, c.name);
+  BuilderConfig off;
+  off.fuse_post_ops = false;
+  expect_engine_matches_reference(c.make, off, 1e-4, c.name + " (unfused)");
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, Fusions, ::testing::ValuesIn(fusion_cases()),
+                         [](const ::testing::TestParamInfo<FusionCase>& info) { return info.param.name; });
+
+TEST(Layout, ConvChainsStayBlocked) {
+  auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {1, 16, 12, 12});
+    auto* a = n.add_activation("r1", conv(n, x, 16, 32, 1), ActivationOp::Relu);
+    auto* b = conv(n, a, 32, 32, 3);
+    n.mark_output(conv(n, b, 32, 16, 5));
+    return n;
+  };
+  auto engine = builder::build(make());
+  const auto steps = engine.steps();
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_NE(steps[0].output_layout, "plain");  // between convs: oneDNN's blocked format
+  EXPECT_NE(steps[1].output_layout, "plain");
+  EXPECT_EQ(steps[2].output_layout, "plain");  // network output
+  expect_engine_matches_reference(make, {}, 1e-4, "blocked");
+  BuilderConfig plain;
+  plain.engine.blocked_layout = false;
+  for (const auto& s : builder::build(make(), plain).steps()) EXPECT_EQ(s.output_layout, "plain");
+  expect_engine_matches_reference(make, plain, 1e-4, "plain");
+}
+
+TEST(Layout, WeightPrepackingOffGivesSameResults) {
+  BuilderConfig off;
+  off.engine.prepack_weights = false;
+  expect_engine_matches_reference([] { return resnet_like(); }, off, 1e-4, "no prepacking");
+}
+
+TEST(Precision, BFloat16ComputeForConvAndMatmul) {
+  BuilderConfig bf16;
+  bf16.precision = runtime::Precision::BFloat16;
+  auto engine = builder::build(resnet_like(), bf16);
+  for (const auto& s : engine.steps()) {
+    const bool heavy = s.kind == "Convolution" || s.kind == "MatMul";
+    EXPECT_EQ(s.precision, heavy ? runtime::Precision::BFloat16 : runtime::Precision::Float32) << s.name;
+  }
+  // bf16 keeps 8 mantissa bits (2^-9 relative per rounding): compare at the
+  // scale of the output, within 1e-2 of max(1, max |reference|).
+  Network ref = resnet_like();
+  auto inputs = random_inputs(ref);
+  const auto want = reference::run(ref, inputs).at("logits");
+  auto ctx = engine.create_context();
+  const auto got = ctx.run(inputs).at("logits");
+  double scale = 1.0, worst = 0.0;
+  for (std::int64_t i = 0; i < want.numel(); ++i) scale = std::max(scale, std::fabs(double(want.data<float>()[i])));
+  for (std::int64_t i = 0; i < want.numel(); ++i) {
+    worst = std::max(worst, std::fabs(double(got.data<float>()[i]) - want.data<float>()[i]));
+  }
+  EXPECT_LE(worst, 1e-2 * scale);
+  EXPECT_GT(worst, 0.0);  // really computed in bf16
+}
+
+TEST(ResNetLike, WholeNetworkMatchesReference) {
+  builder::BuildReport report;
+  auto engine = builder::build(resnet_like(), {}, &report);
+  EXPECT_EQ(report.folded_batchnorms, 10);
+  EXPECT_FALSE(report.fusions.empty());
+  expect_engine_matches_reference([] { return resnet_like(2); }, {}, 1e-4, "resnet-like batch 2");
+}
+
+}  // namespace
+}  // namespace atenrt::testing
