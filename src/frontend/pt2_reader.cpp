@@ -37,6 +37,12 @@ void read_graph_json(const ZipArchive& zip, const std::string& entry, const Read
   const JsonReader r(zip.display() + ": " + entry);
   const json root = parse_json(zip.read_text(entry), r.where(), limits.max_json_depth);
   read_exported_program(root, r, ep);
+  // Edges: every value used is defined before use, names are unique.
+  try {
+    ep.graph.validate();
+  } catch (const FormatError& e) {
+    throw FormatError(r.where() + ": " + e.what());
+  }
 }
 
 // Binds weights to the signature's parameters, buffers and constants, and
@@ -203,11 +209,6 @@ ir::ExportedProgram load_pt2_from_memory(const std::byte* data, std::size_t size
   } else {
     throw FormatError(display_name + ": not a torch.export archive (no " + root +
                       "archive_format and no serialized_exported_program.json)");
-  }
-  try {
-    ep.graph.validate();
-  } catch (const FormatError& e) {
-    throw FormatError(display_name + ": " + e.what());
   }
   return ep;
 }
