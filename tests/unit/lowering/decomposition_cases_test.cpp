@@ -86,6 +86,7 @@ TEST_F(DecompositionCases, EveryRegisteredDecompositionHasACase) {
   std::set<std::string> covered;
   for (const auto& name : names_) covered.insert(load_case(dir_, name).op);
   for (const auto* d : DecompositionRegistry::instance().all()) {
+    if (d->key.starts_with("aten.lowering_test_")) continue;  // test-only registrations
     EXPECT_TRUE(covered.contains(d->key)) << d->key << " has no case in tests/lowering/cases.py";
   }
 }

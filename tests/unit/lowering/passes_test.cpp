@@ -1,0 +1,241 @@
+// Graph passes on hand-built graphs; failures print the graph before and after.
+#include <gtest/gtest.h>
+
+#include "graph_maker.h"
+#include "lowering/graph_utils.h"
+#include "lowering/lower.h"
+#include "ref_eval.h"
+
+namespace atenrt::lowering::testing {
+namespace {
+
+// Runs lower() with only `passes` enabled (decompositions off unless asked).
+struct Run {
+  std::string before, after;
+  LoweringReport report;
+  std::string context() const { return "\nbefore:\n" + before + "after:\n" + after + report.to_string(); }
+};
+
+Run run_only(ir::Graph& g, std::set<std::string> passes, bool decompositions = false) {
+  LoweringSettings s;
+  s.decompositions_enabled = decompositions;
+  for (const auto& p : pass_names()) {
+    if (!passes.contains(p)) s.disabled_passes.insert(p);
+  }
+  Run r;
+  r.before = graph_to_string(g);
+  r.report = lower(g, s);
+  r.after = graph_to_string(g);
+  return r;
+}
+
+int count(const ir::Graph& g, const std::string& op) {
+  auto h = op_histogram(g);
+  return h.contains(op) ? h.at(op) : 0;
+}
+
+TEST(DeadCode, RemovesUnusedNodesAndUnreadWeightsButKeepsSideEffects) {
+  GraphMaker m;
+  m.input("x", {4});
+  m.weight("unused_w", {4}, {1, 2, 3, 4});
+  m.node("aten.relu.default", {A("self", R("x"))}, "dead", tmeta({4}));
+  m.node("aten.neg.default", {A("self", R("dead"))}, "dead2", tmeta({4}));
+  m.node("aten.sigmoid.default", {A("self", R("x"))}, "live", tmeta({4}));
+  ir::Node inplace;  // in-place: must stay even though nobody reads it
+  inplace.name = "mut";
+  inplace.target = ir::OpName::parse("aten.relu_.default");
+  inplace.inputs = {A("self", R("x"))};
+  inplace.outputs = {ir::TensorRef{"mut"}};
+  m.g.tensor_values["mut"] = tmeta({4});
+  m.g.nodes.push_back(inplace);
+  m.output("live");
+  auto r = run_only(m.g, {"dead_code"});
+  EXPECT_EQ(count(m.g, "aten.relu.default"), 0) << r.context();
+  EXPECT_EQ(count(m.g, "aten.neg.default"), 0) << r.context();
+  EXPECT_EQ(count(m.g, "aten.sigmoid.default"), 1) << r.context();
+  EXPECT_EQ(count(m.g, "aten.relu_.default"), 1) << r.context();
+  EXPECT_FALSE(m.g.weights.contains("model.unused_w")) << r.context();
+  EXPECT_EQ(m.g.inputs.size(), 1u) << r.context();
+  EXPECT_EQ(r.report.pass_changes("dead_code"), 3) << r.context();  // 2 nodes + 1 weight
+  EXPECT_FALSE(m.g.tensor_values.contains("dead"));
+}
+
+TEST(NoopRemoval, DropsIdentityOpsAndKeepsRealConversions) {
+  GraphMaker m;
+  m.input("x", {2, 3});
+  m.node("aten.detach.default", {A("self", R("x"))}, "d", tmeta({2, 3}));
+  m.node("aten.clone.default", {A("self", R("d"))}, "c", tmeta({2, 3}));
+  m.node("aten.alias.default", {A("self", R("c"))}, "al", tmeta({2, 3}));
+  m.node("aten.lift_fresh_copy.default", {A("self", R("al"))}, "lf", tmeta({2, 3}));
+  m.node("aten._to_copy.default", {A("self", R("lf")), A("dtype", ir::ScalarTypeArg{DType::Float32, 7})}, "tc",
+         tmeta({2, 3}));
+  m.node("aten.view.default", {A("self", R("tc")), A("size", ir::IntList{2, 3})}, "v", tmeta({2, 3}));
+  m.node("aten.dropout.default", {A("input", R("v")), A("p", 0.5), A("train", false)}, "dr", tmeta({2, 3}));
+  m.node("aten.relu.default", {A("self", R("dr"))}, "y", tmeta({2, 3}));
+  m.node("aten._to_copy.default", {A("self", R("y")), A("dtype", ir::ScalarTypeArg{DType::Int64, 4})}, "yi",
+         tmeta({2, 3}, DType::Int64));
+  m.node("aten.clone.default", {A("self", R("x"))}, "passthrough", tmeta({2, 3}));
+  m.output("yi");
+  m.output("passthrough");
+  auto r = run_only(m.g, {"noop_removal", "dead_code"});
+  EXPECT_EQ(m.g.nodes.size(), 3u) << r.context();  // relu, the int64 cast, the copy of an input that is an output
+  EXPECT_EQ(count(m.g, "aten._to_copy.default"), 1) << r.context();
+  EXPECT_EQ(count(m.g, "aten.clone.default"), 1) << r.context();
+  ASSERT_EQ(count(m.g, "aten.relu.default"), 1) << r.context();
+  EXPECT_EQ(m.g.nodes[0].inputs[0].arg, R("x")) << r.context();
+  EXPECT_EQ(r.report.pass_changes("noop_removal"), 7) << r.context();
+}
+
+TEST(InplaceToFunctional, RewritesInPlaceOpsAndRewiresLaterReaders) {
+  GraphMaker m;
+  m.input("x", {3});
+  m.node("aten.relu.default", {A("self", R("x"))}, "h", tmeta({3}));
+  m.node("aten.add_.Tensor", {A("self", R("h")), A("other", 1.0)}, "h2", tmeta({3}));
+  m.node("aten.mul.Tensor", {A("self", R("h")), A("other", 2.0)}, "y", tmeta({3}));  // reads h after the mutation
+  m.node("aten.view.default", {A("self", R("x")), A("size", ir::IntList{3})}, "xv", tmeta({3}));
+  m.node("aten.relu_.default", {A("self", R("xv"))}, "xv2", tmeta({3}));  // mutates a view: left alone
+  m.output("y");
+  m.output("xv2");
+  auto r = run_only(m.g, {"inplace_to_functional"});
+  EXPECT_EQ(count(m.g, "aten.add.Tensor"), 1) << r.context();
+  EXPECT_EQ(count(m.g, "aten.add_.Tensor"), 0) << r.context();
+  EXPECT_EQ(count(m.g, "aten.relu_.default"), 1) << r.context();
+  EXPECT_EQ(m.g.nodes[2].inputs[0].arg, R("h2")) << r.context();
+  // Values: y = (relu(x) + 1) * 2 (the untouched view/relu_ tail left out).
+  ir::Graph head = m.g;
+  head.nodes.resize(3);
+  head.outputs.resize(1);
+  auto out = ref_evaluate(head, {{"x", RefTensor{DType::Float32, {3}, {-1, 0.5, 2}}}});
+  EXPECT_EQ(out[0].data, (std::vector<double>{2, 3, 6})) << r.context();
+}
+
+TEST(ConstantFolding, FoldsATransposedWeightIntoANewConstant) {
+  GraphMaker m;
+  m.input("x", {1, 3});
+  m.weight("w", {2, 3}, {1, 2, 3, 4, 5, 6});
+  m.weight("scale", {2}, {10, 100}, ir::InputKind::Buffer);
+  m.node("aten.t.default", {A("self", R("w"))}, "wt", tmeta({3, 2}));
+  m.node("aten.mul.Tensor", {A("self", R("wt")), A("other", R("scale"))}, "wts", tmeta({3, 2}));
+  m.node("aten.mm.default", {A("self", R("x")), A("mat2", R("wts"))}, "y", tmeta({1, 2}));
+  m.output("y");
+  auto r = run_only(m.g, {"constant_folding", "dead_code"});
+  EXPECT_EQ(m.g.nodes.size(), 1u) << r.context();
+  EXPECT_EQ(r.report.pass_changes("constant_folding"), 2) << r.context();
+  ASSERT_TRUE(m.g.weights.contains("_folded.wts")) << r.context();
+  const Tensor& folded = m.g.weights.at("_folded.wts");
+  EXPECT_EQ(folded.sizes(), (std::vector<std::int64_t>{3, 2}));
+  const std::vector<float> want{10, 400, 20, 500, 30, 600};
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(folded.data<float>()[i], want[i]) << i;
+  // The original weights are no longer read, so they left the signature.
+  EXPECT_FALSE(m.g.weights.contains("model.w")) << r.context();
+  EXPECT_FALSE(m.g.weights.contains("model.scale")) << r.context();
+  ASSERT_EQ(m.g.signature.inputs.size(), 2u) << r.context();
+  EXPECT_EQ(m.g.signature.inputs[0].kind, ir::InputKind::UserInput);
+  EXPECT_EQ(m.g.signature.inputs[1].kind, ir::InputKind::TensorConstant);
+  EXPECT_EQ(m.g.signature.inputs[1].target, "_folded.wts");
+  auto out = ref_evaluate(m.g, {{"x", RefTensor{DType::Float32, {1, 3}, {1, 1, 1}}}});
+  EXPECT_EQ(out[0].data, (std::vector<double>{60, 1500})) << r.context();
+}
+
+TEST(ConstantFolding, LeavesUserInputDependentNodesAlone) {
+  GraphMaker m;
+  m.input("x", {2, 3});
+  m.node("aten.t.default", {A("self", R("x"))}, "xt", tmeta({3, 2}));
+  m.output("xt");
+  auto r = run_only(m.g, {"constant_folding"});
+  EXPECT_EQ(count(m.g, "aten.t.default"), 1) << r.context();
+  EXPECT_EQ(r.report.pass_changes("constant_folding"), 0);
+}
+
+TEST(ViewCanonicalization, AliasesBecomeViewsAndChainsCollapse) {
+  GraphMaker m;
+  m.input("x", {2, 3, 4});
+  m.node("aten._unsafe_view.default", {A("self", R("x")), A("size", ir::IntList{6, 4})}, "a", tmeta({6, 4}));
+  m.node("aten._reshape_alias.default",
+         {A("self", R("a")), A("size", ir::IntList{24}), A("stride", ir::IntList{1})}, "b", tmeta({24}));
+  m.node("aten.view.default", {A("self", R("b")), A("size", ir::IntList{4, -1})}, "c", tmeta({4, 6}));
+  m.node("aten.relu.default", {A("self", R("c"))}, "y", tmeta({4, 6}));
+  m.output("y");
+  auto r = run_only(m.g, {"view_canonicalization", "dead_code"});
+  EXPECT_EQ(count(m.g, "aten._unsafe_view.default"), 0) << r.context();
+  EXPECT_EQ(count(m.g, "aten._reshape_alias.default"), 0) << r.context();
+  ASSERT_EQ(count(m.g, "aten.view.default"), 1) << r.context();
+  const auto& v = m.g.nodes[0];
+  EXPECT_EQ(v.inputs[0].arg, R("x")) << r.context();
+  EXPECT_EQ(*v.input("size"), ir::Argument(ir::IntList{4, 6})) << r.context();
+}
+
+TEST(CommonSubexpressionElimination, MergesEqualNodesButNotRandomOnes) {
+  GraphMaker m;
+  m.input("x", {3});
+  m.node("aten.mul.Tensor", {A("self", R("x")), A("other", 2.0)}, "a", tmeta({3}));
+  m.node("aten.mul.Tensor", {A("self", R("x")), A("other", 2.0)}, "b", tmeta({3}));
+  m.node("aten.mul.Tensor", {A("self", R("x")), A("other", 3.0)}, "c", tmeta({3}));
+  m.node("aten.add.Tensor", {A("self", R("a")), A("other", R("b"))}, "s", tmeta({3}));
+  m.node("aten.add.Tensor", {A("self", R("s")), A("other", R("c"))}, "y", tmeta({3}));
+  m.node("aten.rand_like.default", {A("self", R("x"))}, "r1", tmeta({3}));
+  m.node("aten.rand_like.default", {A("self", R("x"))}, "r2", tmeta({3}));
+  m.output("y");
+  m.output("r1");
+  m.output("r2");
+  auto r = run_only(m.g, {"cse"});
+  EXPECT_EQ(count(m.g, "aten.mul.Tensor"), 2) << r.context();
+  EXPECT_EQ(count(m.g, "aten.rand_like.default"), 2) << r.context();
+  EXPECT_EQ(m.g.nodes[2].inputs[1].arg, R("a")) << r.context();  // s = a + a
+  EXPECT_EQ(r.report.pass_changes("cse"), 1);
+}
+
+TEST(Passes, EachPassCanBeSwitchedOff) {
+  GraphMaker m;
+  m.input("x", {3});
+  m.node("aten.relu.default", {A("self", R("x"))}, "dead", tmeta({3}));
+  m.node("aten.detach.default", {A("self", R("x"))}, "d", tmeta({3}));
+  m.node("aten.neg.default", {A("self", R("d"))}, "y", tmeta({3}));
+  m.output("y");
+  LoweringSettings s;
+  s.disabled_passes = {"dead_code", "noop_removal"};
+  const auto before = graph_to_string(m.g);
+  auto report = lower(m.g, s);
+  EXPECT_EQ(m.g.nodes.size(), 3u) << before << graph_to_string(m.g);
+  EXPECT_FALSE(report.pass_ran("dead_code"));
+  EXPECT_TRUE(report.pass_ran("cse"));
+  EXPECT_EQ(report.skipped_passes, (std::vector<std::string>{"noop_removal", "dead_code"}));
+  s.passes_enabled = false;
+  auto g2 = m.g;
+  EXPECT_TRUE(lower(g2, s).passes.empty());
+}
+
+// What make_fx gives for nn.Linear in torch 1.13: detach'ed weight, t, addmm.
+TEST(Pipeline, LinearFromMakeFxBecomesOneMmWithAFoldedWeight) {
+  GraphMaker m;
+  m.weight("w", {2, 3}, {1, 0, -1, 2, 1, 0});
+  m.weight("b", {2}, {0.5, -0.5});
+  m.input("x", {4, 3});
+  m.node("aten.detach.default", {A("self", R("w"))}, "wd", tmeta({2, 3}));
+  m.node("aten.t.default", {A("self", R("wd"))}, "wt", tmeta({3, 2}));
+  m.node("aten.addmm.default", {A("self", R("b")), A("mat1", R("x")), A("mat2", R("wt"))}, "y", tmeta({4, 2}));
+  m.output("y");
+  const auto before = graph_to_string(m.g);
+  auto report = lower(m.g);
+  const auto ctx = "\nbefore:\n" + before + "after:\n" + graph_to_string(m.g) + report.to_string();
+  EXPECT_EQ(op_histogram(m.g), (std::map<std::string, int>{{"aten.add.Tensor", 1}, {"aten.mm.default", 1}})) << ctx;
+  EXPECT_TRUE(report.decomposed("aten.addmm.default")) << ctx;
+  EXPECT_TRUE(report.decomposed("aten.t.default")) << ctx;
+  EXPECT_EQ(report.pass_changes("noop_removal"), 1) << ctx;
+  EXPECT_GE(report.pass_changes("constant_folding"), 1) << ctx;
+  auto out = ref_evaluate(m.g, {{"x", RefTensor{DType::Float32, {4, 3}, {1, 2, 3, 0, 0, 0, -1, 1, 0, 2, 2, 2}}}});
+  EXPECT_EQ(out[0].data, (std::vector<double>{-1.5, 3.5, 0.5, -0.5, -0.5, -1.5, 0.5, 5.5})) << ctx;
+}
+
+TEST(Histogram, CountsOpsAndPrints) {
+  GraphMaker m;
+  m.input("x", {3});
+  m.node("aten.relu.default", {A("self", R("x"))}, "a", tmeta({3}));
+  m.node("aten.relu.default", {A("self", R("a"))}, "b", tmeta({3}));
+  m.output("b");
+  EXPECT_EQ(op_histogram(m.g), (std::map<std::string, int>{{"aten.relu.default", 2}}));
+  EXPECT_NE(histogram_to_string(op_histogram(m.g)).find("2\taten.relu.default"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace atenrt::lowering::testing

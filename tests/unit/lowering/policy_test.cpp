@@ -1,0 +1,165 @@
+// The decomposition registry and the converter policy: which of a
+// decomposition and a converter runs is decided by settings, and the report
+// says so.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "atenrt/errors.h"
+#include "graph_maker.h"
+#include "lowering/node_args.h"
+#include "lowering/graph_utils.h"
+#include "lowering/lower.h"
+#include "lowering/registry.h"
+
+namespace atenrt::lowering::testing {
+namespace {
+
+// A test-only op whose decomposition is marked preferred_over_converter.
+[[maybe_unused]] const DecompositionRegistrar preferred(
+    "aten.lowering_test_preferred.default", "misc",
+    [](GraphBuilder& b, const ir::Node& n) { return std::vector<std::string>{b.unary("relu", tensor_arg(n, "self"))}; },
+    /*preferred_over_converter=*/true);
+
+ir::Graph addmm_graph() {
+  GraphMaker m;
+  m.input("bias", {3});
+  m.input("a", {2, 4});
+  m.input("b", {4, 3});
+  m.node("aten.addmm.default", {A("self", R("bias")), A("mat1", R("a")), A("mat2", R("b")), A("beta", 0.5)}, "out",
+         tmeta({2, 3}));
+  m.output("out");
+  return m.g;
+}
+
+bool has(const ir::Graph& g, const std::string& op) { return op_histogram(g).contains(op); }
+
+TEST(LoweringPolicy, WithoutConvertersTheDecompositionRuns) {
+  auto g = addmm_graph();
+  auto report = lower(g);
+  EXPECT_TRUE(report.decomposed("aten.addmm.default")) << report.to_string();
+  EXPECT_FALSE(has(g, "aten.addmm.default")) << graph_to_string(g);
+  EXPECT_TRUE(has(g, "aten.mm.default"));
+}
+
+TEST(LoweringPolicy, AnEnabledConverterWinsByDefault) {
+  auto g = addmm_graph();
+  LoweringSettings s;
+  s.has_converter = [](const std::string& key) { return key == "aten.addmm.default"; };
+  auto report = lower(g, s);
+  EXPECT_FALSE(report.decomposed("aten.addmm.default"));
+  EXPECT_TRUE(has(g, "aten.addmm.default")) << graph_to_string(g);
+  EXPECT_FALSE(has(g, "aten.mm.default"));
+  EXPECT_EQ(report.not_decomposed.at("aten.addmm.default"), "a converter handles it");
+}
+
+TEST(LoweringPolicy, SettingsCanForceTheDecompositionOverAConverter) {
+  LoweringSettings s;
+  s.has_converter = [](const std::string&) { return true; };
+  s.forced_decompositions = {"aten.addmm.default"};
+  auto g = addmm_graph();
+  EXPECT_TRUE(lower(g, s).decomposed("aten.addmm.default"));
+  s.forced_decompositions.clear();
+  s.prefer_decompositions = true;
+  auto g2 = addmm_graph();
+  EXPECT_TRUE(lower(g2, s).decomposed("aten.addmm.default"));
+  // ... unless the converter is pinned.
+  s.converter_preferred = {"aten.addmm.default"};
+  auto g3 = addmm_graph();
+  auto report = lower(g3, s);
+  EXPECT_FALSE(report.decomposed("aten.addmm.default"));
+  EXPECT_EQ(report.not_decomposed.at("aten.addmm.default"), "the converter is preferred by settings");
+}
+
+TEST(LoweringPolicy, PreferredDecompositionRunsDespiteAConverter) {
+  GraphMaker m;
+  m.input("x", {4});
+  ir::Node n;
+  n.name = "p";
+  n.target = ir::OpName::parse("aten.lowering_test_preferred.default");
+  n.inputs = {A("self", R("x"))};
+  n.outputs = {ir::TensorRef{"p"}};
+  m.g.tensor_values["p"] = tmeta({4});
+  m.g.nodes.push_back(n);
+  m.output("p");
+  LoweringSettings s;
+  s.has_converter = [](const std::string&) { return true; };
+  auto report = lower(m.g, s);
+  EXPECT_TRUE(report.decomposed("aten.lowering_test_preferred.default")) << report.to_string();
+  EXPECT_TRUE(has(m.g, "aten.relu.default")) << graph_to_string(m.g);
+  EXPECT_FALSE(has(m.g, "aten.lowering_test_preferred.default"));
+}
+
+TEST(LoweringPolicy, GroupsAndKeysSwitchDecompositionsOff) {
+  LoweringSettings s;
+  s.disabled_groups = {"linear_algebra"};
+  auto g = addmm_graph();
+  auto r = lower(g, s);
+  EXPECT_TRUE(has(g, "aten.addmm.default"));
+  EXPECT_EQ(r.not_decomposed.at("aten.addmm.default"), "group 'linear_algebra' is disabled");
+  s = {};
+  s.enabled_groups = std::set<std::string>{"activations"};
+  auto g2 = addmm_graph();
+  lower(g2, s);
+  EXPECT_TRUE(has(g2, "aten.addmm.default"));
+  s = {};
+  s.disabled_decompositions = {"aten.addmm.default"};
+  auto g3 = addmm_graph();
+  lower(g3, s);
+  EXPECT_TRUE(has(g3, "aten.addmm.default"));
+  s = {};
+  s.decompositions_enabled = false;
+  auto g4 = addmm_graph();
+  lower(g4, s);
+  EXPECT_TRUE(has(g4, "aten.addmm.default"));
+}
+
+TEST(LoweringPolicy, ADecompositionThatDoesNotFitLeavesTheNodeAndSaysWhy) {
+  GraphMaker m;
+  m.input("x", {2, 3, 4});
+  m.g.tensor_values["x"].sizes[0] = ir::SymInt::named("s0");  // dynamic batch
+  m.input("w", {5, 4});
+  ir::TensorMeta out = tmeta({2, 3, 5});
+  out.sizes[0] = ir::SymInt::named("s0");
+  m.node("aten.linear.default", {A("input", R("x")), A("weight", R("w"))}, "y", out);
+  m.output("y");
+  auto report = lower(m.g);
+  EXPECT_TRUE(has(m.g, "aten.linear.default")) << graph_to_string(m.g);
+  ASSERT_TRUE(report.not_decomposed.contains("aten.linear.default"));
+  EXPECT_NE(report.not_decomposed.at("aten.linear.default").find("static"), std::string::npos)
+      << report.not_decomposed.at("aten.linear.default");
+}
+
+TEST(LoweringRegistry, KeysAreUniqueOverloadsInNamedGroups) {
+  auto& reg = DecompositionRegistry::instance();
+  EXPECT_THROW(reg.add(Decomposition{"aten.addmm.default", "misc", nullptr, false}), std::logic_error);
+  EXPECT_THROW(reg.add(Decomposition{"aten.addmm", "misc", nullptr, false}), std::logic_error);
+  const auto groups = reg.groups();
+  for (const char* g : {"activations", "linear_algebra", "misc", "normalization", "reductions", "views"}) {
+    EXPECT_NE(std::find(groups.begin(), groups.end(), g), groups.end()) << g;
+  }
+  EXPECT_GE(decomposition_keys().size(), 75u);
+  const auto passes = pass_names();
+  EXPECT_EQ(passes, (std::vector<std::string>{"inplace_to_functional", "noop_removal", "view_canonicalization",
+                                               "constant_folding", "cse", "dead_code"}));
+}
+
+TEST(LoweringRegistry, MalformedArgumentsAreCleanErrorsNotCrashes) {
+  GraphMaker m;
+  m.input("a", {2, 4});
+  m.input("b", {4, 3});
+  // mat2 given a number instead of a tensor.
+  m.node("aten.addmm.default", {A("self", R("a")), A("mat1", R("a")), A("mat2", 3.0)}, "out", tmeta({2, 3}));
+  m.output("out");
+  try {
+    lower(m.g);
+    FAIL() << "expected a FormatError";
+  } catch (const FormatError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("mat2"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("aten.addmm.default"), std::string::npos) << msg;
+  }
+}
+
+}  // namespace
+}  // namespace atenrt::lowering::testing
