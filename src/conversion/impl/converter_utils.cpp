@@ -203,7 +203,7 @@ NetworkTensor* expand(ConversionContext& ctx, std::string_view name, NetworkTens
   return ctx.net().add_select(ctx.layer_name(name, "expand"), cond, x, x);
 }
 
-NetworkTensor* slice(ConversionContext& ctx, std::string_view name, NetworkTensor* x, std::int64_t axis,
+NetworkTensor* slice_axis(ConversionContext& ctx, std::string_view name, NetworkTensor* x, std::int64_t axis,
                      std::int64_t start, std::int64_t end, std::int64_t step) {
   return ctx.net().add_slice(ctx.layer_name(name, "slice"), x, {axis}, {start}, {end}, {step});
 }

@@ -57,7 +57,7 @@ NetworkTensor* expand(ConversionContext& ctx, std::string_view name, NetworkTens
 // A tensor of `dims` filled with `value`.
 NetworkTensor* fill(ConversionContext& ctx, std::string_view name, const Dims& dims, double value, DType dtype);
 // Python slice on one axis.
-NetworkTensor* slice(ConversionContext& ctx, std::string_view name, NetworkTensor* x, std::int64_t axis,
+NetworkTensor* slice_axis(ConversionContext& ctx, std::string_view name, NetworkTensor* x, std::int64_t axis,
                      std::int64_t start, std::int64_t end, std::int64_t step = 1);
 NetworkTensor* concat(ConversionContext& ctx, std::string_view name, std::vector<NetworkTensor*> xs,
                       std::int64_t axis);
