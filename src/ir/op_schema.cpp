@@ -153,7 +153,24 @@ std::optional<Argument> parse_default(std::string_view type, std::string_view te
     if (text == "True" || text == "False") return Argument(text == "True");
     return std::nullopt;
   }
-  if (base == "MemoryFormat" && text == "contiguous_format") return Argument(MemoryFormatArg{1});
+  // Enum defaults are written in c10's numbering; the IR uses the .pt2 serde
+  // numbering (pt2_format.md §3.6), as the exporter does.
+  if (base == "MemoryFormat") {
+    if (text == "contiguous_format") return Argument(MemoryFormatArg{1});
+    if (auto v = parse_int(text)) {
+      static constexpr std::int64_t kC10ToSerde[] = {1, 4, 2, 3};  // contiguous, preserve, cl, cl3d
+      if (*v >= 0 && *v < 4) return Argument(MemoryFormatArg{kC10ToSerde[*v]});
+    }
+    return std::nullopt;
+  }
+  if (base == "ScalarType") {
+    if (auto v = parse_int(text)) {
+      // c10: Byte 0 ... Bool 11, BFloat16 15; serde: c10 + 1 up to Bool, BFloat16 13.
+      const std::int64_t serde = *v <= 11 ? *v + 1 : (*v == 15 ? 13 : -1);
+      return Argument(ScalarTypeArg{dtype_from_serde(serde), serde});
+    }
+    return std::nullopt;
+  }
   if (base == "str") return Argument(std::string(text));
   return std::nullopt;  // a default we do not model (e.g. a named enum): treated as required
 }

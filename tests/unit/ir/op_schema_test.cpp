@@ -91,3 +91,20 @@ TEST(OpSchema, EveryEmbeddedSchemaParses) {
 
 }  // namespace
 }  // namespace atenrt::ir
+
+namespace atenrt::ir {
+namespace {
+
+TEST(OpSchema, EnumDefaultsUseSerdeNumbering) {
+  // aten::arange-style `ScalarType? dtype=4` is c10 Long, serde 5.
+  const OpSchema* s = find_schema("aten::_to_copy");
+  ASSERT_NE(s, nullptr);
+  for (const auto& line : {std::string("aten::x(Tensor a, MemoryFormat memory_format=0, ScalarType? dtype=4) -> Tensor")}) {
+    auto parsed = parse_schema(line);
+    EXPECT_EQ(*parsed.arguments[1].default_value, Argument(MemoryFormatArg{1}));
+    EXPECT_EQ(*parsed.arguments[2].default_value, Argument(ScalarTypeArg{DType::Int64, 5}));
+  }
+}
+
+}  // namespace
+}  // namespace atenrt::ir
