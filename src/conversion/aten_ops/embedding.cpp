@@ -1,0 +1,65 @@
+// Embedding converters; the validators carry the seed's limits.
+#include "conversion/aten_ops/common.h"
+#include "conversion/host_tensor.h"
+#include "conversion/impl/embedding.h"
+
+namespace atenrt::conversion::aten_ops {
+namespace {
+namespace emb = impl::embedding;
+constexpr const char* kFamily = "embedding";
+
+Capability embedding_ok(const NodeView& node, const ConversionSettings&) {
+  if (node.literal_bool("scale_grad_by_freq").value_or(false)) {
+    return Capability::no("scale_grad_by_freq=True is not supported (a training-only gradient option)");
+  }
+  if (node.literal_bool("sparse").value_or(false)) {
+    return Capability::no("sparse=True is not supported (sparse gradients are training-only)");
+  }
+  return Capability::yes();
+}
+ATENRT_CONVERTER("aten.embedding.default", .validator = embedding_ok, .supports_dynamic_shapes = true) {
+  return one(emb::embedding(ctx, SourceIR::ATen, args.name(), args.tensor("weight"), args.tensor("indices")));
+}
+
+// Bags are cut at offsets, which must be known at conversion time (a weight
+// or constant), unless indices are 2-d (one bag per row).
+Capability bag_ok(const NodeView& node, const ConversionSettings& s) {
+  auto c = embedding_ok(node, s);
+  if (!c) return c;
+  const auto mode = node.literal_int("mode").value_or(0);
+  if (mode < 0 || mode > 2) return Capability::no("mode " + std::to_string(mode) + " is not sum, mean or max");
+  const ir::TensorMeta* idx = node.meta("indices");
+  if (idx && idx->sizes.size() == 1) {
+    const ir::Argument* off = node.find("offsets");
+    const auto* ref = off ? off->get_if<ir::TensorRef>() : nullptr;
+    if (!ref || !node.graph().weight_for_value(ref->name)) {
+      return Capability::no("offsets must be a constant (bags are cut at conversion time)");
+    }
+    if (!idx->is_static()) return Capability::no("indices must have a static size");
+  }
+  for (std::size_t k = 1; k < 4; ++k) {
+    if (node.output_used(k)) return Capability::no("only the first output (the bags) is computed");
+  }
+  if (!node.is_none("per_sample_weights") && mode != 0) return Capability::no("per_sample_weights need mode='sum'");
+  return Capability::yes();
+}
+Outputs bag(ConversionContext& ctx, const NodeArgs& args) {
+  auto* indices = args.tensor("indices");
+  std::optional<std::vector<std::int64_t>> offsets;
+  if (auto t = args.host_tensor("offsets")) {
+    const Tensor c = t->contiguous();
+    offsets.emplace();
+    for (std::int64_t i = 0; i < c.numel(); ++i) offsets->push_back(element_as_int(c, i));
+  }
+  auto* out = emb::embedding_bag(ctx, SourceIR::ATen, args.name(), args.tensor("weight"), indices, offsets,
+                                 static_cast<emb::BagMode>(args.i("mode")), args.opt_tensor("per_sample_weights"),
+                                 args.b("include_last_offset"));
+  return {out, Value(), Value(), Value()};
+}
+ATENRT_REGISTER("aten.embedding_bag.default", bag, .validator = bag_ok);
+ATENRT_REGISTER("aten.embedding_bag.padding_idx", bag, .validator = bag_ok);
+ATENRT_REGISTER("aten._embedding_bag.default", bag, .validator = bag_ok);
+ATENRT_REGISTER("aten._embedding_bag_forward_only.default", bag, .validator = bag_ok);
+
+}  // namespace
+}  // namespace atenrt::conversion::aten_ops
