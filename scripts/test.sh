@@ -43,7 +43,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 step "fuzzing the .pt2 reader for ${FUZZ_SECONDS}s"
 scripts/build.sh fuzz
 mkdir -p build-fuzz/corpus-work
-build-fuzz/tests/fuzz/atenrt_pt2_reader_fuzz -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 \
-  -timeout=10 build-fuzz/corpus-work tests/corpus 2>&1 | tail -n 5
+build-fuzz/tests/fuzz/pt2_reader_fuzz -dict=tests/fuzz/pt2.dict -max_total_time="$FUZZ_SECONDS" \
+  -rss_limit_mb=2048 -timeout=10 build-fuzz/corpus-work tests/corpus 2>&1 | tail -n 5
 
 step "all tests passed"
