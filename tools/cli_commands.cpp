@@ -4,6 +4,9 @@ namespace atenrt::cli {
 
 std::vector<std::unique_ptr<Command>> all_commands() {
   std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(make_compile_command());
+  commands.push_back(make_run_command());
+  commands.push_back(make_bench_command());
   commands.push_back(make_inspect_command());
   return commands;
 }

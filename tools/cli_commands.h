@@ -19,6 +19,9 @@ class Command {
 };
 
 std::unique_ptr<Command> make_inspect_command();
+std::unique_ptr<Command> make_compile_command();
+std::unique_ptr<Command> make_run_command();
+std::unique_ptr<Command> make_bench_command();
 
 // Every subcommand, in the order `atenrt --help` lists them.
 std::vector<std::unique_ptr<Command>> all_commands();

@@ -1,0 +1,165 @@
+// The pipeline behind atenrt::compile (DESIGN.md §1): import → lower →
+// partition → convert → build.
+#include <chrono>
+#include <sstream>
+
+#include "atenrt/atenrt.h"
+#include "builder/builder.h"
+#include "conversion/context.h"
+#include "conversion/node_view.h"
+#include "conversion/registry.h"
+#include "frontend/pt2_reader.h"
+#include "lowering/lower.h"
+#include "partition/partitioner.h"
+#include "runtime/engine.h"
+
+namespace atenrt {
+namespace {
+
+conversion::ConversionSettings conversion_settings(const CompileSettings& s) {
+  conversion::ConversionSettings c;
+  c.assume_dynamic_shape_support = s.assume_dynamic_shape_support;
+  return c;
+}
+
+lowering::LoweringSettings lowering_settings(const CompileSettings& s) {
+  lowering::LoweringSettings l;
+  l.decompositions_enabled = s.lowering;
+  l.passes_enabled = s.lowering;
+  l.disabled_groups.insert(s.disabled_decomposition_groups.begin(), s.disabled_decomposition_groups.end());
+  l.disabled_decompositions.insert(s.disabled_decompositions.begin(), s.disabled_decompositions.end());
+  l.disabled_passes.insert(s.disabled_passes.begin(), s.disabled_passes.end());
+  // A decomposition yields to a converter of the same op unless it says
+  // otherwise (lowering/settings.h): ask the registry.
+  l.has_converter = [](const std::string& key) {
+    return !conversion::ConverterRegistry::global().candidates(key).empty();
+  };
+  return l;
+}
+
+partition::PartitionSettings partition_settings(const CompileSettings& s) {
+  partition::PartitionSettings p;
+  p.min_block_size = s.min_block_size;
+  p.torch_executed_ops.insert(s.torch_executed_ops.begin(), s.torch_executed_ops.end());
+  p.require_full_compilation = s.require_full_compilation;
+  p.use_fast_partitioner = s.use_fast_partitioner;
+  return p;
+}
+
+builder::BuilderConfig builder_config(const CompileSettings& s) {
+  builder::BuilderConfig b;
+  b.precision = s.precision == Precision::BF16 ? runtime::Precision::BFloat16 : runtime::Precision::Float32;
+  b.engine.num_threads = s.num_threads;
+  const int level = s.optimization_level;
+  b.constant_folding = level >= 1;
+  b.fold_batchnorm = level >= 1;
+  b.dead_layer_removal = true;  // always safe, and keeps the plan small
+  b.fuse_post_ops = level >= 2;
+  b.engine.blocked_layout = level >= 3;
+  b.engine.prepack_weights = level >= 3;
+  return b;
+}
+
+// Lowers and partitions `program`, filling the report's partition parts.
+partition::Partition analyze(ir::ExportedProgram& program, const CompileSettings& settings,
+                             CompileReport& report) {
+  auto lowered = lowering::lower(program.graph, lowering_settings(settings));
+  report.lowering = lowered.to_string();
+  const auto conv = conversion_settings(settings);
+  const auto& registry = conversion::ConverterRegistry::global();
+  const ir::Graph& graph = program.graph;
+  auto supports = [&](const ir::Node& node) {
+    auto selection = registry.select(conversion::NodeView(graph, node), conv);
+    if (selection.chosen) return partition::NodeSupport{true, ""};
+    return partition::NodeSupport{false, selection.reason()};
+  };
+  auto part = partition::partition_graph(graph, supports, partition_settings(settings));
+  report.partition = part.report(graph);
+  report.total_ops = part.total_ops;
+  report.supported_ops = part.supported_ops;
+  return part;
+}
+
+std::vector<TensorSpec> specs(const std::vector<runtime::TensorInfo>& infos) {
+  std::vector<TensorSpec> out;
+  for (const auto& i : infos) out.push_back({i.name, i.dtype, i.dims});
+  return out;
+}
+
+}  // namespace
+
+std::string TensorSpec::to_string() const {
+  return name + ": " + std::string(dtype_name(dtype)) + shape_to_string(dims);
+}
+
+Engine compile(const std::string& pt2_path, const CompileSettings& settings, CompileReport* report) {
+  const auto start = std::chrono::steady_clock::now();
+  CompileReport local;
+  CompileReport& r = report ? *report : local;
+  ir::ExportedProgram program = frontend::load_pt2(pt2_path);
+  auto part = analyze(program, settings, r);
+  partition::require_single_engine(program.graph, part, partition_settings(settings));
+  conversion::ConvertedGraph converted = conversion::convert_graph(program.graph, conversion_settings(settings));
+  builder::BuildReport build_report;
+  auto engine = std::make_shared<const runtime::Engine>(
+      builder::build(std::move(converted.network), builder_config(settings), &build_report));
+  r.fusions = build_report.fusions;
+  r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return Engine(std::move(engine));
+}
+
+CompileReport dry_run(const std::string& pt2_path, const CompileSettings& settings) {
+  CompileReport report;
+  ir::ExportedProgram program = frontend::load_pt2(pt2_path);
+  analyze(program, settings, report);
+  return report;
+}
+
+Engine::Engine(std::shared_ptr<const runtime::Engine> engine)
+    : engine_(std::move(engine)), inputs_(specs(engine_->inputs())), outputs_(specs(engine_->outputs())) {}
+
+const std::vector<TensorSpec>& Engine::inputs() const { return inputs_; }
+const std::vector<TensorSpec>& Engine::outputs() const { return outputs_; }
+ExecutionContext Engine::create_context() const { return ExecutionContext(*this); }
+
+std::string Engine::describe() const {
+  std::ostringstream out;
+  out << "inputs:\n";
+  for (const auto& i : inputs_) out << "  " << i.to_string() << "\n";
+  out << "outputs:\n";
+  for (const auto& o : outputs_) out << "  " << o.to_string() << "\n";
+  out << "steps:\n";
+  for (const auto& s : engine_->steps()) {
+    out << "  " << s.name << "  " << s.kind << "  " << s.implementation;
+    if (s.precision == runtime::Precision::BFloat16) out << "  bf16";
+    if (!s.output_layout.empty() && s.output_layout != "plain") out << "  " << s.output_layout;
+    for (const auto& f : s.fused) out << "  +" << f;
+    out << "\n";
+  }
+  const auto mem = engine_->memory();
+  out << "memory: activations " << mem.arena_bytes << " bytes planned (" << mem.naive_bytes
+      << " without reuse), weights " << mem.constant_bytes << " bytes, scratch " << mem.scratch_bytes
+      << " bytes\n";
+  return out.str();
+}
+
+std::size_t Engine::activation_bytes() const { return engine_->memory().arena_bytes; }
+std::size_t Engine::weight_bytes() const { return engine_->memory().constant_bytes; }
+
+void Engine::save(const std::string& path) const { engine_->save(path); }
+
+Engine Engine::load(const std::string& path) {
+  return Engine(std::make_shared<const runtime::Engine>(runtime::Engine::load(path)));
+}
+
+ExecutionContext::ExecutionContext(const Engine& engine)
+    : context_(std::make_unique<runtime::ExecutionContext>(engine.internal())), engine_(engine) {}
+ExecutionContext::~ExecutionContext() = default;
+ExecutionContext::ExecutionContext(ExecutionContext&&) noexcept = default;
+ExecutionContext& ExecutionContext::operator=(ExecutionContext&&) noexcept = default;
+
+const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inputs) {
+  return context_->run(inputs);
+}
+
+}  // namespace atenrt
