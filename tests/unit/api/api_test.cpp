@@ -1,0 +1,177 @@
+// The C++ API end to end on the PyTorch fixtures of tests/tools/make_fixtures.py
+// ($ATENRT_FIXTURES_DIR): compile, run and compare with PyTorch's eager
+// outputs; engine files; settings that refuse; wrong inputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "atenrt/atenrt.h"
+#include "ir/npz.h"
+
+namespace fs = std::filesystem;
+using namespace atenrt;
+
+namespace {
+
+std::string fixtures() {
+  const char* dir = std::getenv("ATENRT_FIXTURES_DIR");
+  return dir ? dir : "";
+}
+
+#define REQUIRE_FIXTURES()                                                                     \
+  if (fixtures().empty()) GTEST_SKIP() << "ATENRT_FIXTURES_DIR is not set (scripts/test.sh sets it)"
+
+std::string model(const std::string& name, const std::string& layout = "pt2") {
+  return fixtures() + "/" + name + "." + layout + ".pt2";
+}
+
+// |a - b| <= atol + rtol * |b| element-wise, for float32 outputs; exact otherwise.
+void expect_close(const Tensor& got, const Tensor& want, double rtol, const std::string& what) {
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  ASSERT_EQ(got.sizes(), want.sizes()) << what;
+  const Tensor g = got.contiguous();
+  const Tensor w = want.contiguous();
+  if (want.dtype() != DType::Float32) {
+    EXPECT_EQ(g.to_bytes(), w.to_bytes()) << what;
+    return;
+  }
+  for (std::int64_t i = 0; i < w.numel(); ++i) {
+    const double a = g.data<float>()[i];
+    const double b = w.data<float>()[i];
+    ASSERT_LE(std::abs(a - b), rtol + rtol * std::abs(b)) << what << " element " << i;
+  }
+}
+
+void check_model(const std::string& name, const CompileSettings& settings, double rtol) {
+  auto inputs = io::read_npz(fixtures() + "/" + name + ".inputs.npz");
+  auto expected = io::read_npz(fixtures() + "/" + name + ".outputs.npz");
+  Engine engine = compile(model(name), settings);
+  ASSERT_EQ(engine.inputs().size(), inputs.size());
+  auto ctx = engine.create_context();
+  const auto& outputs = ctx.run(inputs);
+  ASSERT_EQ(outputs.size(), expected.size());
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    expect_close(outputs[i], expected[i], rtol, name + " output " + std::to_string(i));
+  }
+}
+
+TEST(Api, FixtureModelsMatchPyTorch) {
+  REQUIRE_FIXTURES();
+  for (const char* name : {"tiny_cnn", "transformer", "dtypes", "int_bool", "strided"}) {
+    SCOPED_TRACE(name);
+    check_model(name, {}, 1e-4);
+  }
+}
+
+TEST(Api, EveryLayoutCompilesToTheSameResult) {
+  REQUIRE_FIXTURES();
+  auto inputs = io::read_npz(fixtures() + "/tiny_cnn.inputs.npz");
+  std::vector<std::vector<std::byte>> results;
+  for (const char* layout : {"pt2", "pt2-pickle", "legacy"}) {
+    Engine engine = compile(model("tiny_cnn", layout));
+    auto ctx = engine.create_context();
+    results.push_back(ctx.run(inputs).at(0).to_bytes());
+  }
+  EXPECT_EQ(results[0], results[1]);
+  EXPECT_EQ(results[0], results[2]);
+}
+
+TEST(Api, OptimizationLevelsAndLoweringOffAgree) {
+  REQUIRE_FIXTURES();
+  for (int level = 0; level <= 3; ++level) {
+    CompileSettings s;
+    s.optimization_level = level;
+    s.lowering = level != 0;
+    SCOPED_TRACE("optimization level " + std::to_string(level));
+    check_model("tiny_cnn", s, 1e-4);
+  }
+}
+
+TEST(Api, Bf16StaysCloseToPyTorch) {
+  REQUIRE_FIXTURES();
+  CompileSettings s;
+  s.precision = Precision::BF16;
+  auto inputs = io::read_npz(fixtures() + "/tiny_cnn.inputs.npz");
+  auto expected = io::read_npz(fixtures() + "/tiny_cnn.outputs.npz");
+  auto ctx = compile(model("tiny_cnn"), s).create_context();
+  const Tensor out = ctx.run(inputs).at(0);
+  double scale = 0;
+  for (std::int64_t i = 0; i < expected[0].numel(); ++i) {
+    scale = std::max(scale, std::abs(static_cast<double>(expected[0].data<float>()[i])));
+  }
+  for (std::int64_t i = 0; i < expected[0].numel(); ++i) {
+    EXPECT_NEAR(out.data<float>()[i], expected[0].data<float>()[i], 2e-2 * scale);
+  }
+}
+
+TEST(Api, SavedEngineRunsBitIdentically) {
+  REQUIRE_FIXTURES();
+  auto inputs = io::read_npz(fixtures() + "/transformer.inputs.npz");
+  Engine engine = compile(model("transformer"));
+  const auto path = (fs::temp_directory_path() / "atenrt_api_test.atrt").string();
+  engine.save(path);
+  Engine loaded = Engine::load(path);
+  auto a = engine.create_context();
+  auto b = loaded.create_context();
+  EXPECT_EQ(a.run(inputs).at(0).to_bytes(), b.run(inputs).at(0).to_bytes());
+  fs::remove(path);
+}
+
+TEST(Api, WrongInputsNameWhatIsExpected) {
+  REQUIRE_FIXTURES();
+  Engine engine = compile(model("tiny_cnn"));
+  auto ctx = engine.create_context();
+  EXPECT_THROW(ctx.run({}), InputError);
+  auto inputs = io::read_npz(fixtures() + "/tiny_cnn.inputs.npz");
+  Tensor wrong_shape(DType::Float32, {1, 1, 2, 2});
+  try {
+    ctx.run({wrong_shape});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(engine.inputs()[0].name), std::string::npos) << msg;
+    EXPECT_NE(msg.find(shape_to_string(inputs[0].sizes())), std::string::npos) << msg;
+  }
+  Tensor wrong_dtype(DType::Int64, inputs[0].sizes());
+  EXPECT_THROW(ctx.run({wrong_dtype}), InputError);
+}
+
+TEST(Api, TorchExecutedOpsRefuseWithTheReport) {
+  REQUIRE_FIXTURES();
+  CompileSettings s;
+  s.torch_executed_ops = {"aten.relu"};
+  try {
+    compile(model("tiny_cnn"), s);
+    FAIL() << "expected UnsupportedError";
+  } catch (const UnsupportedError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("listed in torch_executed_ops"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("aten.relu.default"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("Suggested min_block_size"), std::string::npos) << msg;
+  }
+}
+
+TEST(Api, DryRunReportsCoverage) {
+  REQUIRE_FIXTURES();
+  auto report = dry_run(model("resnet18"));
+  EXPECT_EQ(report.total_ops, report.supported_ops);
+  EXPECT_GT(report.total_ops, 20);
+  EXPECT_NE(report.partition.find("(100.0%)"), std::string::npos) << report.partition;
+}
+
+TEST(Api, CorruptArchiveIsAFormatErrorNamingTheFile) {
+  const auto path = (fs::temp_directory_path() / "atenrt_api_corrupt.pt2").string();
+  std::ofstream(path, std::ios::binary) << "PK\x03\x04 not really a zip";
+  try {
+    compile(path);
+    FAIL() << "expected FormatError";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  fs::remove(path);
+}
+
+}  // namespace
