@@ -29,11 +29,14 @@ export ATENRT_CONVERTER_CASES_DIR="$FIXTURES/converter_cases"
 export ATENRT_LOWERING_CASES_DIR="$FIXTURES/lowering_cases"
 export ATENRT_CLI="$ROOT/build/atenrt"
 
-step "python tests"
-$PY -m unittest discover -s tests/tools -t . -v 2>&1 | tail -n 40
+step "python tests: exporter"
+$PY -m unittest discover -s tests/tools
 
 step "C++ tests (release)"
 ctest --test-dir build --output-on-failure -j2 --timeout 1500
+
+step "python tests: the atenrt command line"
+$PY -m unittest discover -s tests/cli
 
 step "C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 scripts/build.sh asan

@@ -1,0 +1,142 @@
+"""The `atenrt` command line, driven as a user would: exit codes, outputs and messages.
+
+Needs ATENRT_CLI (the binary) and ATENRT_FIXTURES_DIR (tests/tools/make_fixtures.py output);
+scripts/test.sh sets both.
+"""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import numpy as np
+
+CLI = os.environ.get("ATENRT_CLI")
+FIXTURES = os.environ.get("ATENRT_FIXTURES_DIR")
+
+
+def fixture(name, suffix):
+    return os.path.join(FIXTURES, f"{name}.{suffix}")
+
+
+@unittest.skipUnless(CLI and FIXTURES, "ATENRT_CLI and ATENRT_FIXTURES_DIR are not set (scripts/test.sh sets them)")
+class CliTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def atenrt(self, *args, ok=True):
+        result = subprocess.run([CLI, *args], capture_output=True, text=True, timeout=600)
+        if ok:
+            self.assertEqual(result.returncode, 0, f"atenrt {' '.join(args)} failed:\n{result.stderr}")
+        else:
+            self.assertNotEqual(result.returncode, 0, f"atenrt {' '.join(args)} should have failed")
+            self.assertIn("atenrt: error:", result.stderr)
+        return result
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def assert_outputs_match(self, got_path, want_path):
+        got, want = np.load(got_path), np.load(want_path)
+        self.assertEqual(got.files, want.files)
+        for k in want.files:
+            self.assertEqual(got[k].dtype, want[k].dtype, k)
+            self.assertEqual(got[k].shape, want[k].shape, k)
+            if want[k].dtype.kind == "f":
+                np.testing.assert_allclose(got[k], want[k], rtol=1e-4, atol=1e-4, err_msg=k)
+            else:
+                np.testing.assert_array_equal(got[k], want[k], err_msg=k)
+
+    def test_inspect_text_and_json(self):
+        text = self.atenrt("inspect", fixture("tiny_cnn", "pt2.pt2")).stdout
+        for needle in ("producer:", "torch 1.13", "layout:", "inputs:", "aten.convolution.default"):
+            self.assertIn(needle, text)
+        data = json.loads(self.atenrt("inspect", fixture("tiny_cnn", "legacy.pt2"), "--json").stdout)
+        self.assertIn("ops", json.dumps(data))
+
+    def test_inspect_lowered_shows_the_lowering(self):
+        text = self.atenrt("inspect", fixture("transformer", "pt2.pt2"), "--lowered").stdout
+        self.assertIn("Lowering:", text)
+
+    def test_run_matches_pytorch_for_every_layout(self):
+        for layout in ("pt2", "pt2-pickle", "legacy"):
+            out = self.path(f"out_{layout}.npz")
+            self.atenrt("run", fixture("int_bool", f"{layout}.pt2"), "--inputs", fixture("int_bool", "inputs.npz"),
+                        "--outputs", out)
+            self.assert_outputs_match(out, fixture("int_bool", "outputs.npz"))
+
+    def test_compile_then_run_the_engine_file(self):
+        engine = self.path("cnn.atrt")
+        msg = self.atenrt("compile", fixture("tiny_cnn", "pt2.pt2"), "-o", engine).stdout
+        self.assertIn("compiled", msg)
+        out = self.path("out.npz")
+        self.atenrt("run", engine, "--inputs", fixture("tiny_cnn", "inputs.npz"), "--outputs", out)
+        self.assert_outputs_match(out, fixture("tiny_cnn", "outputs.npz"))
+
+    def test_bench_json_has_the_promised_fields(self):
+        data = json.loads(self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--json", "--iterations", "3",
+                                      "--warmup", "1", "--threads", "1").stdout)
+        for key in ("median_ms", "p90_ms", "compile_ms"):
+            self.assertGreaterEqual(data[key], 0.0, key)
+        self.assertLessEqual(data["median_ms"], data["p90_ms"] + 1e-9)
+
+    def test_dryrun_prints_the_partition_report(self):
+        text = self.atenrt("compile", fixture("resnet18", "pt2.pt2"), "--dryrun").stdout
+        self.assertIn("operators supported (100.0%)", text)
+        self.assertIn("Suggested min_block_size", text)
+
+    def test_torch_executed_ops_refuse_with_the_report(self):
+        r = self.atenrt("compile", fixture("tiny_cnn", "pt2.pt2"), "-o", self.path("x.atrt"),
+                        "--torch-executed-ops", "aten.relu.default", ok=False)
+        self.assertIn("listed in torch_executed_ops", r.stderr)
+
+    def test_missing_and_corrupt_archives_name_the_file(self):
+        missing = self.path("nope.pt2")
+        r = self.atenrt("inspect", missing, ok=False)
+        self.assertIn(missing, r.stderr)
+        corrupt = self.path("corrupt.pt2")
+        with open(fixture("tiny_cnn", "pt2.pt2"), "rb") as f:
+            data = f.read()
+        with open(corrupt, "wb") as f:
+            f.write(data[: len(data) // 2])
+        r = self.atenrt("compile", corrupt, "-o", self.path("x.atrt"), ok=False)
+        self.assertIn(corrupt, r.stderr)
+
+    def test_corrupt_engine_file_is_refused(self):
+        engine = self.path("e.atrt")
+        self.atenrt("compile", fixture("tiny_cnn", "pt2.pt2"), "-o", engine)
+        with open(engine, "r+b") as f:
+            f.seek(100)
+            byte = f.read(1)
+            f.seek(100)
+            f.write(bytes([byte[0] ^ 0xFF]))
+        self.atenrt("run", engine, "--inputs", fixture("tiny_cnn", "inputs.npz"), "--outputs", self.path("o.npz"),
+                    ok=False)
+
+    def test_wrong_inputs_name_what_the_model_expects(self):
+        x = np.load(fixture("tiny_cnn", "inputs.npz"))["arr_0"]
+        model = fixture("tiny_cnn", "pt2.pt2")
+        cases = {
+            "count": [x, x],
+            "shape": [x[:, :, :2]],
+            "dtype": [x.astype(np.int64)],
+        }
+        for what, arrays in cases.items():
+            with self.subTest(what):
+                bad = self.path(f"bad_{what}.npz")
+                np.savez(bad, *arrays)
+                r = self.atenrt("run", model, "--inputs", bad, "--outputs", self.path("o.npz"), ok=False)
+                self.assertIn("float32" + str(list(x.shape)).replace(" ", "").replace(",", ", "), r.stderr)
+
+    def test_bad_flag_values_are_usage_errors(self):
+        r = subprocess.run([CLI, "run", fixture("tiny_cnn", "pt2.pt2"), "--inputs", "a", "--outputs", "b",
+                            "--precision", "fp8"], capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
