@@ -1,0 +1,92 @@
+"""The benchmarked models, randomly initialised (no weight downloads here), and their inputs.
+
+Call `build_model(name)` after `torch.manual_seed(seed)`: weights and input come from that seed.
+"""
+import math
+
+import torch
+import torch.nn.functional as F
+import torchvision
+from torch import nn
+
+
+class EncoderLayer(nn.Module):
+    """Post-norm transformer encoder layer, the math of nn.TransformerEncoderLayer (ReLU, eval).
+
+    Written in plain PyTorch rather than with nn.TransformerEncoderLayer: in eval mode under no_grad
+    that module takes a fused fast path (aten::_transformer_encoder_layer_fwd) that ONNX export
+    cannot handle, and every engine should run the same math.
+    """
+
+    def __init__(self, d_model, heads, ff):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(d_model, 3 * d_model)
+        self.proj = nn.Linear(d_model, d_model)
+        self.norm1 = nn.LayerNorm(d_model)
+        self.ff1 = nn.Linear(d_model, ff)
+        self.ff2 = nn.Linear(ff, d_model)
+        self.norm2 = nn.LayerNorm(d_model)
+
+    def forward(self, x):
+        b, s, d = x.shape
+        h = self.heads
+        q, k, v = self.qkv(x).reshape(b, s, 3, h, d // h).permute(2, 0, 3, 1, 4).unbind(0)
+        att = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d // h), dim=-1)
+        y = (att @ v).transpose(1, 2).reshape(b, s, d)
+        x = self.norm1(x + self.proj(y))
+        return self.norm2(x + self.ff2(F.relu(self.ff1(x))))
+
+
+class Encoder(nn.Module):
+    def __init__(self, layers=4, d_model=256, heads=4, ff=1024):
+        super().__init__()
+        self.layers = nn.ModuleList(EncoderLayer(d_model, heads, ff) for _ in range(layers))
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+def _image_input():
+    return torch.randn(1, 3, 224, 224)
+
+
+# name -> (constructor, input maker); batch 1 everywhere.
+MODELS = {
+    "resnet18": (lambda: torchvision.models.resnet18(weights=None), _image_input),
+    "resnet50": (lambda: torchvision.models.resnet50(weights=None), _image_input),
+    "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), _image_input),
+    "encoder": (lambda: Encoder(layers=4, d_model=256, heads=4, ff=1024), lambda: torch.randn(1, 128, 256)),
+}
+
+
+def calibrate_batchnorm(model, example, batch=4):
+    """Set BatchNorm running statistics from one random batch, as training would.
+
+    Freshly initialised statistics (mean 0, var 1) let activations shrink or grow layer after
+    layer: MobileNetV2's logits come out near 1e-9, which makes error and top-1 checks meaningless
+    and risks denormals, whose cost differs between engines.
+    """
+    norms = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+    if not norms:
+        return
+    for m in norms:
+        m.reset_running_stats()
+        m.momentum = None  # cumulative average: one batch sets the statistics outright
+    model.train()
+    with torch.no_grad():
+        model(torch.randn(batch, *example.shape[1:]))
+    for m in norms:
+        m.momentum = 0.1
+    model.eval()
+
+
+def build_model(name):
+    """Return (model in eval mode, example input) for `name` from the current torch seed."""
+    make_model, make_input = MODELS[name]
+    model = make_model()
+    x = make_input()
+    calibrate_batchnorm(model, x)
+    return model.eval(), x
