@@ -22,6 +22,11 @@ Validator requires_bool(std::initializer_list<const char*> args) {
                               "; only bool tensors are supported (no bitwise layer for integers)");
       }
     }
+    // A bool tensor with an int number promotes to int64.
+    if (const ir::TensorMeta* out = node.output_meta(0); out && out->dtype && *out->dtype != DType::Bool) {
+      return Capability::no(std::string("the result is ") + std::string(dtype_name(*out->dtype)) +
+                            "; only bool tensors are supported (no bitwise layer for integers)");
+    }
     return Capability::yes();
   };
 }

@@ -21,6 +21,22 @@ ATENRT_CONVERTER("aten.embedding.default", .validator = embedding_ok, .supports_
   return one(emb::embedding(ctx, SourceIR::ATen, args.name(), args.tensor("weight"), args.tensor("indices")));
 }
 
+// Whether a value is known at conversion time: a weight/constant, or the
+// output of a creation op (evaluated to a constant by its converter).
+bool known_at_conversion(const ir::Graph& g, const std::string& value) {
+  if (g.weight_for_value(value)) return true;
+  for (const auto& n : g.nodes) {
+    for (const auto& out : n.outputs) {
+      const auto* t = out.get_if<ir::TensorRef>();
+      if (!t || t->name != value) continue;
+      const std::string& op = n.target.name;
+      return op == "arange" || op == "full" || op == "zeros" || op == "ones" || op == "scalar_tensor" ||
+             op == "lift_fresh_copy";
+    }
+  }
+  return false;
+}
+
 // Bags are cut at offsets, which must be known at conversion time (a weight
 // or constant), unless indices are 2-d (one bag per row).
 Capability bag_ok(const NodeView& node, const ConversionSettings& s) {
@@ -32,7 +48,7 @@ Capability bag_ok(const NodeView& node, const ConversionSettings& s) {
   if (idx && idx->sizes.size() == 1) {
     const ir::Argument* off = node.find("offsets");
     const auto* ref = off ? off->get_if<ir::TensorRef>() : nullptr;
-    if (!ref || !node.graph().weight_for_value(ref->name)) {
+    if (!ref || !known_at_conversion(node.graph(), ref->name)) {
       return Capability::no("offsets must be a constant (bags are cut at conversion time)");
     }
     if (!idx->is_static()) return Capability::no("indices must have a static size");
@@ -41,6 +57,7 @@ Capability bag_ok(const NodeView& node, const ConversionSettings& s) {
     if (node.output_used(k)) return Capability::no("only the first output (the bags) is computed");
   }
   if (!node.is_none("per_sample_weights") && mode != 0) return Capability::no("per_sample_weights need mode='sum'");
+  if (node.literal_int("padding_idx").value_or(-1) >= 0) return Capability::no("padding_idx is not supported for bags");
   return Capability::yes();
 }
 Outputs bag(ConversionContext& ctx, const NodeArgs& args) {

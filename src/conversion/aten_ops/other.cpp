@@ -15,8 +15,13 @@ namespace ot = impl::other;
 using network::ResizeMode;
 constexpr const char* kFamily = "other";
 
+// The dtype= argument, else the dtype the graph records for the output
+// (ATen's default differs across torch versions: 1.13's full(size, 7) is
+// float32), else nullopt.
 std::optional<DType> dtype_arg(const NodeArgs& args) {
-  return args.has("dtype") ? args.opt_dtype("dtype") : std::nullopt;
+  if (args.has("dtype") && !args.is_none("dtype")) return args.opt_dtype("dtype");
+  if (const ir::TensorMeta* m = args.output_meta(0)) return m->dtype;
+  return std::nullopt;
 }
 // Folded constants up to this many elements; bigger fills become a Fill layer.
 constexpr std::int64_t kMaxFolded = 4096;

@@ -107,5 +107,25 @@ ATENRT_CONVERTER("aten.index_copy.default", .validator = index_copy_ok) {
                             args.tensor("source")));
 }
 
+// tril / triu: where(j - i <= diagonal (tril) or >= (triu), x, 0) over the last two dims.
+Outputs triangle(ConversionContext& ctx, const NodeArgs& args, bool lower) {
+  auto* x = args.tensor("self");
+  impl::check(x->rank() >= 2, "tril/triu need at least 2 dims");
+  const auto r = x->dims[x->dims.size() - 2], c = x->dims.back();
+  impl::check(r >= 0 && c >= 0, "tril/triu need static sizes on the last two dims");
+  const auto diag = args.i("diagonal");
+  Tensor keep(DType::Bool, {r, c});
+  for (std::int64_t i = 0; i < r; ++i) {
+    for (std::int64_t j = 0; j < c; ++j) {
+      keep.mutable_data<std::uint8_t>()[i * c + j] = (lower ? j - i <= diag : j - i >= diag) ? 1 : 0;
+    }
+  }
+  auto* mask = ctx.net().add_constant(ctx.layer_name(args.name(), "mask"), keep);
+  auto* zero = impl::scalar_constant(ctx, args.name(), 0.0, x->dtype);
+  return one(ctx.net().add_select(ctx.layer_name(args.name()), mask, x, zero));
+}
+ATENRT_CONVERTER("aten.tril.default", .supports_dynamic_shapes = true) { return triangle(ctx, args, true); }
+ATENRT_CONVERTER("aten.triu.default", .supports_dynamic_shapes = true) { return triangle(ctx, args, false); }
+
 }  // namespace
 }  // namespace atenrt::conversion::aten_ops

@@ -1,0 +1,425 @@
+"""Converter cases: tiny modules exported with atenrt.export, run by PyTorch
+eager for the expected outputs. make_cases.py writes them out;
+tests/unit/conversion/converter_cases_test.cpp converts each (lowering off),
+runs the network with the reference executor and compares.
+
+A case is a module (or a function of its inputs), its inputs, and what is
+expected: "ok" (numbers match: rel/abs 1e-4 for floats, exact for int/bool),
+or a refusal whose reason contains a given text."""
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+aten = torch.ops.aten
+F32, I64, I32, BOOL = torch.float32, torch.int64, torch.int32, torch.bool
+
+
+class T:
+    """A seeded input: normal floats, small ints in [lo, hi), random bools, or given values."""
+
+    def __init__(self, *shape, dtype=F32, lo=-5, hi=6, values=None, positive=False):
+        self.shape, self.dtype, self.lo, self.hi, self.values, self.positive = shape, dtype, lo, hi, values, positive
+
+    def make(self, gen):
+        if self.values is not None:
+            return torch.tensor(self.values, dtype=self.dtype)
+        if self.dtype == BOOL:
+            return torch.rand(self.shape, generator=gen) > 0.5
+        if not self.dtype.is_floating_point:
+            return torch.randint(self.lo, self.hi, self.shape, generator=gen, dtype=self.dtype)
+        x = torch.randn(self.shape, generator=gen)
+        if self.positive:
+            x = x.abs() + 0.1
+        return x.to(self.dtype)
+
+
+class Fn(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *xs):
+        return self.fn(*xs)
+
+
+class Case:
+    def __init__(self, name, family, module, inputs, refused=None, rtol=1e-4, atol=1e-4, check="values"):
+        self.name, self.family = name, family
+        self.module = module if isinstance(module, nn.Module) else Fn(module)
+        self.inputs, self.refused, self.rtol, self.atol, self.check = inputs, refused, rtol, atol, check
+
+
+CASES = []
+
+
+def case(name, family, module, *inputs, **kw):
+    CASES.append(Case(name, family, module, list(inputs), **kw))
+
+
+SPECIAL = [0.0, -0.0, 1.5, -2.5, float("inf"), float("-inf"), float("nan"), 3.0]
+
+# ------------------------------------------------------------------ activation
+for op, fn in [("relu", torch.relu), ("sigmoid", torch.sigmoid), ("tanh", torch.tanh), ("silu", F.silu),
+               ("hardswish", F.hardswish), ("hardsigmoid", F.hardsigmoid), ("gelu", F.gelu), ("selu", F.selu),
+               ("mish", F.mish), ("relu6", F.relu6), ("elu", F.elu), ("softplus", F.softplus)]:
+    case(f"{op}_2x3", "activation", fn, T(2, 3))
+    case(f"{op}_4d", "activation", fn, T(2, 3, 4, 5))
+case("gelu_tanh", "activation", lambda x: F.gelu(x, approximate="tanh"), T(3, 7))
+case("leaky_relu", "activation", lambda x: F.leaky_relu(x, 0.2), T(4, 5))
+case("elu_alpha_scale", "activation", lambda x: aten.elu(x, 0.5, 2.0, 1.5), T(4, 5))
+case("hardtanh", "activation", lambda x: F.hardtanh(x, -0.5, 0.75), T(4, 5))
+case("softplus_beta", "activation", lambda x: F.softplus(x, beta=2.0, threshold=1.0), T(4, 5))
+case("relu_int", "activation", torch.relu, T(3, 4, dtype=I64))
+case("relu_special", "activation", torch.relu, T(values=SPECIAL))
+case("sigmoid_special", "activation", torch.sigmoid, T(values=SPECIAL))
+case("prelu_channels", "activation", nn.PReLU(3), T(2, 3, 4, 4))
+case("prelu_single", "activation", nn.PReLU(), T(2, 3, 4))
+for dim in (-1, 0, 1):
+    case(f"softmax_dim{dim}", "activation", lambda x, d=dim: torch.softmax(x, d), T(3, 4, 5))
+    case(f"log_softmax_dim{dim}", "activation", lambda x, d=dim: torch.log_softmax(x, d), T(3, 4, 5))
+case("softmax_inf", "activation", lambda x: torch.softmax(x, -1), T(values=[[0.0, float("-inf"), 1.0], [2.0, 3.0, float("-inf")]]))
+
+# ------------------------------------------------------------------ elementwise
+BIN = [("add", torch.add), ("sub", torch.sub), ("mul", torch.mul), ("div", torch.div), ("maximum", torch.maximum),
+       ("minimum", torch.minimum), ("pow", torch.pow), ("atan2", torch.atan2), ("fmod", torch.fmod),
+       ("remainder", torch.remainder), ("floor_divide", torch.floor_divide)]
+for op, fn in BIN:
+    pos = op in ("pow",)
+    case(f"{op}_same", "elementwise", fn, T(3, 4, positive=pos), T(3, 4))
+    case(f"{op}_broadcast", "elementwise", fn, T(2, 1, 4, positive=pos), T(3, 1))
+for op, fn in [("add", torch.add), ("sub", torch.sub), ("mul", torch.mul), ("maximum", torch.maximum),
+               ("minimum", torch.minimum), ("fmod", torch.fmod), ("remainder", torch.remainder),
+               ("floor_divide", torch.floor_divide)]:
+    hi_b = dict(lo=1, hi=6)
+    case(f"{op}_int", "elementwise", fn, T(3, 4, dtype=I64), T(3, 4, dtype=I64, **hi_b))
+    case(f"{op}_int32_int64", "elementwise", fn, T(3, 4, dtype=I32), T(4, dtype=I64, **hi_b))
+    case(f"{op}_int_float", "elementwise", fn, T(3, 4, dtype=I64), T(3, 4, positive=True))
+case("div_int", "elementwise", torch.div, T(3, 4, dtype=I64), T(3, 4, dtype=I64, lo=1, hi=5))
+case("div_trunc", "elementwise", lambda a, b: torch.div(a, b, rounding_mode="trunc"), T(3, 4), T(3, 4, positive=True))
+case("div_floor", "elementwise", lambda a, b: torch.div(a, b, rounding_mode="floor"), T(3, 4), T(3, 4, positive=True))
+case("div_trunc_int", "elementwise", lambda a, b: torch.div(a, b, rounding_mode="trunc"), T(3, 4, dtype=I64), T(3, 4, dtype=I64, lo=1, hi=4))
+case("div_floor_scalar", "elementwise", lambda a: torch.div(a, 3, rounding_mode="floor"), T(3, 4, dtype=I64))
+case("add_alpha", "elementwise", lambda a, b: torch.add(a, b, alpha=2.5), T(3, 4), T(3, 4))
+case("sub_alpha_int", "elementwise", lambda a, b: torch.sub(a, b, alpha=3), T(3, 4, dtype=I64), T(3, 4, dtype=I64))
+case("rsub_scalar", "elementwise", lambda a: 2.0 - a, T(3, 4))
+case("add_scalar_float", "elementwise", lambda a: a + 1.5, T(3, 4))
+case("add_scalar_int_on_int", "elementwise", lambda a: a + 2, T(3, 4, dtype=I32))
+case("add_float_scalar_on_int", "elementwise", lambda a: a + 0.5, T(3, 4, dtype=I64))
+case("mul_scalar_overload", "elementwise", lambda a: aten.mul.Scalar(a, 3), T(3, 4))
+case("add_scalar_overload", "elementwise", lambda a: aten.add.Scalar(a, 3, 2), T(3, 4))
+case("div_scalar_overload", "elementwise", lambda a: aten.div.Scalar(a, 4), T(3, 4, dtype=I64))
+case("pow_scalar_exp", "elementwise", lambda a: a ** 2, T(3, 4))
+case("pow_scalar_base", "elementwise", lambda a: 2.0 ** a, T(3, 4))
+case("pow_int", "elementwise", lambda a: a ** 2, T(3, 4, dtype=I64))
+case("add_bool", "elementwise", torch.add, T(3, 4, dtype=BOOL), T(3, 4, dtype=BOOL))
+case("mul_bool_float", "elementwise", torch.mul, T(3, 4, dtype=BOOL), T(3, 4))
+case("add_zero_dim_double", "elementwise", lambda a: a + torch.tensor(1.5, dtype=torch.float64), T(3, 4))
+case("add_special", "elementwise", torch.add, T(values=SPECIAL), T(values=SPECIAL[::-1]))
+case("maximum_nan", "elementwise", torch.maximum, T(values=SPECIAL), T(values=[1.0] * 8))
+for op, fn in [("eq", torch.eq), ("ne", torch.ne), ("lt", torch.lt), ("le", torch.le), ("gt", torch.gt), ("ge", torch.ge)]:
+    case(f"{op}_tensor", "elementwise", fn, T(3, 4, dtype=I64, lo=0, hi=3), T(3, 4, dtype=I64, lo=0, hi=3))
+    case(f"{op}_broadcast_float", "elementwise", fn, T(2, 3, 1), T(4))
+    case(f"{op}_scalar", "elementwise", lambda a, f=fn: f(a, 0.5), T(3, 4))
+    case(f"{op}_int_vs_float", "elementwise", fn, T(3, 4, dtype=I64), T(3, 4))
+    case(f"{op}_nan", "elementwise", fn, T(values=SPECIAL), T(values=[1.5] * 8))
+for op, fn in [("logical_and", torch.logical_and), ("logical_or", torch.logical_or), ("logical_xor", torch.logical_xor)]:
+    case(f"{op}_bool", "elementwise", fn, T(3, 4, dtype=BOOL), T(3, 4, dtype=BOOL))
+    case(f"{op}_float_int", "elementwise", fn, T(3, 4, dtype=I64, lo=0, hi=2), T(3, 4))
+for op, fn in [("bitwise_and", torch.bitwise_and), ("bitwise_or", torch.bitwise_or), ("bitwise_xor", torch.bitwise_xor)]:
+    case(f"{op}_bool", "elementwise", fn, T(3, 4, dtype=BOOL), T(1, 4, dtype=BOOL))
+    case(f"{op}_int_refused", "elementwise", fn, T(3, 4, dtype=I64), T(3, 4, dtype=I64), refused="only bool tensors")
+case("clamp_both", "elementwise", lambda x: torch.clamp(x, -0.5, 0.5), T(4, 5))
+case("clamp_min", "elementwise", lambda x: torch.clamp(x, min=0.1), T(4, 5))
+case("clamp_max_int", "elementwise", lambda x: torch.clamp(x, max=2), T(4, 5, dtype=I64))
+case("clamp_int_float_bound", "elementwise", lambda x: torch.clamp(x, min=0.5), T(4, 5, dtype=I64))
+case("clamp_tensor", "elementwise", lambda x, lo, hi: torch.clamp(x, lo, hi), T(4, 5), T(5), T(4, 1, positive=True))
+case("clamp_nan", "elementwise", lambda x: torch.clamp(x, -1.0, 1.0), T(values=SPECIAL))
+case("clip", "elementwise", lambda x: torch.clip(x, -1, 1), T(4, 5))
+
+# ------------------------------------------------------------------ unary
+UNARY = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "erf", "exp", "expm1",
+         "floor", "log", "log10", "log1p", "log2", "neg", "reciprocal", "round", "rsqrt", "sign", "sin", "sinh",
+         "sqrt", "tan", "trunc", "isnan", "isinf", "logical_not", "square"]
+for op in UNARY:
+    fn = getattr(torch, op)
+    domain = {"acos": dict(values=[-0.9, -0.3, 0.0, 0.4, 0.99, 0.5]), "asin": dict(values=[-0.9, -0.3, 0.0, 0.4, 0.99, 0.5]),
+              "atanh": dict(values=[-0.9, -0.3, 0.0, 0.4, 0.9, 0.5]), "acosh": dict(values=[1.0, 1.5, 2.0, 10.0, 3.3, 1.01])}
+    if op in domain:
+        case(f"{op}_f32", "unary", fn, T(**domain[op]))
+    elif op in ("log", "log10", "log2", "sqrt", "rsqrt"):
+        case(f"{op}_f32", "unary", fn, T(3, 4, positive=True))
+    else:
+        case(f"{op}_f32", "unary", fn, T(3, 4))
+    case(f"{op}_special", "unary", fn, T(values=SPECIAL))
+    if op not in ("logical_not",):
+        case(f"{op}_int", "unary", fn, T(2, 5, dtype=I64, lo=1, hi=4))
+case("round_half_even", "unary", torch.round, T(values=[0.5, 1.5, 2.5, -0.5, -1.5, 2.4, 2.6]))
+case("logical_not_bool", "unary", torch.logical_not, T(3, 4, dtype=BOOL))
+# torch 1.13 passes True as int 1: the result is int64, which has no layer.
+case("bitwise_and_scalar_int_refused", "elementwise", lambda a: aten.bitwise_and.Scalar(a, True), T(3, 4, dtype=BOOL), refused="only bool tensors")
+case("bitwise_not_bool", "unary", torch.bitwise_not, T(3, 4, dtype=BOOL))
+case("bitwise_not_int_refused", "unary", torch.bitwise_not, T(3, 4, dtype=I64), refused="only bool tensors")
+case("abs_int32", "unary", torch.abs, T(2, 5, dtype=I32))
+case("neg_int", "unary", torch.neg, T(2, 5, dtype=I64))
+
+# ------------------------------------------------------------------ normalization
+bn = nn.BatchNorm2d(3).eval()
+with torch.no_grad():
+    bn.running_mean.copy_(torch.tensor([0.1, -0.2, 0.3]))
+    bn.running_var.copy_(torch.tensor([0.5, 1.5, 2.0]))
+    bn.weight.copy_(torch.tensor([1.0, 0.5, 2.0]))
+    bn.bias.copy_(torch.tensor([0.0, 0.1, -0.1]))
+case("batch_norm_2d", "normalization", bn, T(2, 3, 4, 4))
+case("batch_norm_1d", "normalization", nn.BatchNorm1d(4).eval(), T(3, 4, 5))
+case("batch_norm_no_affine", "normalization", nn.BatchNorm2d(3, affine=False).eval(), T(2, 3, 4, 4))
+case("batch_norm_train_stats", "normalization", lambda x: F.batch_norm(x, None, None, training=True), T(4, 3, 5))
+case("layer_norm_last", "normalization", nn.LayerNorm(8), T(2, 3, 8))
+case("layer_norm_two", "normalization", nn.LayerNorm([3, 8]), T(2, 3, 8))
+case("layer_norm_no_affine", "normalization", nn.LayerNorm(8, elementwise_affine=False), T(4, 8))
+case("group_norm", "normalization", nn.GroupNorm(2, 4), T(2, 4, 3, 3))
+case("group_norm_1d", "normalization", nn.GroupNorm(3, 6), T(2, 6, 5))
+case("instance_norm", "normalization", nn.InstanceNorm2d(3), T(2, 3, 4, 4))
+
+# ------------------------------------------------------------------ conv
+case("conv2d", "conv", nn.Conv2d(3, 4, 3), T(1, 3, 8, 8))
+case("conv2d_stride_pad", "conv", nn.Conv2d(3, 4, 3, stride=2, padding=1), T(2, 3, 9, 9))
+case("conv2d_groups_dil", "conv", nn.Conv2d(4, 4, 3, groups=2, dilation=2, padding=2, bias=False), T(1, 4, 8, 8))
+case("conv2d_depthwise", "conv", nn.Conv2d(4, 4, 3, groups=4, padding=1), T(1, 4, 6, 6))
+case("conv1d", "conv", nn.Conv1d(3, 5, 3, padding=1), T(2, 3, 10))
+case("conv3d", "conv", nn.Conv3d(2, 3, 2), T(1, 2, 4, 4, 4))
+case("conv_transpose2d", "conv", nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1, output_padding=1), T(1, 3, 5, 5))
+case("conv_transpose1d", "conv", nn.ConvTranspose1d(2, 3, 4, stride=2), T(1, 2, 6))
+
+# ------------------------------------------------------------------ pool
+case("max_pool2d", "pool", nn.MaxPool2d(2), T(1, 3, 8, 8))
+case("max_pool2d_pad_stride", "pool", nn.MaxPool2d(3, stride=2, padding=1), T(2, 3, 9, 9))
+case("max_pool2d_ceil", "pool", nn.MaxPool2d(3, stride=2, ceil_mode=True), T(1, 2, 8, 8))
+case("max_pool2d_dilation", "pool", nn.MaxPool2d(2, dilation=2), T(1, 2, 8, 8))
+case("max_pool1d", "pool", nn.MaxPool1d(2), T(2, 3, 8))
+case("max_pool3d", "pool", nn.MaxPool3d(2), T(1, 2, 4, 4, 4))
+case("avg_pool2d", "pool", nn.AvgPool2d(2), T(1, 3, 8, 8))
+case("avg_pool2d_pad_exclude", "pool", nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False), T(1, 3, 9, 9))
+case("avg_pool2d_ceil", "pool", nn.AvgPool2d(3, stride=2, ceil_mode=True), T(1, 2, 8, 8))
+case("avg_pool2d_divisor", "pool", nn.AvgPool2d(2, divisor_override=3), T(1, 2, 6, 6))
+case("avg_pool1d", "pool", nn.AvgPool1d(3, stride=2), T(2, 3, 9))
+case("avg_pool3d", "pool", nn.AvgPool3d(2), T(1, 2, 4, 4, 4))
+case("adaptive_avg_pool2d_1", "pool", nn.AdaptiveAvgPool2d(1), T(2, 3, 7, 7))
+case("adaptive_avg_pool2d_3x2", "pool", nn.AdaptiveAvgPool2d((3, 2)), T(1, 3, 7, 5))
+case("adaptive_avg_pool1d", "pool", nn.AdaptiveAvgPool1d(3), T(2, 3, 7))
+case("adaptive_avg_pool3d", "pool", nn.AdaptiveAvgPool3d(2), T(1, 2, 5, 4, 3))
+case("adaptive_max_pool2d", "pool", nn.AdaptiveMaxPool2d(2), T(1, 3, 7, 7))
+
+# ------------------------------------------------------------------ matmul
+case("linear", "matmul", nn.Linear(4, 3), T(5, 4))
+case("linear_3d", "matmul", nn.Linear(4, 3), T(2, 5, 4))
+case("linear_nobias", "matmul", nn.Linear(4, 3, bias=False), T(5, 4))
+case("mm", "matmul", torch.mm, T(3, 4), T(4, 5))
+case("bmm", "matmul", torch.bmm, T(2, 3, 4), T(2, 4, 5))
+case("matmul_broadcast", "matmul", torch.matmul, T(2, 1, 3, 4), T(3, 4, 2))
+case("matmul_vec", "matmul", torch.matmul, T(3, 4), T(4))
+case("matmul_vec_mat", "matmul", torch.matmul, T(4), T(2, 4, 3))
+case("mv", "matmul", torch.mv, T(3, 4), T(4))
+case("dot", "matmul", torch.dot, T(6), T(6))
+case("addmm", "matmul", lambda b, x, y: torch.addmm(b, x, y, beta=0.5, alpha=2.0), T(3), T(2, 4), T(4, 3))
+case("addmm_beta0", "matmul", lambda b, x, y: torch.addmm(b, x, y, beta=0), T(2, 3), T(2, 4), T(4, 3))
+case("baddbmm", "matmul", lambda b, x, y: torch.baddbmm(b, x, y, alpha=0.5), T(2, 3, 5), T(2, 3, 4), T(2, 4, 5))
+case("t", "matmul", lambda x: x.t() * 1.0, T(3, 4))
+
+# ------------------------------------------------------------------ reduce
+for op, fn in [("sum", torch.sum), ("mean", torch.mean), ("amax", torch.amax), ("amin", torch.amin)]:
+    case(f"{op}_dim", "reduce", lambda x, f=fn: f(x, 1), T(3, 4, 5))
+    case(f"{op}_neg_dims_keep", "reduce", lambda x, f=fn: f(x, (-1, 0), keepdim=True), T(3, 4, 5))
+for op, fn in [("sum", torch.sum), ("mean", torch.mean), ("prod", torch.prod), ("max", torch.max), ("min", torch.min)]:
+    case(f"{op}_all", "reduce", fn, T(3, 4))
+case("sum_int", "reduce", lambda x: torch.sum(x, 0), T(3, 4, dtype=I32))
+case("sum_bool", "reduce", torch.sum, T(3, 4, dtype=BOOL))
+case("sum_dtype", "reduce", lambda x: torch.sum(x, 1, dtype=torch.float64), T(3, 4))
+case("prod_dim_int", "reduce", lambda x: torch.prod(x, -1), T(3, 4, dtype=I64, lo=1, hi=3))
+case("max_dim", "reduce", lambda x: torch.max(x, 1), T(3, 5))
+case("min_dim_keep", "reduce", lambda x: torch.min(x, -1, keepdim=True), T(3, 5))
+case("max_dim_values_only", "reduce", lambda x: torch.max(x, 0)[0], T(4, 3))
+case("argmax", "reduce", lambda x: torch.argmax(x, 1), T(3, 5))
+case("argmin_keep", "reduce", lambda x: torch.argmin(x, 0, keepdim=True), T(3, 5))
+case("argmax_flat", "reduce", torch.argmax, T(3, 5))
+case("any_all", "reduce", torch.any, T(3, 4, dtype=BOOL))
+case("any_dim", "reduce", lambda x: torch.any(x, 1), T(3, 4, dtype=BOOL))
+case("any_dim_float", "reduce", lambda x: torch.any(x > 0.5, 0), T(3, 4))
+case("all_dim", "reduce", lambda x: torch.all(x, 1), T(3, 4, dtype=BOOL))
+case("cumsum", "reduce", lambda x: torch.cumsum(x, 1), T(3, 4))
+case("cumsum_int", "reduce", lambda x: torch.cumsum(x, 0), T(3, 4, dtype=I32))
+case("cumprod", "reduce", lambda x: torch.cumprod(x, -1), T(3, 4))
+case("var_dim", "reduce", lambda x: torch.var(x, 1), T(3, 6))
+case("std_unbiased_false", "reduce", lambda x: torch.std(x, -1, unbiased=False, keepdim=True), T(3, 6))
+case("norm", "reduce", lambda x: torch.linalg.vector_norm(x, 2, dim=1), T(3, 6))
+case("mean_special", "reduce", lambda x: torch.mean(x), T(values=[1.0, float("inf"), 2.0]))
+
+# ------------------------------------------------------------------ shape
+case("view", "shape", lambda x: x.view(4, 6) + 0, T(2, 3, 4))
+case("view_infer", "shape", lambda x: x.view(-1, 4) + 0, T(2, 3, 4))
+case("reshape", "shape", lambda x: x.reshape(3, 8), T(2, 3, 4))
+case("reshape_int", "shape", lambda x: x.reshape(3, 8), T(2, 3, 4, dtype=I64))
+case("flatten", "shape", lambda x: torch.flatten(x, 1), T(2, 3, 4))
+case("permute", "shape", lambda x: x.permute(2, 0, 1) + 0, T(2, 3, 4))
+case("permute_neg", "shape", lambda x: x.permute(-1, -3, -2).contiguous(), T(2, 3, 4))
+case("transpose", "shape", lambda x: x.transpose(0, -1) * 1, T(2, 3, 4))
+case("unsqueeze", "shape", lambda x: x.unsqueeze(-1) + 0, T(2, 3))
+case("squeeze_all", "shape", lambda x: x.squeeze() + 0, T(2, 1, 3, 1))
+case("squeeze_dim", "shape", lambda x: x.squeeze(1) + 0, T(2, 1, 3))
+case("expand", "shape", lambda x: x.expand(2, 3, 4) + 0, T(3, 1))
+case("expand_neg1", "shape", lambda x: x.expand(2, -1, 4) + 0, T(1, 3, 1))
+case("expand_bool", "shape", lambda x: x.expand(2, 3, 4).clone(), T(3, 1, dtype=BOOL))
+case("repeat", "shape", lambda x: x.repeat(2, 1, 3), T(3, 2))
+case("tile", "shape", lambda x: torch.tile(x, (2,)), T(3, 2))
+case("pixel_shuffle", "shape", nn.PixelShuffle(2), T(1, 8, 3, 3))
+case("pixel_unshuffle", "shape", nn.PixelUnshuffle(2), T(1, 2, 4, 6))
+case("unflatten", "shape", lambda x: x.unflatten(1, (2, 3)) + 0, T(2, 6))
+
+# ------------------------------------------------------------------ slice
+case("slice", "slice", lambda x: x[:, 1:3] + 0, T(3, 5))
+case("slice_step_neg_bounds", "slice", lambda x: x[-3:, ::2] + 0, T(5, 6))
+case("slice_int", "slice", lambda x: x[1:] + 0, T(4, 3, dtype=I64))
+case("narrow", "slice", lambda x: x.narrow(1, 1, 2) + 0, T(3, 5))
+case("split", "slice", lambda x: [t + 0 for t in torch.split(x, 2, 1)], T(3, 5))
+case("split_sizes", "slice", lambda x: [t * 1 for t in torch.split(x, [1, 3], 0)], T(4, 2))
+case("chunk", "slice", lambda x: [t * 1 for t in torch.chunk(x, 3, -1)], T(2, 7))
+case("unbind", "slice", lambda x: [t * 1 for t in torch.unbind(x, 1)], T(2, 3))
+case("cat", "slice", lambda a, b: torch.cat([a, b], 1), T(2, 3), T(2, 4))
+case("cat_neg_dim_promote", "slice", lambda a, b: torch.cat([a, b], -2), T(2, 3, dtype=I64), T(1, 3))
+case("cat_bool", "slice", lambda a, b: torch.cat([a, b]), T(2, 3, dtype=BOOL), T(1, 3, dtype=BOOL))
+case("stack", "slice", lambda a, b: torch.stack([a, b], 1), T(2, 3), T(2, 3))
+case("constant_pad", "slice", lambda x: F.pad(x, (1, 2, 0, 1), value=0.5), T(1, 2, 3, 4))
+case("constant_pad_negative", "slice", lambda x: F.pad(x, (-1, 1)), T(2, 5))
+case("reflection_pad2d", "slice", lambda x: F.pad(x, (1, 2, 2, 1), mode="reflect"), T(1, 2, 4, 4))
+case("reflection_pad1d", "slice", lambda x: F.pad(x, (2, 1), mode="reflect"), T(1, 2, 5))
+case("replication_pad2d", "slice", lambda x: F.pad(x, (1, 2, 2, 1), mode="replicate"), T(1, 2, 4, 4))
+case("replication_pad3d", "slice", lambda x: F.pad(x, (1, 0, 0, 1, 1, 1), mode="replicate"), T(1, 1, 3, 3, 3))
+case("circular_pad", "slice", lambda x: F.pad(x, (1, 2, 1, 0), mode="circular"), T(1, 2, 4, 4))
+case("flip", "slice", lambda x: torch.flip(x, (0, -1)), T(3, 4))
+case("roll", "slice", lambda x: torch.roll(x, (1, -2), (0, 1)), T(3, 4))
+case("roll_flat", "slice", lambda x: torch.roll(x, 3), T(3, 4))
+case("slice_scatter", "slice", lambda x, y: torch.slice_scatter(x, y, 1, 1, 5, 2), T(3, 6), T(3, 2))
+case("select_scatter", "slice", lambda x, y: torch.select_scatter(x, y, 0, -1), T(3, 4), T(4))
+case("diagonal", "slice", lambda x: torch.diagonal(x, 1) * 1, T(4, 5))
+case("diagonal_neg_3d", "slice", lambda x: torch.diagonal(x, -1, 0, 2) * 1, T(4, 2, 5))
+case("tril", "select", lambda x: torch.tril(x), T(4, 5))
+case("triu_diag", "select", lambda x: torch.triu(x, -1), T(2, 4, 3, dtype=I64))
+case("as_strided", "slice", lambda x: torch.as_strided(x, (3, 3), (1, 2), 1) * 1, T(12))
+
+# ------------------------------------------------------------------ select / indexing
+case("select", "select", lambda x: x[:, 2] + 0, T(3, 4))
+case("select_neg", "select", lambda x: x[-1] + 0, T(3, 4, dtype=I64))
+case("index_select", "select", lambda x, i: torch.index_select(x, 1, i), T(3, 5), T(values=[4, 0, 2, 2], dtype=I64))
+case("gather", "select", lambda x, i: torch.gather(x, 1, i), T(3, 4), T(3, 2, dtype=I64, lo=0, hi=4))
+case("scatter_src", "select", lambda x, i, s: torch.scatter(x, 1, i, s), T(3, 5), T(values=[[0, 1], [2, 3], [4, 0]], dtype=I64), T(3, 2))
+case("scatter_value", "select", lambda x, i: torch.scatter(x, 0, i, 2.5), T(3, 4), T(values=[[0, 1, 2, 0]], dtype=I64))
+case("scatter_add", "select", lambda x, i, s: torch.scatter_add(x, 1, i, s), T(2, 4), T(values=[[0, 0, 1], [3, 3, 3]], dtype=I64), T(2, 3))
+case("where", "select", torch.where, T(3, 4, dtype=BOOL), T(3, 4), T(3, 4))
+case("where_broadcast_promote", "select", torch.where, T(3, 1, dtype=BOOL), T(4, dtype=I64), T(3, 4))
+case("where_scalar", "select", lambda c, x: torch.where(c, x, 0.0), T(3, 4, dtype=BOOL), T(3, 4))
+case("masked_fill", "select", lambda x, m: x.masked_fill(m, -1.0), T(3, 4), T(3, 4, dtype=BOOL))
+case("masked_fill_inf", "select", lambda x, m: x.masked_fill(m, float("-inf")), T(3, 4), T(1, 4, dtype=BOOL))
+case("index_one", "select", lambda x, i: x[i], T(5, 3), T(values=[[0, 4], [-1, 2]], dtype=I64))
+case("index_middle", "select", lambda x, i: x[:, i], T(2, 5, 3), T(values=[1, 3, -1], dtype=I64))
+case("index_two", "select", lambda x, i, j: x[i, j], T(4, 5), T(values=[0, 3], dtype=I64), T(values=[1, -1], dtype=I64))
+case("index_split", "select", lambda x, i, j: x[i, :, j], T(4, 2, 5), T(values=[0, 3], dtype=I64), T(values=[1, 4], dtype=I64))
+case("index_put", "select", lambda x, i, v: torch.index_put(x, (i,), v), T(5, 3), T(values=[0, 3], dtype=I64), T(2, 3))
+case("index_put_accumulate", "select", lambda x, i, v: torch.index_put(x, (i,), v, accumulate=True), T(5, 3), T(values=[1, 1, 4], dtype=I64), T(3, 3))
+case("index_put_two", "select", lambda x, i, j, v: torch.index_put(x, (i, j), v), T(4, 5), T(values=[0, 3], dtype=I64), T(values=[1, 2], dtype=I64), T(2))
+case("index_copy", "select", lambda x, i, s: torch.index_copy(x, 1, i, s), T(3, 5), T(values=[4, 0], dtype=I64), T(3, 2))
+
+# ------------------------------------------------------------------ embedding
+case("embedding", "embedding", nn.Embedding(10, 4), T(2, 3, dtype=I64, lo=0, hi=10))
+case("embedding_padding_idx", "embedding", nn.Embedding(10, 4, padding_idx=0), T(5, dtype=I64, lo=0, hi=10))
+case("embedding_sparse_refused", "embedding", nn.Embedding(10, 4, sparse=True), T(5, dtype=I64, lo=0, hi=10), refused="sparse=True")
+case("embedding_scale_grad_refused", "embedding", nn.Embedding(10, 4, scale_grad_by_freq=True), T(5, dtype=I64, lo=0, hi=10), refused="scale_grad_by_freq=True")
+case("embedding_bag_2d_sum", "embedding", nn.EmbeddingBag(10, 3, mode="sum"), T(2, 4, dtype=I64, lo=0, hi=10))
+case("embedding_bag_2d_max", "embedding", nn.EmbeddingBag(10, 3, mode="max"), T(2, 4, dtype=I64, lo=0, hi=10))
+
+
+class BagWithOffsets(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bag = nn.EmbeddingBag(10, 3, mode="mean")
+        self.register_buffer("offsets", torch.tensor([0, 2, 2, 5]))
+
+    def forward(self, idx):
+        return self.bag(idx, self.offsets)
+
+
+case("embedding_bag_offsets_mean", "embedding", BagWithOffsets(), T(6, dtype=I64, lo=0, hi=10))
+case("embedding_bag_input_offsets_refused", "embedding", nn.EmbeddingBag(10, 3), T(6, dtype=I64, lo=0, hi=10),
+     T(values=[0, 3], dtype=I64), refused="offsets must be a constant")
+
+# ------------------------------------------------------------------ attention
+class SelfAttention(nn.Module):
+    def __init__(self, need_weights):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(8, 2, batch_first=True)
+        self.need_weights = need_weights
+
+    def forward(self, q, k):
+        out, w = self.mha(q, k, k, need_weights=self.need_weights)
+        return w if self.need_weights else out
+
+
+case("multihead_attention", "attention", SelfAttention(False), T(2, 5, 8), T(2, 5, 8))
+case("multihead_attention_weights", "attention", SelfAttention(True), T(2, 5, 8), T(2, 4, 8))
+enc = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True).eval()
+case("transformer_encoder_layer", "attention", enc, T(2, 5, 8), atol=2e-4)
+
+
+def manual_attention(q, k, v):
+    s = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    mask = torch.ones(q.shape[-2], k.shape[-2]).tril().bool()
+    return torch.matmul(torch.softmax(s.masked_fill(~mask, float("-inf")), -1), v)
+
+
+case("causal_attention_manual", "attention", manual_attention, T(2, 2, 4, 8), T(2, 2, 4, 8), T(2, 2, 4, 8))
+
+# ------------------------------------------------------------------ other
+case("to_int", "other", lambda x: x.to(torch.int32), T(3, 4))
+case("to_float_from_bool", "other", lambda x: x.to(torch.float32), T(3, 4, dtype=BOOL))
+case("to_bool", "other", lambda x: x.to(torch.bool), T(values=[0.0, 0.5, -1.0, float("nan")]))
+case("to_double", "other", lambda x: x.double(), T(3, 4))
+case("clone", "other", lambda x: x.clone(), T(3, 4))
+case("arange", "other", lambda x: x + torch.arange(4), T(3, 4))
+case("arange_float", "other", lambda x: x * torch.arange(0.5, 2.5, 0.5), T(2, 4))
+case("arange_start_step_int", "other", lambda x: x + torch.arange(1, 10, 3), T(3, dtype=I64))
+case("full", "other", lambda x: x + torch.full((3, 4), 2.5), T(3, 4))
+# dtype explicit: torch 1.13's trace of full((4,), 7) drops the inferred int64
+# (the graph says float32 while eager gives int64; reported to the exporter).
+case("full_int", "other", lambda x: x + torch.full((4,), 7, dtype=I64), T(3, 4, dtype=I64))
+case("zeros_like", "other", lambda x: torch.zeros_like(x) + x, T(3, 4))
+case("ones_like_int", "other", lambda x: torch.ones_like(x), T(3, 4, dtype=I64))
+case("full_like", "other", lambda x: torch.full_like(x, 3.5), T(3, 4))
+case("scalar_tensor", "other", lambda x: x * torch.scalar_tensor(3), T(3, 4))
+case("new_zeros", "other", lambda x: x.new_zeros((2, 3)), T(3, 4))
+case("dropout_eval", "other", nn.Dropout(0.5).eval(), T(3, 4))
+case("topk", "other", lambda x: torch.topk(x, 2, 1), T(3, 5))
+case("topk_smallest", "other", lambda x: torch.topk(x, 3, 0, largest=False), T(5, 3))
+case("sort", "other", lambda x: torch.sort(x, -1), T(3, 5))
+case("sort_desc", "other", lambda x: torch.sort(x, 0, descending=True), T(4, 3))
+case("upsample_nearest2d", "other", nn.Upsample(scale_factor=2, mode="nearest"), T(1, 2, 3, 4))
+case("upsample_nearest2d_size", "other", nn.Upsample(size=(5, 7), mode="nearest"), T(1, 2, 3, 4))
+case("upsample_bilinear2d", "other", nn.Upsample(scale_factor=2, mode="bilinear"), T(1, 2, 3, 4))
+case("upsample_bilinear2d_align", "other", nn.Upsample(size=(5, 7), mode="bilinear", align_corners=True), T(1, 2, 3, 4))
+case("upsample_bicubic2d", "other", nn.Upsample(scale_factor=2, mode="bicubic"), T(1, 2, 3, 4))
+case("upsample_linear1d", "other", nn.Upsample(scale_factor=3, mode="linear"), T(1, 2, 4))
+case("upsample_nearest1d", "other", nn.Upsample(scale_factor=2, mode="nearest"), T(1, 2, 4))
+case("upsample_trilinear3d", "other", nn.Upsample(scale_factor=2, mode="trilinear"), T(1, 1, 2, 3, 2))
+case("upsample_nearest3d", "other", nn.Upsample(scale_factor=2, mode="nearest"), T(1, 1, 2, 3, 2))
+case("cross", "other", lambda a, b: torch.linalg.cross(a, b), T(4, 3), T(4, 3))
+case("cross_dim0_broadcast", "other", lambda a, b: torch.linalg.cross(a, b, dim=0), T(3, 4), T(3, 1))
+case("cdist", "other", lambda a, b: aten._cdist_forward(a, b, 2.0, 2), T(2, 4, 3), T(2, 5, 3))
+case("cdist_p1", "other", lambda a, b: aten._cdist_forward(a, b, 1.0, 2), T(4, 3), T(5, 3))
+case("pdist", "other", lambda a: F.pdist(a), T(5, 3))
+case("grid_sample_bilinear", "other", lambda x, g: F.grid_sample(x, g, align_corners=False), T(1, 2, 4, 5), T(1, 3, 2, 2))
+case("grid_sample_nearest_border", "other", lambda x, g: F.grid_sample(x, g, mode="nearest", padding_mode="border", align_corners=True), T(2, 1, 4, 4), T(2, 3, 3, 2))
+case("grid_sample_reflection_refused", "other", lambda x, g: F.grid_sample(x, g, padding_mode="reflection", align_corners=False), T(1, 1, 4, 4), T(1, 2, 2, 2), refused="padding_mode 2")
+case("rand_shape", "other", lambda x: x + torch.rand(3, 4), T(3, 4), check="shape")
+
+# ------------------------------------------------------------------ small models
+case("conv_bn_relu_pool_fc", "model", nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4).eval(), nn.ReLU(),
+                                                   nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2)).eval(), T(2, 3, 6, 6))

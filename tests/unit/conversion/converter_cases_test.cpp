@@ -1,0 +1,163 @@
+// The converter case table (tests/converters/cases.py) run differentially
+// against PyTorch: each case's .pt2 is converted with lowering off, run by
+// the reference executor and compared with PyTorch eager's outputs (rel/abs
+// tolerance per case for floats, exact for integers and bool). Results are
+// counted per family as pass / wrong / not supported / error; validator
+// cases must be refused with their reason.
+//
+// Needs ATENRT_CONVERTER_CASES_DIR (written by
+// `/usr/bin/python3 tests/converters/make_cases.py DIR`); skipped otherwise.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "atenrt/errors.h"
+#include "conversion/context.h"
+#include "conversion/host_tensor.h"
+#include "frontend/pt2_reader.h"
+#include "ir/npz.h"
+#include "runtime/reference/reference.h"
+
+namespace atenrt::conversion {
+namespace {
+
+enum class Outcome { Pass, Wrong, Unsupported, Error, ExportFailed };
+const char* outcome_name(Outcome o) {
+  switch (o) {
+    case Outcome::Pass: return "pass";
+    case Outcome::Wrong: return "WRONG";
+    case Outcome::Unsupported: return "NOT SUPPORTED";
+    case Outcome::Error: return "ERROR";
+    case Outcome::ExportFailed: return "export failed";
+  }
+  return "?";
+}
+
+// Empty when equal; otherwise what differs.
+std::string compare(const Tensor& got, const Tensor& want, double rtol, double atol, bool shape_only) {
+  if (got.sizes() != want.sizes()) {
+    return "shape " + shape_to_string(got.sizes()) + " != expected " + shape_to_string(want.sizes());
+  }
+  if (got.dtype() != want.dtype()) {
+    return std::string("dtype ") + std::string(dtype_name(got.dtype())) + " != expected " +
+           std::string(dtype_name(want.dtype()));
+  }
+  if (shape_only) return "";
+  const Tensor g = got.contiguous(), w = want.contiguous();
+  const bool exact = !is_floating(got.dtype());
+  for (std::int64_t i = 0; i < g.numel(); ++i) {
+    if (exact) {
+      const auto a = element_as_int(g, i), b = element_as_int(w, i);
+      if (a != b) return "element " + std::to_string(i) + ": " + std::to_string(a) + " != " + std::to_string(b);
+      continue;
+    }
+    const double a = element_as_double(g, i), b = element_as_double(w, i);
+    if (std::isnan(a) && std::isnan(b)) continue;
+    if (std::isinf(a) || std::isinf(b)) {
+      if (a != b) return "element " + std::to_string(i) + ": " + std::to_string(a) + " != " + std::to_string(b);
+      continue;
+    }
+    if (!(std::abs(a - b) <= atol + rtol * std::abs(b))) {
+      return "element " + std::to_string(i) + ": " + std::to_string(a) + " != " + std::to_string(b);
+    }
+  }
+  return "";
+}
+
+struct Result {
+  Outcome outcome;
+  std::string detail;
+};
+
+Result run_case(const std::string& dir, const nlohmann::json& entry) {
+  const std::string name = entry["name"];
+  if (entry.contains("export_error")) return {Outcome::ExportFailed, entry["export_error"]};
+  const bool expect_refusal = !entry["refused"].is_null();
+  const std::string path = dir + "/" + name;
+  ConvertedGraph converted;
+  try {
+    ir::ExportedProgram program = frontend::load_pt2(path + "/model.pt2");
+    converted = convert_graph(program.graph);
+  } catch (const UnsupportedError& e) {
+    const std::string msg = e.what();
+    if (expect_refusal) {
+      const std::string reason = entry["refused"];
+      if (msg.find("not supported:") != std::string::npos && msg.find(reason) != std::string::npos) {
+        return {Outcome::Pass, ""};
+      }
+      return {Outcome::Wrong, "refused, but not with '" + reason + "': " + msg};
+    }
+    if (msg.find(": not supported: ") != std::string::npos) return {Outcome::Unsupported, msg};
+    return {Outcome::Error, msg};
+  } catch (const std::exception& e) {
+    return {Outcome::Error, e.what()};
+  }
+  if (expect_refusal) return {Outcome::Wrong, "expected a refusal ('" + std::string(entry["refused"]) + "')"};
+  try {
+    const auto inputs = io::read_npz(path + "/inputs.npz");
+    const auto expected = io::read_npz(path + "/outputs.npz");
+    if (inputs.size() != converted.inputs.size()) {
+      return {Outcome::Error, std::to_string(inputs.size()) + " inputs for " + std::to_string(converted.inputs.size()) +
+                                  " network inputs"};
+    }
+    reference::TensorMap feed;
+    for (std::size_t i = 0; i < inputs.size(); ++i) feed[converted.inputs[i]->name] = inputs[i];
+    const auto outs = reference::run(converted.network, feed);
+    if (expected.size() != converted.outputs.size()) {
+      return {Outcome::Wrong, std::to_string(converted.outputs.size()) + " outputs, expected " +
+                                  std::to_string(expected.size())};
+    }
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      const std::string diff = compare(outs.at(converted.outputs[i]->name), expected[i], entry["rtol"], entry["atol"],
+                                       entry["check"] == "shape");
+      if (!diff.empty()) return {Outcome::Wrong, "output " + std::to_string(i) + ": " + diff};
+    }
+  } catch (const std::exception& e) {
+    return {Outcome::Error, std::string("running: ") + e.what()};
+  }
+  return {Outcome::Pass, ""};
+}
+
+TEST(ConverterCases, MatchPyTorch) {
+  const char* dir = std::getenv("ATENRT_CONVERTER_CASES_DIR");
+  if (!dir || !*dir) {
+    GTEST_SKIP() << "ATENRT_CONVERTER_CASES_DIR is not set; write the cases with "
+                    "`/usr/bin/python3 tests/converters/make_cases.py DIR` and set it to DIR";
+  }
+  std::ifstream in(std::string(dir) + "/cases.json");
+  ASSERT_TRUE(in) << "no cases.json in " << dir;
+  const auto manifest = nlohmann::json::parse(in);
+  std::map<std::string, std::map<Outcome, int>> per_family;
+  std::map<Outcome, int> total;
+  std::vector<std::string> failures;
+  for (const auto& entry : manifest) {
+    const Result r = run_case(dir, entry);
+    per_family[entry["family"]][r.outcome]++;
+    total[r.outcome]++;
+    if (r.outcome != Outcome::Pass) {
+      failures.push_back(std::string(outcome_name(r.outcome)) + "  " + std::string(entry["name"]) + ": " + r.detail);
+    }
+  }
+  std::cout << "family          pass  wrong  unsupported  error  export_failed\n";
+  for (const auto& [family, counts] : per_family) {
+    auto get = [&](Outcome o) { auto it = counts.find(o); return it == counts.end() ? 0 : it->second; };
+    std::printf("%-14s %5d %6d %12d %6d %14d\n", family.c_str(), get(Outcome::Pass), get(Outcome::Wrong),
+                get(Outcome::Unsupported), get(Outcome::Error), get(Outcome::ExportFailed));
+  }
+  std::printf("total cases %zu: pass %d, wrong %d, not supported %d, error %d, export failed %d\n", manifest.size(),
+              total[Outcome::Pass], total[Outcome::Wrong], total[Outcome::Unsupported], total[Outcome::Error],
+              total[Outcome::ExportFailed]);
+  for (const auto& f : failures) std::cout << "  " << f << "\n";
+  EXPECT_EQ(total[Outcome::Wrong], 0);
+  EXPECT_EQ(total[Outcome::Unsupported], 0);
+  EXPECT_EQ(total[Outcome::Error], 0);
+  EXPECT_EQ(total[Outcome::ExportFailed], 0);
+}
+
+}  // namespace
+}  // namespace atenrt::conversion
