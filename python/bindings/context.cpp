@@ -1,0 +1,47 @@
+#include "context.h"
+
+#include <string>
+
+#include "arrays.h"
+#include "errors.h"
+
+namespace py = pybind11;
+
+namespace atenrt::python {
+
+Context::Context(const Engine& engine) : engine_(engine), context_(engine.create_context()) {
+  for (const auto& spec : engine_.inputs()) staging_.emplace_back(spec.dtype, spec.dims);
+}
+
+py::list Context::run(const py::sequence& inputs) {
+  const auto& specs = engine_.inputs();
+  const std::size_t count = py::len(inputs);
+  if (count != specs.size()) {
+    std::string names;
+    for (const auto& s : specs) {
+      if (!names.empty()) names += ", ";
+      names += s.to_string();
+    }
+    input_error("engine expects " + std::to_string(specs.size()) + " inputs (" + names + "), got " +
+                std::to_string(count));
+  }
+  std::vector<BoundInput> bound;
+  bound.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) bound.push_back(bind_input(inputs[i], specs[i]));
+
+  // Lock only once the GIL is released: a thread holding the GIL never waits
+  // for the mutex, so re-taking the GIL below while holding it cannot deadlock.
+  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+  const std::vector<Tensor>* outputs = nullptr;
+  {
+    py::gil_scoped_release nogil;
+    lock.lock();
+    for (std::size_t i = 0; i < count; ++i) copy_input(bound[i], staging_[i]);
+    outputs = &context_.run(staging_);
+  }
+  py::list result;
+  for (const auto& t : *outputs) result.append(to_numpy(t));
+  return result;
+}
+
+}  // namespace atenrt::python

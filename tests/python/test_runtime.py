@@ -1,0 +1,385 @@
+#!/usr/bin/python3
+"""atenrt's Python runtime (python/atenrt/runtime.py over the `_atenrt` module) against PyTorch.
+
+Run (Debian's interpreter, which has torch 1.13 for the exporter and the reference outputs):
+
+    PYTHONPATH=python ATENRT_PYTHON_MODULE_DIR=build/python /usr/bin/python3 -m unittest discover -s tests/python -v
+
+Skips, saying why, when the compiled module or torch is not there.
+"""
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import atenrt  # noqa: E402
+from atenrt import runtime  # noqa: E402
+
+try:
+    runtime._load_native()
+    NATIVE_MISSING = None
+except ImportError as e:
+    NATIVE_MISSING = str(e)
+
+try:
+    import torch
+    from torch import nn
+except ImportError:
+    torch = None
+
+RTOL = ATOL = 1e-4
+
+
+def _models():
+    """(name, module, example inputs), weights from fixed seeds."""
+    torch.manual_seed(0)
+
+    class ConvNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.features = nn.Sequential(
+                nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+                nn.Conv2d(8, 16, 3, padding=1, stride=2), nn.ReLU(), nn.AdaptiveAvgPool2d(1))
+            self.fc = nn.Linear(16, 10)
+
+        def forward(self, x):
+            return self.fc(torch.flatten(self.features(x), 1))
+
+    class Block(nn.Module):
+        """Token embedding, one pre-norm self-attention block and a GELU MLP."""
+
+        def __init__(self, vocab=50, d=32, heads=4):
+            super().__init__()
+            self.heads = heads
+            self.embed = nn.Embedding(vocab, d)
+            self.norm1, self.norm2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+        def forward(self, tokens):
+            x = self.embed(tokens)
+            b, t, d = x.shape
+            q, k, v = self.qkv(self.norm1(x)).chunk(3, dim=-1)
+            split = lambda z: z.reshape(b, t, self.heads, d // self.heads).transpose(1, 2)  # noqa: E731
+            q, k, v = split(q), split(k), split(v)
+            att = torch.softmax(q @ k.transpose(-2, -1) / (d // self.heads) ** 0.5, dim=-1)
+            x = x + self.proj((att @ v).transpose(1, 2).reshape(b, t, d))
+            return x + self.mlp(self.norm2(x))
+
+    class TwoInOut(nn.Module):
+        def forward(self, a, b):
+            return a * b + 1.0, torch.relu(a - b)
+
+    class Histc(nn.Module):  # aten.histc has no atenrt converter
+        def forward(self, x):
+            return torch.histc(torch.relu(x), bins=4, min=0.0, max=1.0) + 1
+
+    conv = ConvNet().eval()
+    bn = conv.features[1]
+    with torch.no_grad():  # non-trivial statistics, so that batch-norm folding is exercised
+        bn.running_mean.uniform_(-0.5, 0.5)
+        bn.running_var.uniform_(0.5, 2.0)
+    return [
+        ("conv", conv, (torch.randn(2, 3, 16, 16),)),
+        ("transformer", Block().eval(), (torch.randint(0, 50, (2, 8)),)),
+        ("two_in_out", TwoInOut(), (torch.randn(3, 4), torch.randn(3, 4))),
+        ("histc", Histc(), (torch.rand(8),)),
+    ]
+
+
+@unittest.skipIf(NATIVE_MISSING, f"atenrt's compiled module is not available: {NATIVE_MISSING}")
+@unittest.skipIf(torch is None, "PyTorch (Debian python3-torch) is needed to export the test models")
+class RuntimeTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="atenrt_py_")
+        cls.models = {}
+        for name, module, inputs in _models():
+            path = os.path.join(cls.tmp, name + ".pt2")
+            atenrt.save(module, inputs, path)
+            with torch.no_grad():
+                out = module(*inputs)
+            outs = [o.numpy() for o in (out if isinstance(out, tuple) else (out,))]
+            cls.models[name] = (path, [i.numpy() for i in inputs], outs, module)
+        cls.engines = {}
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def engine(self, name, **settings):
+        key = (name, tuple(sorted(settings.items())))
+        if key not in self.engines:
+            self.engines[key] = atenrt.compile(self.models[name][0], **settings)
+        return self.engines[key]
+
+    def assert_matches_torch(self, name, outputs, rtol=RTOL, atol=ATOL):
+        expected = self.models[name][2]
+        self.assertEqual(len(outputs), len(expected))
+        for got, want in zip(outputs, expected):
+            self.assertIsInstance(got, np.ndarray)
+            self.assertEqual(got.dtype, want.dtype)
+            self.assertEqual(got.shape, want.shape)
+            np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+
+    # -- compile and run, against PyTorch ---------------------------------------------------------
+
+    def test_conv_net_matches_torch(self):
+        engine = self.engine("conv")
+        self.assert_matches_torch("conv", engine.run(*self.models["conv"][1]))
+        self.assertEqual(engine.report.supported_ops, engine.report.total_ops)
+        self.assertGreater(engine.report.total_ops, 0)
+        self.assertIn("conv", engine.describe().lower())
+
+    def test_transformer_matches_torch(self):
+        engine = self.engine("transformer")
+        (tokens,) = self.models["transformer"][1]
+        self.assertEqual([(s.dtype, s.shape) for s in engine.inputs], [("int64", (2, 8))])
+        self.assertEqual([(s.dtype, s.shape) for s in engine.outputs], [("float32", (2, 8, 32))])
+        self.assert_matches_torch("transformer", engine.create_context().run([tokens]))
+
+    def test_settings_do_not_change_results(self):
+        for settings in ({"optimization_level": 0}, {"optimization_level": 2, "num_threads": 1},
+                         {"lowering": False, "min_block_size": 1}):
+            with self.subTest(**settings):
+                engine = atenrt.compile(self.models["conv"][0], **settings)
+                self.assert_matches_torch("conv", engine.run(*self.models["conv"][1]))
+
+    def test_bad_settings_are_rejected(self):
+        path = self.models["conv"][0]
+        with self.assertRaisesRegex(ValueError, "precision"):
+            atenrt.compile(path, precision="fp8")
+        with self.assertRaisesRegex(ValueError, "optimization_level"):
+            atenrt.compile(path, optimization_level=7)
+        with self.assertRaises(TypeError):
+            atenrt.compile(path, no_such_setting=True)
+
+    def test_bf16(self):
+        for name in ("conv", "transformer"):
+            with self.subTest(model=name):
+                engine = self.engine(name, precision="bf16")
+                outputs = engine.run(*self.models[name][1])
+                want = self.models[name][2][0]
+                self.assertEqual(outputs[0].dtype, np.float32)  # bf16 inside, fp32 at the edges
+                error = np.linalg.norm(outputs[0] - want) / np.linalg.norm(want)
+                self.assertLess(error, 3e-2, f"{name}: bf16 relative error {error}")
+
+    def test_several_inputs_and_outputs(self):
+        engine = self.engine("two_in_out", min_block_size=1)
+        a, b = self.models["two_in_out"][1]
+        self.assertEqual(len(engine.inputs), 2)
+        self.assertEqual(len(engine.outputs), 2)
+        self.assert_matches_torch("two_in_out", engine.run(a, b))
+        ctx = engine.create_context()
+        names = [s.name for s in engine.inputs]
+        self.assert_matches_torch("two_in_out", ctx.run({names[1]: b, names[0]: a}))
+
+    def test_inputs_are_normalized(self):
+        engine = self.engine("two_in_out", min_block_size=1)
+        a, b = self.models["two_in_out"][1]
+        # Non-contiguous views, and lists (which take the input's dtype).
+        a_t = np.ascontiguousarray(a.T).T
+        self.assertFalse(a_t.flags.c_contiguous)
+        self.assert_matches_torch("two_in_out", engine.run(a_t, b.tolist()))
+        big_endian = a.astype(">f4")
+        self.assert_matches_torch("two_in_out", engine.run(big_endian, b))
+
+    def test_outputs_are_copies(self):
+        engine = self.engine("conv")
+        ctx = engine.create_context()
+        (x,) = self.models["conv"][1]
+        first = ctx.run([x])[0]
+        kept = first.copy()
+        ctx.run([x * 2])
+        np.testing.assert_array_equal(first, kept)
+
+    # -- engine files ----------------------------------------------------------------------------
+
+    def test_save_load_round_trip(self):
+        for name in ("conv", "transformer"):
+            with self.subTest(model=name):
+                engine = self.engine(name)
+                path = os.path.join(self.tmp, name + ".atrt")
+                engine.save(path)
+                loaded = atenrt.load_engine(path)
+                self.assertEqual(loaded.inputs, engine.inputs)
+                self.assertEqual(loaded.outputs, engine.outputs)
+                self.assertIsNone(loaded.report)
+                self.assert_matches_torch(name, loaded.run(*self.models[name][1]))
+                np.testing.assert_allclose(loaded.run(*self.models[name][1])[0],
+                                           engine.run(*self.models[name][1])[0], rtol=1e-6, atol=1e-6)
+
+    def test_corrupt_engine_file(self):
+        path = os.path.join(self.tmp, "conv_corrupt.atrt")
+        self.engine("conv").save(path)
+        with open(path, "r+b") as f:
+            f.seek(os.path.getsize(path) // 2)
+            byte = f.read(1)
+            f.seek(-1, os.SEEK_CUR)
+            f.write(bytes([byte[0] ^ 0xFF]))
+        with self.assertRaises(atenrt.FormatError) as cm:
+            atenrt.load_engine(path)
+        self.assertIsInstance(cm.exception, ValueError)
+        self.assertTrue(str(cm.exception))
+
+    # -- errors ----------------------------------------------------------------------------------
+
+    def test_error_classes(self):
+        self.assertTrue(issubclass(atenrt.FormatError, ValueError))
+        self.assertTrue(issubclass(atenrt.InputError, ValueError))
+        self.assertTrue(issubclass(atenrt.UnsupportedError, NotImplementedError))
+        self.assertTrue(issubclass(atenrt.Error, RuntimeError))
+        for cls in (atenrt.FormatError, atenrt.InputError, atenrt.UnsupportedError, atenrt.Error):
+            self.assertTrue(issubclass(cls, atenrt.AtenrtError))
+
+    def test_wrong_inputs_name_the_input(self):
+        engine = self.engine("conv")
+        name = engine.inputs[0].name
+        (x,) = self.models["conv"][1]
+        cases = {
+            "shape": ([x[:1]], r"input '%s': expected float32\[2, 3, 16, 16\], got float32\[1, 3, 16, 16\]"),
+            "dtype": ([x.astype(np.float64)], r"input '%s': expected float32\[2, 3, 16, 16\], got float64"),
+            "int dtype": ([np.zeros((2, 3, 16, 16), np.int64)], r"input '%s'.*got int64"),
+            "unsupported dtype": ([x.astype(np.complex64)], r"input '%s'.*complex64"),
+            "not an array": ([object()], r"input '%s'.*object"),
+        }
+        for what, (inputs, pattern) in cases.items():
+            with self.subTest(what):
+                with self.assertRaisesRegex(atenrt.InputError, pattern % name):
+                    engine.create_context().run(inputs)
+        with self.assertRaisesRegex(atenrt.InputError, r"expects 1 inputs .*got 2"):
+            engine.run(x, x)
+        with self.assertRaisesRegex(atenrt.InputError, r"expects 1 inputs .*got 0"):
+            engine.run()
+        with self.assertRaisesRegex(atenrt.InputError, "no input named 'nope'"):
+            engine.create_context().run({"nope": x})
+        with self.assertRaisesRegex(atenrt.InputError, f"input '{name}' is missing"):
+            engine.create_context().run({})
+        tokens_engine = self.engine("transformer")
+        with self.assertRaisesRegex(atenrt.InputError, "expected int64.*got float64"):
+            tokens_engine.run(np.full((2, 8), 1.5).tolist())  # floats for ints: no silent truncation
+        # The context is still usable after the errors.
+        self.assert_matches_torch("conv", engine.run(x))
+
+    def test_corrupt_pt2(self):
+        source = self.models["conv"][0]
+        with open(source, "rb") as f:
+            data = f.read()
+        variants = {
+            "garbage": b"this is not a zip archive" * 10,
+            "truncated": data[: len(data) // 2],
+            "empty": b"",
+        }
+        for what, content in variants.items():
+            with self.subTest(what):
+                path = os.path.join(self.tmp, f"corrupt_{what.replace(' ', '_')}.pt2")
+                with open(path, "wb") as f:
+                    f.write(content)
+                with self.assertRaises(atenrt.FormatError) as cm:
+                    atenrt.compile(path)
+                self.assertIsInstance(cm.exception, ValueError)
+                self.assertTrue(str(cm.exception))
+                with self.assertRaises(atenrt.FormatError):
+                    atenrt.dry_run(path)
+
+    def test_missing_file(self):
+        with self.assertRaises(atenrt.AtenrtError) as cm:
+            atenrt.compile(os.path.join(self.tmp, "does_not_exist.pt2"))
+        self.assertIn("does_not_exist.pt2", str(cm.exception))
+
+    def test_unsupported_op(self):
+        path = self.models["histc"][0]
+        with self.assertRaises(atenrt.UnsupportedError) as cm:
+            atenrt.compile(path, min_block_size=1)
+        self.assertIn("aten.histc.default", str(cm.exception))
+        report = atenrt.dry_run(path, min_block_size=1)
+        self.assertIsInstance(report, str)
+        self.assertIn("aten.histc.default", report)
+
+    def test_torch_executed_ops_cannot_fall_back(self):
+        with self.assertRaises(atenrt.UnsupportedError) as cm:
+            atenrt.compile(self.models["conv"][0], torch_executed_ops=["aten.relu.default"])
+        self.assertIn("aten.relu", str(cm.exception))
+
+    # -- threads ---------------------------------------------------------------------------------
+
+    def test_threads_with_own_contexts(self):
+        engine = self.engine("transformer")
+        rng = np.random.default_rng(1)
+        inputs = [rng.integers(0, 50, (2, 8), dtype=np.int64) for _ in range(2)]
+        expected = [engine.create_context().run([t])[0] for t in inputs]
+        own = [engine.create_context() for _ in inputs]
+        runners = {
+            "own contexts": lambda i: own[i].run([inputs[i]])[0],
+            "Engine.run (a context per thread)": lambda i: engine.run(inputs[i])[0],
+        }
+        for label, run in runners.items():
+            with self.subTest(label):
+                results, errors = [[], []], []
+
+                def work(i):
+                    try:
+                        for _ in range(20):
+                            results[i].append(run(i))
+                    except Exception as e:  # reported in the main thread
+                        errors.append(e)
+
+                threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                self.assertEqual(errors, [])
+                for i in range(2):
+                    self.assertEqual(len(results[i]), 20)
+                    for r in results[i]:
+                        np.testing.assert_array_equal(r, expected[i])
+
+    def test_shared_context_is_serialized(self):
+        engine = self.engine("conv")
+        ctx = engine.create_context()
+        (x,) = self.models["conv"][1]
+        inputs = [x, x * 0.5]
+        expected = [engine.create_context().run([i])[0] for i in inputs]
+        mismatches = []
+
+        def work(i):
+            for _ in range(20):
+                if not np.array_equal(ctx.run([inputs[i]])[0], expected[i]):
+                    mismatches.append(i)
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(mismatches, [])
+
+
+class ImportTest(unittest.TestCase):
+    def test_import_without_module_explains(self):
+        """`import atenrt` works without the compiled module; using the runtime says how to build it."""
+        import subprocess
+        code = ("import atenrt\n"
+                "try:\n    atenrt.compile('x.pt2')\n"
+                "except ImportError as e:\n    print('IMPORT ERROR:', e)\n")
+        empty = tempfile.mkdtemp(prefix="atenrt_nomodule_")
+        try:
+            env = dict(os.environ, ATENRT_PYTHON_MODULE_DIR=empty,
+                       PYTHONPATH=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                 cwd=empty, timeout=300)
+        finally:
+            shutil.rmtree(empty, ignore_errors=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("IMPORT ERROR:", out.stdout)
+        self.assertIn("docs/python.md", out.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
