@@ -5,7 +5,8 @@ Run (Debian's interpreter, which has torch 1.13 for the exporter and the referen
 
     PYTHONPATH=python ATENRT_PYTHON_MODULE_DIR=build/python /usr/bin/python3 -m unittest discover -s tests/python -v
 
-Skips, saying why, when the compiled module or torch is not there.
+Skips, saying why, when the compiled module or torch is not there; with
+ATENRT_REQUIRE_PYTHON_MODULE=1 (CI, ctest) a missing module is a failure instead.
 """
 import os
 import shutil
@@ -75,6 +76,11 @@ def _models():
         def forward(self, a, b):
             return a * b + 1.0, torch.relu(a - b)
 
+    class Dtypes(nn.Module):  # every numpy dtype in and out, and bfloat16 (float32 in numpy)
+        def forward(self, x, y, i, u, h):
+            return (x * 2 + 1, y > 0, y.to(torch.float16), i * 3, u + 1, y.to(torch.float64) * 2,
+                    i.to(torch.int16), i.to(torch.int8), i.to(torch.int64), h * 2)
+
     class Histc(nn.Module):  # aten.histc has no atenrt converter
         def forward(self, x):
             return torch.histc(torch.relu(x), bins=4, min=0.0, max=1.0) + 1
@@ -88,8 +94,14 @@ def _models():
         ("conv", conv, (torch.randn(2, 3, 16, 16),)),
         ("transformer", Block().eval(), (torch.randint(0, 50, (2, 8)),)),
         ("two_in_out", TwoInOut(), (torch.randn(3, 4), torch.randn(3, 4))),
+        ("dtypes", Dtypes(), (torch.randn(2, 3).bfloat16(), torch.randn(4), torch.arange(-3, 3, dtype=torch.int32),
+                              torch.arange(250, 256, dtype=torch.uint8), torch.randn(5).half())),
         ("histc", Histc(), (torch.rand(8),)),
     ]
+
+
+def _numpy(t):
+    return (t.float() if t.dtype == torch.bfloat16 else t).numpy()  # numpy has no bfloat16
 
 
 @unittest.skipIf(NATIVE_MISSING, f"atenrt's compiled module is not available: {NATIVE_MISSING}")
@@ -104,8 +116,8 @@ class RuntimeTest(unittest.TestCase):
             atenrt.save(module, inputs, path)
             with torch.no_grad():
                 out = module(*inputs)
-            outs = [o.numpy() for o in (out if isinstance(out, tuple) else (out,))]
-            cls.models[name] = (path, [i.numpy() for i in inputs], outs, module)
+            outs = [_numpy(o) for o in (out if isinstance(out, tuple) else (out,))]
+            cls.models[name] = (path, [_numpy(i) for i in inputs], outs, module)
         cls.engines = {}
 
     @classmethod
@@ -178,6 +190,17 @@ class RuntimeTest(unittest.TestCase):
         ctx = engine.create_context()
         names = [s.name for s in engine.inputs]
         self.assert_matches_torch("two_in_out", ctx.run({names[1]: b, names[0]: a}))
+
+    def test_dtypes(self):
+        engine = self.engine("dtypes", min_block_size=1)
+        self.assertEqual([s.dtype for s in engine.inputs], ["bfloat16", "float32", "int32", "uint8", "float16"])
+        self.assertEqual([s.dtype for s in engine.outputs],
+                         ["bfloat16", "bool", "float16", "int32", "uint8", "float64", "int16", "int8", "int64",
+                          "float16"])
+        outputs = engine.run(*self.models["dtypes"][1])
+        self.assert_matches_torch("dtypes", outputs, rtol=0, atol=0)
+        with self.assertRaisesRegex(atenrt.InputError, "expected bfloat16.*numpy has no bfloat16: pass float32"):
+            engine.run(*[a.astype(np.float64) if i == 0 else a for i, a in enumerate(self.models["dtypes"][1])])
 
     def test_inputs_are_normalized(self):
         engine = self.engine("two_in_out", min_block_size=1)
@@ -340,6 +363,25 @@ class RuntimeTest(unittest.TestCase):
                     for r in results[i]:
                         np.testing.assert_array_equal(r, expected[i])
 
+    def test_compile_in_two_threads(self):
+        """compile() releases the GIL; two at once must give working engines."""
+        engines, errors = [None, None], []
+
+        def work(i):
+            try:
+                engines[i] = atenrt.compile(self.models[("conv", "transformer")[i]][0])
+            except Exception as e:  # reported in the main thread
+                errors.append(e)
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        for i, name in enumerate(("conv", "transformer")):
+            self.assert_matches_torch(name, engines[i].run(*self.models[name][1]))
+
     def test_shared_context_is_serialized(self):
         engine = self.engine("conv")
         ctx = engine.create_context()
@@ -362,6 +404,11 @@ class RuntimeTest(unittest.TestCase):
 
 
 class ImportTest(unittest.TestCase):
+    @unittest.skipUnless(os.environ.get("ATENRT_REQUIRE_PYTHON_MODULE") == "1", "ATENRT_REQUIRE_PYTHON_MODULE is not 1")
+    def test_module_is_there_when_required(self):
+        self.assertIsNone(NATIVE_MISSING)
+
+
     def test_import_without_module_explains(self):
         """`import atenrt` works without the compiled module; using the runtime says how to build it."""
         import subprocess
