@@ -8,6 +8,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   commands.push_back(make_run_command());
   commands.push_back(make_bench_command());
   commands.push_back(make_inspect_command());
+  commands.push_back(make_ops_command());
   return commands;
 }
 

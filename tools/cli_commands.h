@@ -19,6 +19,7 @@ class Command {
 };
 
 std::unique_ptr<Command> make_inspect_command();
+std::unique_ptr<Command> make_ops_command();
 std::unique_ptr<Command> make_compile_command();
 std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_bench_command();
