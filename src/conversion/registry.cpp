@@ -68,11 +68,6 @@ Selection ConverterRegistry::select(const NodeView& node, const ConversionSettin
   for (const auto& key : lookup_keys(node.node().target)) {
     for (const auto* reg : candidates(key)) {
       any = true;
-      if (!reg->options.supports_dynamic_shapes && !settings.assume_dynamic_shape_support &&
-          node.has_dynamic_shapes()) {
-        sel.refusals.push_back(reg->family + " converter: does not support dynamic shapes");
-        continue;
-      }
       if (reg->options.validator) {
         Capability c;
         try {
@@ -84,6 +79,12 @@ Selection ConverterRegistry::select(const NodeView& node, const ConversionSettin
           sel.refusals.push_back(reg->family + " converter: " + c.reason);
           continue;
         }
+      }
+      // After the validator, whose reason is more specific.
+      if (!reg->options.supports_dynamic_shapes && !settings.assume_dynamic_shape_support &&
+          node.has_dynamic_shapes()) {
+        sel.refusals.push_back(reg->family + " converter: does not support dynamic shapes");
+        continue;
       }
       sel.chosen = reg;
       return sel;

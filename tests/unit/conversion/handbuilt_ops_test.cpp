@@ -1,0 +1,237 @@
+// Ops that torch 1.13 cannot export (torch >= 2.1 spellings, data-dependent
+// shapes), evaluators and validator refusals, on hand-built graphs with
+// hand-computed expectations.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "atenrt/errors.h"
+#include "conversion/context.h"
+#include "conversion/host_tensor.h"
+#include "conversion/registry.h"
+#include "graph_builder.h"
+#include "runtime/reference/reference.h"
+
+namespace atenrt::conversion {
+namespace {
+
+using testing::GraphBuilder;
+using A = GraphBuilder;
+
+Tensor f32(std::vector<std::int64_t> sizes, std::vector<double> v) { return tensor_from(DType::Float32, sizes, v); }
+
+std::vector<Tensor> run(const ir::Graph& g, const std::vector<Tensor>& inputs) {
+  ConvertedGraph c = convert_graph(g);
+  reference::TensorMap feed;
+  for (std::size_t i = 0; i < inputs.size(); ++i) feed[c.inputs.at(i)->name] = inputs[i];
+  auto outs = reference::run(c.network, feed);
+  std::vector<Tensor> r;
+  for (auto* t : c.outputs) r.push_back(outs.at(t->name));
+  return r;
+}
+
+void expect_near(const Tensor& t, const std::vector<double>& want, double tol = 1e-5) {
+  ASSERT_EQ(t.numel(), static_cast<std::int64_t>(want.size()));
+  const Tensor c = t.contiguous();
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(element_as_double(c, static_cast<std::int64_t>(i)), want[i], tol) << i;
+}
+
+std::string refusal(const ir::Graph& g) {
+  try {
+    convert_graph(g);
+  } catch (const UnsupportedError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(HandBuilt, PreluKernel) {
+  GraphBuilder b;
+  b.input("x", DType::Float32, {2, 3});
+  b.weight("w", f32({1, 3}, {0.1, 0.2, 0.3}));
+  b.node("prelu", "aten._prelu_kernel.default", {A::arg("self", A::t("x")), A::arg("weight", A::t("w"))},
+         DType::Float32, {2, 3});
+  b.output("prelu");
+  auto out = run(b.g, {f32({2, 3}, {-1, 2, -3, 4, -5, 6})});
+  expect_near(out[0], {-0.1, 2, -0.9, 4, -1.0, 6});
+}
+
+TEST(HandBuilt, BatchNormLegitNoTraining) {
+  GraphBuilder b;
+  b.input("x", DType::Float32, {1, 2, 1, 2});
+  b.weight("w", f32({2}, {2, 1}));
+  b.weight("bias", f32({2}, {0, 1}));
+  b.weight("mean", f32({2}, {1, 0}));
+  b.weight("var", f32({2}, {4, 1}));
+  ir::Node n;
+  n.name = "bn";
+  n.target = ir::OpName::parse("aten._native_batch_norm_legit_no_training.default");
+  n.inputs = {A::arg("input", A::t("x")), A::arg("weight", A::t("w")), A::arg("bias", A::t("bias")),
+              A::arg("running_mean", A::t("mean")), A::arg("running_var", A::t("var")),
+              A::arg("momentum", 0.1), A::arg("eps", 0.0)};
+  n.outputs = {ir::TensorRef{"bn_0"}, ir::TensorRef{"bn_unused_1"}, ir::TensorRef{"bn_unused_2"}};
+  b.meta("bn_0", DType::Float32, {1, 2, 1, 2});
+  b.g.nodes.push_back(n);
+  b.output("bn_0");
+  auto out = run(b.g, {f32({1, 2, 1, 2}, {3, 5, 2, -2})});
+  // (x - mean) / sqrt(var) * w + b
+  expect_near(out[0], {2, 4, 3, -1});
+}
+
+TEST(HandBuilt, ScaledDotProductAttentionCausal) {
+  GraphBuilder b;
+  b.input("q", DType::Float32, {1, 2, 1});
+  b.input("k", DType::Float32, {1, 2, 1});
+  b.input("v", DType::Float32, {1, 2, 1});
+  b.node("sdpa", "aten.scaled_dot_product_attention.default",
+         {A::arg("query", A::t("q")), A::arg("key", A::t("k")), A::arg("value", A::t("v")), A::arg("attn_mask", ir::None{}),
+          A::arg("dropout_p", 0.0), A::arg("is_causal", true), A::arg("scale", ir::None{})},
+         DType::Float32, {1, 2, 1});
+  b.output("sdpa");
+  auto out = run(b.g, {f32({1, 2, 1}, {1, 1}), f32({1, 2, 1}, {0, 1}), f32({1, 2, 1}, {10, 20})});
+  // Row 0 sees only key 0; row 1: softmax([0, 1]) over values [10, 20].
+  const double p1 = std::exp(1.0) / (1.0 + std::exp(1.0));
+  expect_near(out[0], {10, 10 * (1 - p1) + 20 * p1}, 1e-4);
+}
+
+TEST(HandBuilt, SdpaWithDropoutIsRefused) {
+  GraphBuilder b;
+  b.input("q", DType::Float32, {1, 2, 4});
+  b.node("sdpa", "aten.scaled_dot_product_attention.default",
+         {A::arg("query", A::t("q")), A::arg("key", A::t("q")), A::arg("value", A::t("q")), A::arg("attn_mask", ir::None{}),
+          A::arg("dropout_p", 0.1), A::arg("is_causal", false), A::arg("scale", ir::None{})},
+         DType::Float32, {1, 2, 4});
+  b.output("sdpa");
+  EXPECT_NE(refusal(b.g).find("dropout_p > 0"), std::string::npos);
+}
+
+TEST(HandBuilt, SqueezeDimsAndAnyDims) {
+  GraphBuilder b;
+  b.input("x", DType::Bool, {2, 1, 3, 1});
+  b.node("sq", "aten.squeeze.dims", {A::arg("self", A::t("x")), A::arg("dim", ir::IntList{1, -1})}, DType::Bool, {2, 3});
+  b.node("any", "aten.any.dims", {A::arg("self", A::t("sq")), A::arg("dim", ir::IntList{-1}), A::arg("keepdim", false)},
+         DType::Bool, {2});
+  b.output("any");
+  Tensor x(DType::Bool, {2, 1, 3, 1});
+  set_element_int(x, 4, 1);
+  auto out = run(b.g, {x});
+  EXPECT_EQ(element_as_int(out[0], 0), 0);
+  EXPECT_EQ(element_as_int(out[0], 1), 1);
+}
+
+TEST(HandBuilt, SymSizeArithmeticFeedsAView) {
+  // view(x, [sym_size(x, 0) * 3]) with static sizes folds to a constant shape.
+  GraphBuilder b;
+  b.input("x", DType::Float32, {2, 3});
+  ir::Node size;
+  size.name = "sym_size_int";
+  size.target = ir::OpName::parse("aten.sym_size.int");
+  size.inputs = {A::arg("self", A::t("x")), A::arg("dim", std::int64_t{0})};
+  size.outputs = {ir::SymInt::named("s0")};
+  b.g.nodes.push_back(size);
+  ir::Node mul;
+  mul.name = "mul";
+  mul.target = ir::OpName::parse("_operator.mul");
+  mul.target = ir::OpName{"operator", "mul", ""};
+  mul.inputs = {A::arg("a", ir::SymInt::named("s0")), A::arg("b", std::int64_t{3})};
+  mul.outputs = {ir::SymInt::named("s1")};
+  b.g.nodes.push_back(mul);
+  b.node("view", "aten.view.default", {A::arg("self", A::t("x")), A::arg("size", ir::SymIntList{ir::SymInt::named("s1")})},
+         DType::Float32, {6});
+  b.output("view");
+  auto out = run(b.g, {f32({2, 3}, {1, 2, 3, 4, 5, 6})});
+  EXPECT_EQ(out[0].sizes(), (std::vector<std::int64_t>{6}));
+  expect_near(out[0], {1, 2, 3, 4, 5, 6});
+}
+
+TEST(HandBuilt, GetitemOnASplitAndADeadEmpty) {
+  GraphBuilder b;
+  b.input("x", DType::Float32, {4});
+  ir::Node split;
+  split.name = "split";
+  split.target = ir::OpName::parse("aten.split.Tensor");
+  split.inputs = {A::arg("self", A::t("x")), A::arg("split_size", std::int64_t{2}), A::arg("dim", std::int64_t{0})};
+  split.outputs = {ir::TensorList{ir::TensorRef{"s_0"}, ir::TensorRef{"s_1"}}};
+  b.meta("s_0", DType::Float32, {2});
+  b.meta("s_1", DType::Float32, {2});
+  b.g.nodes.push_back(split);
+  ir::Node get;
+  get.name = "getitem";
+  get.target = ir::OpName{"operator", "getitem", ""};
+  get.inputs = {A::arg("a", A::t("split")), A::arg("b", std::int64_t{1})};
+  get.outputs = {ir::TensorRef{"getitem"}};
+  b.meta("getitem", DType::Float32, {2});
+  b.g.nodes.push_back(get);
+  b.node("empty", "aten.empty.memory_format", {A::arg("size", ir::IntList{3}), A::arg("dtype", ir::None{})},
+         DType::Float32, {3});
+  b.node("detach", "aten.detach.default", {A::arg("self", A::t("getitem"))}, DType::Float32, {2});
+  b.output("detach");
+  auto out = run(b.g, {f32({4}, {1, 2, 3, 4})});
+  expect_near(out[0], {3, 4});
+}
+
+TEST(HandBuilt, DataDependentShapesAreRefusedWithTheirReason) {
+  GraphBuilder b;
+  b.input("x", DType::Float32, {3, 4});
+  b.node("nz", "aten.nonzero.default", {A::arg("self", A::t("x"))}, DType::Int64, {-1, 2});
+  b.output("nz");
+  ConversionSettings assume;
+  const std::string why = refusal(b.g);
+  EXPECT_NE(why.find("node 'nz' (aten.nonzero.default): not supported"), std::string::npos) << why;
+
+  GraphBuilder m;
+  m.input("x", DType::Float32, {3, 4});
+  m.input("mask", DType::Bool, {3, 4});
+  m.node("idx", "aten.index.Tensor",
+         {A::arg("self", A::t("x")), A::arg("indices", ir::OptionalTensorList{ir::TensorRef{"mask"}})}, DType::Float32, {-1});
+  m.output("idx");
+  EXPECT_NE(refusal(m.g).find("boolean mask index"), std::string::npos);
+}
+
+TEST(HandBuilt, EmbeddingValidatorCarriesTheSeedLimits) {
+  for (const char* flag : {"sparse", "scale_grad_by_freq"}) {
+    GraphBuilder b;
+    b.weight("w", f32({4, 2}, {0, 1, 2, 3, 4, 5, 6, 7}));
+    b.input("i", DType::Int64, {3});
+    b.node("emb", "aten.embedding.default",
+           {A::arg("weight", A::t("w")), A::arg("indices", A::t("i")), A::arg("padding_idx", std::int64_t{-1}),
+            A::arg("scale_grad_by_freq", std::string(flag) == "scale_grad_by_freq"), A::arg("sparse", std::string(flag) == "sparse")},
+           DType::Float32, {3, 2});
+    b.output("emb");
+    EXPECT_NE(refusal(b.g).find(std::string(flag) + "=True"), std::string::npos) << flag;
+  }
+}
+
+TEST(HandBuilt, UnknownOpNamesTheNodeAndOp) {
+  GraphBuilder b;
+  b.input("x", DType::Float32, {2});
+  b.node("f", "aten.frobnicate.default", {A::arg("self", A::t("x"))}, DType::Float32, {2});
+  b.output("f");
+  EXPECT_NE(refusal(b.g).find("node 'f' (aten.frobnicate.default): not supported: no converter is registered"),
+            std::string::npos);
+}
+
+TEST(HandBuilt, AnInputReturnedAsOutputGetsItsOwnTensor) {
+  GraphBuilder b;
+  b.input("x", DType::Int32, {2});
+  b.node("c", "aten.clone.default", {A::arg("self", A::t("x"))}, DType::Int32, {2});
+  b.output("c");
+  b.output("x");
+  ConvertedGraph c = convert_graph(b.g);
+  ASSERT_EQ(c.outputs.size(), 2u);
+  EXPECT_NE(c.outputs[0], c.outputs[1]);
+  EXPECT_FALSE(c.outputs[0]->is_input);
+}
+
+TEST(HandBuilt, WrongOutputDtypeFromAConverterIsCaught) {
+  // The graph claims relu of int32 gives float32: the check names the value.
+  GraphBuilder b;
+  b.input("x", DType::Int32, {2});
+  b.node("r", "aten.relu.default", {A::arg("self", A::t("x"))}, DType::Float32, {2});
+  b.output("r");
+  EXPECT_NE(refusal(b.g).find("converter produced int32[2] for 'r' but the graph says float32[2]"), std::string::npos)
+      << refusal(b.g);
+}
+
+}  // namespace
+}  // namespace atenrt::conversion
