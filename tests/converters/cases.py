@@ -423,3 +423,16 @@ case("rand_shape", "other", lambda x: x + torch.rand(3, 4), T(3, 4), check="shap
 # ------------------------------------------------------------------ small models
 case("conv_bn_relu_pool_fc", "model", nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4).eval(), nn.ReLU(),
                                                    nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2)).eval(), T(2, 3, 6, 6))
+
+
+def _torchvision(name, **kw):
+    import torchvision
+    torch.manual_seed(0)
+    return getattr(torchvision.models, name)(**kw).eval()
+
+
+case("resnet18", "model", _torchvision("resnet18"), T(1, 3, 64, 64), rtol=1e-3, atol=1e-3)
+case("mobilenet_v2", "model", _torchvision("mobilenet_v2"), T(1, 3, 64, 64), rtol=1e-3, atol=1e-3)
+case("transformer_encoder_2layers", "model",
+     nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0, batch_first=True), 2).eval(),
+     T(2, 6, 16), rtol=1e-3, atol=1e-3)

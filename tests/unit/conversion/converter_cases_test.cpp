@@ -7,6 +7,8 @@
 //
 // Needs ATENRT_CONVERTER_CASES_DIR (written by
 // `/usr/bin/python3 tests/converters/make_cases.py DIR`); skipped otherwise.
+// With ATENRT_CONVERTER_CASES_ENGINE=1 each passing case is also built into
+// an Engine (builder + CPU kernels) and its outputs compared the same way.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "atenrt/errors.h"
+#include "builder/builder.h"
 #include "conversion/context.h"
 #include "conversion/host_tensor.h"
 #include "frontend/pt2_reader.h"
@@ -72,7 +75,13 @@ std::string compare(const Tensor& got, const Tensor& want, double rtol, double a
 struct Result {
   Outcome outcome;
   std::string detail;
+  std::string engine = {};  // empty: engine matched (or not run); else what failed
 };
+
+bool engine_enabled() {
+  const char* e = std::getenv("ATENRT_CONVERTER_CASES_ENGINE");
+  return e && std::string(e) == "1";
+}
 
 Result run_case(const std::string& dir, const nlohmann::json& entry) {
   const std::string name = entry["name"];
@@ -120,6 +129,22 @@ Result run_case(const std::string& dir, const nlohmann::json& entry) {
   } catch (const std::exception& e) {
     return {Outcome::Error, std::string("running: ") + e.what()};
   }
+  if (!engine_enabled()) return {Outcome::Pass, ""};
+  try {
+    const auto inputs = io::read_npz(path + "/inputs.npz");
+    const auto expected = io::read_npz(path + "/outputs.npz");
+    std::vector<std::string> out_names;
+    for (auto* t : converted.outputs) out_names.push_back(t->name);
+    runtime::Engine engine = builder::build(std::move(converted.network));
+    auto context = engine.create_context();
+    const auto& outs = context.run(inputs);
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      const std::string diff = compare(outs.at(i), expected[i], entry["rtol"], entry["atol"], entry["check"] == "shape");
+      if (!diff.empty()) return {Outcome::Pass, "", "engine output " + std::to_string(i) + ": " + diff};
+    }
+  } catch (const std::exception& e) {
+    return {Outcome::Pass, "", std::string("engine: ") + e.what()};
+  }
   return {Outcome::Pass, ""};
 }
 
@@ -135,8 +160,13 @@ TEST(ConverterCases, MatchPyTorch) {
   std::map<std::string, std::map<Outcome, int>> per_family;
   std::map<Outcome, int> total;
   std::vector<std::string> failures;
+  int engine_failures = 0;
   for (const auto& entry : manifest) {
     const Result r = run_case(dir, entry);
+    if (!r.engine.empty()) {
+      ++engine_failures;
+      failures.push_back("ENGINE  " + std::string(entry["name"]) + ": " + r.engine);
+    }
     per_family[entry["family"]][r.outcome]++;
     total[r.outcome]++;
     if (r.outcome != Outcome::Pass) {
@@ -152,7 +182,9 @@ TEST(ConverterCases, MatchPyTorch) {
   std::printf("total cases %zu: pass %d, wrong %d, not supported %d, error %d, export failed %d\n", manifest.size(),
               total[Outcome::Pass], total[Outcome::Wrong], total[Outcome::Unsupported], total[Outcome::Error],
               total[Outcome::ExportFailed]);
+  if (engine_enabled()) std::printf("engine: %d of the passing cases differ or fail\n", engine_failures);
   for (const auto& f : failures) std::cout << "  " << f << "\n";
+  EXPECT_EQ(engine_failures, 0);
   EXPECT_EQ(total[Outcome::Wrong], 0);
   EXPECT_EQ(total[Outcome::Unsupported], 0);
   EXPECT_EQ(total[Outcome::Error], 0);
