@@ -518,3 +518,95 @@ case("d_upsample_nearest_exact", "other", lambda x: aten._upsample_nearest_exact
 case("d_randn_shape", "other", lambda x: x + aten.randn([3, 4]), T(3, 4), check="shape")
 case("d_randperm_shape", "other", lambda x: x + aten.randperm(4), T(4, dtype=I64), check="shape")
 case("d_grid_sampler", "other", lambda x, g: aten.grid_sampler(x, g, 0, 0, False), T(1, 2, 4, 5), T(1, 3, 2, 2))
+
+
+# ------------------------------------------------------------------ single-op cases
+# Overloads a trace never records (composite ops decompose under make_fx):
+# make_cases.py writes the call as one node (schema argument names from the
+# op), the harness builds that one-node graph.
+class OpCase:
+    def __init__(self, name, family, op, args, kwargs=None, refused=None, rtol=1e-4, atol=1e-4):
+        self.name, self.family, self.op, self.args, self.kwargs = name, family, op, args, kwargs or {}
+        self.refused, self.rtol, self.atol = refused, rtol, atol
+
+
+OP_CASES = []
+
+
+def opcase(name, family, op, *args, **kwargs):
+    extra = {k: kwargs.pop(k) for k in ("refused", "rtol", "atol") if k in kwargs}
+    OP_CASES.append(OpCase(name, family, op, list(args), kwargs, **extra))
+
+
+opcase("o_relu6", "activation", aten.relu6.default, T(3, 4) )
+opcase("o_selu", "activation", aten.selu.default, T(3, 4))
+opcase("o_softmax_int", "activation", aten.softmax.int, T(3, 4), 0)
+opcase("o_log_softmax_int_dtype", "activation", aten.log_softmax.int, T(3, 4), -1, torch.float64)
+opcase("o_clip", "elementwise", aten.clip.default, T(3, 4), -0.5, 0.5)
+opcase("o_clip_tensor", "elementwise", aten.clip.Tensor, T(3, 4), T(4), None)
+opcase("o_floor_divide_scalar", "elementwise", aten.floor_divide.Scalar, T(3, 4), 0.75)
+opcase("o_true_divide", "elementwise", aten.true_divide.Tensor, T(3, 4, dtype=I64), T(4, dtype=I64, lo=1, hi=4))
+# torch 1.13 types a bool Scalar as int here: the result is int64, refused.
+opcase("o_bitwise_and_scalar_tensor", "elementwise", aten.bitwise_and.Scalar_Tensor, True, T(3, 4, dtype=BOOL), refused="only bool tensors")
+opcase("o_bitwise_or_scalar", "elementwise", aten.bitwise_or.Scalar, T(3, 4, dtype=BOOL), False, refused="only bool tensors")
+opcase("o_bitwise_xor_scalar_tensor", "elementwise", aten.bitwise_xor.Scalar_Tensor, True, T(3, 4, dtype=BOOL), refused="only bool tensors")
+opcase("o_fix", "unary", aten.fix.default, T(3, 4))
+opcase("o_square", "unary", aten.square.default, T(3, 4))
+opcase("o_max_other", "reduce", aten.max.other, T(3, 4), T(4))
+opcase("o_min_other", "reduce", aten.min.other, T(3, 4), T(3, 1))
+opcase("o_var_dim", "reduce", aten.var.dim, T(3, 5), [1], True, True)
+opcase("o_var_default", "reduce", aten.var.default, T(3, 5), False)
+opcase("o_std_dim", "reduce", aten.std.dim, T(3, 5), [0], False, False)
+opcase("o_std_default", "reduce", aten.std.default, T(3, 5))
+opcase("o_where_scalar", "select", aten.where.Scalar, T(3, 4, dtype=BOOL), 1.5, 2)
+opcase("o_where_scalar_other", "select", aten.where.ScalarOther, T(3, 4, dtype=BOOL), T(3, 4, dtype=I64), 7)
+opcase("o_where_scalar_self", "select", aten.where.ScalarSelf, T(3, 4, dtype=BOOL), 0.5, T(3, 4))
+opcase("o_reshape", "shape", aten.reshape.default, T(2, 3, 4), [4, -1])
+opcase("o_flatten", "shape", aten.flatten.using_ints, T(2, 3, 4), 1, 2)
+opcase("o_tile", "shape", aten.tile.default, T(2, 3), [2, 1, 2])
+opcase("o_unflatten", "shape", aten.unflatten.int, T(3, 4), 1, [2, 2])
+opcase("o_narrow", "slice", aten.narrow.default, T(3, 5), 1, -3, 2)
+opcase("o_chunk", "slice", aten.chunk.default, T(5, 2), 2, 0)
+opcase("o_split_sizes", "slice", aten.split.sizes, T(2, 5), [2, 3], 1)
+opcase("o_split_default", "slice", aten.split.default, T(5, 2), [4, 1])
+opcase("o_pad_replicate", "slice", aten.pad.default, T(1, 2, 4), [2, 1], "replicate")
+opcase("o_pad_constant", "slice", aten.pad.default, T(2, 3), [1, 1, 2, 0], "constant", 1.5)
+opcase("o_pad_circular", "slice", aten._pad_circular.default, T(1, 2, 4), [1, 2])
+opcase("o_concat", "slice", aten.concat.default, [T(2, 3), T(2, 2)], 1)
+opcase("o_max_pool2d", "pool", aten.max_pool2d.default, T(1, 2, 6, 6), [3, 3], [2, 2], [1, 1])
+opcase("o_max_pool1d", "pool", aten.max_pool1d.default, T(1, 2, 7), [3], [2])
+opcase("o_max_pool3d", "pool", aten.max_pool3d.default, T(1, 1, 4, 4, 4), [2, 2, 2])
+opcase("o_max_pool1d_with_indices", "pool", aten.max_pool1d_with_indices.default, T(1, 2, 7), [2], refused="indices output is used")
+opcase("o_adaptive_avg_pool2d", "pool", aten.adaptive_avg_pool2d.default, T(1, 2, 5, 7), [2, 3])
+opcase("o_adaptive_avg_pool1d", "pool", aten.adaptive_avg_pool1d.default, T(1, 2, 7), [3])
+opcase("o_adaptive_avg_pool3d", "pool", aten.adaptive_avg_pool3d.default, T(1, 1, 4, 5, 3), [2, 2, 2])
+opcase("o_avg_pool1d", "pool", aten.avg_pool1d.default, T(1, 2, 7), [3], [2], [1], False, False)
+opcase("o_matmul", "matmul", aten.matmul.default, T(2, 3, 4), T(4, 5))
+opcase("o_linear", "matmul", aten.linear.default, T(2, 5, 4), T(3, 4), T(3))
+opcase("o_linear_nobias", "matmul", aten.linear.default, T(5, 4), T(3, 4))
+opcase("o_conv1d", "conv", aten.conv1d.default, T(1, 2, 7), T(3, 2, 3), T(3), [2], [1])
+opcase("o_conv2d", "conv", aten.conv2d.default, T(1, 2, 5, 5), T(4, 1, 3, 3), None, [1, 1], [1, 1], [1, 1], 2)
+opcase("o_conv3d", "conv", aten.conv3d.default, T(1, 2, 4, 4, 4), T(3, 2, 2, 2, 2))
+opcase("o_conv_transpose1d", "conv", aten.conv_transpose1d.default, T(1, 2, 5), T(2, 3, 3), T(3), [2])
+opcase("o_conv_transpose2d", "conv", aten.conv_transpose2d.input, T(1, 2, 3, 3), T(2, 2, 3, 3), None, [2, 2], [1, 1], [1, 1])
+opcase("o_conv_transpose3d", "conv", aten.conv_transpose3d.input, T(1, 2, 2, 2, 2), T(2, 1, 2, 2, 2))
+opcase("o_conv_unbatched", "conv", aten.conv2d.default, T(2, 5, 5), T(3, 2, 3, 3))
+opcase("o_batch_norm", "normalization", aten.batch_norm.default, T(2, 3, 4), T(3), T(3), T(3), T(3, positive=True), False, 0.1, 1e-5, False)
+opcase("o_layer_norm", "normalization", aten.layer_norm.default, T(3, 4), [4], T(4), T(4))
+opcase("o_group_norm", "normalization", aten.group_norm.default, T(2, 4, 3), 2)
+opcase("o_instance_norm", "normalization", aten.instance_norm.default, T(2, 3, 4, 4), T(3), T(3), None, None, True, 0.1, 1e-5, False)
+opcase("o_to_dtype", "other", aten.to.dtype, T(3, 4), torch.int32)
+opcase("o_dropout", "other", aten.dropout.default, T(3, 4), 0.5, False)
+opcase("o_dropout_train_refused", "other", aten.dropout.default, T(3, 4), 0.5, True, refused="training mode is random")
+opcase("o_native_dropout", "other", aten.native_dropout.default, T(3, 4), 0.5, False)
+opcase("o_copy", "other", aten.copy.default, T(3, 4), T(4, dtype=I64))
+opcase("o_upsample_nearest1d", "other", aten.upsample_nearest1d.default, T(1, 2, 3), [7])
+opcase("o_upsample_linear1d", "other", aten.upsample_linear1d.default, T(1, 2, 3), [7], True)
+opcase("o_upsample_bicubic2d", "other", aten.upsample_bicubic2d.default, T(1, 1, 3, 3), [5, 4], False)
+opcase("o_upsample_nearest3d", "other", aten.upsample_nearest3d.default, T(1, 1, 2, 2, 2), [3, 4, 2])
+opcase("o_upsample_trilinear3d", "other", aten.upsample_trilinear3d.default, T(1, 1, 2, 2, 2), [3, 4, 2], False)
+opcase("o_sort_stable", "other", aten.sort.stable, T(5, 3), stable=True, dim=0, descending=True)
+opcase("o_grid_sampler", "other", aten.grid_sampler.default, T(1, 2, 4, 5), T(1, 3, 2, 2), 1, 0, True)
+opcase("o_embedding_bag_padding_idx_refused", "embedding", aten.embedding_bag.padding_idx, T(6, 3), T(values=[1, 2, 0, 4], dtype=I64),
+       T(values=[0, 2], dtype=I64), False, 0, False, None, False, 0, refused="padding_idx")
+opcase("o_atan2_out_refused", "elementwise", aten.atan2.out, T(3), T(3), out=T(3), refused="preallocated 'out' tensor")

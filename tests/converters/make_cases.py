@@ -36,6 +36,83 @@ def to_numpy(t):
     return t.numpy()
 
 
+DTYPE_NAMES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16", torch.bfloat16: "bfloat16",
+               torch.int64: "int64", torch.int32: "int32", torch.int16: "int16", torch.int8: "int8",
+               torch.uint8: "uint8", torch.bool: "bool"}
+
+
+def encode(value, gen, inputs):
+    """A Python argument as JSON for the harness; tensors go to `inputs`."""
+    if isinstance(value, cases.T):
+        inputs.append(value.make(gen))
+        return {"kind": "tensor", "input": len(inputs) - 1}
+    if value is None:
+        return {"kind": "none"}
+    if isinstance(value, bool):
+        return {"kind": "bool", "value": value}
+    if isinstance(value, int):
+        return {"kind": "int", "value": value}
+    if isinstance(value, float):
+        return {"kind": "float", "value": value}
+    if isinstance(value, str):
+        return {"kind": "str", "value": value}
+    if isinstance(value, torch.dtype):
+        return {"kind": "dtype", "value": DTYPE_NAMES[value]}
+    if isinstance(value, (list, tuple)):
+        if all(isinstance(v, cases.T) for v in value):
+            return {"kind": "tensors", "inputs": [encode(v, gen, inputs)["input"] for v in value]}
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return {"kind": "ints", "value": list(value)}
+        return {"kind": "floats", "value": [float(v) for v in value]}
+    raise TypeError(f"cannot encode {value!r}")
+
+
+def materialize(arg, inputs):
+    kind = arg["kind"]
+    if kind == "tensor":
+        return inputs[arg["input"]].clone()
+    if kind == "tensors":
+        return [inputs[i].clone() for i in arg["inputs"]]
+    if kind == "none":
+        return None
+    if kind == "dtype":
+        return {v: k for k, v in DTYPE_NAMES.items()}[arg["value"]]
+    return arg["value"]
+
+
+def write_op_case(c, outdir):
+    """One node: schema-named arguments, inputs, PyTorch's outputs."""
+    gen = torch.Generator().manual_seed(zlib.crc32(c.name.encode()))
+    inputs = []
+    schema = c.op._schema.arguments
+    args = []
+    for i, v in enumerate(c.args):
+        args.append(dict(encode(v, gen, inputs), name=schema[i].name))
+    for k, v in c.kwargs.items():
+        args.append(dict(encode(v, gen, inputs), name=k))
+    entry = dict(name=c.name, family=c.family, refused=c.refused, rtol=c.rtol, atol=c.atol, check="values",
+                 op=dict(target=str(c.op.__module__).replace("torch._ops.", "") + "." + c.op.__name__, args=args),
+                 ops=[str(c.op.__module__).replace("torch._ops.", "") + "." + c.op.__name__])
+    cdir = os.path.join(outdir, c.name)
+    os.makedirs(cdir, exist_ok=True)
+    call_args = [materialize(a, inputs) for a in args[:len(c.args)]]
+    call_kwargs = {a["name"]: materialize(a, inputs) for a in args[len(c.args):]}
+    try:
+        with torch.no_grad():
+            out = c.op(*call_args, **call_kwargs)
+    except Exception as e:
+        if c.refused is None:
+            raise
+        out = []
+    returns = "list" if isinstance(out, list) else "tuple" if isinstance(out, tuple) else "single"
+    outs = flatten(out) if not isinstance(out, torch.Tensor) else [out]
+    entry["op"]["returns"] = returns
+    entry["op"]["outputs"] = [dict(dtype=DTYPE_NAMES[t.dtype], shape=list(t.shape)) for t in outs]
+    np.savez(os.path.join(cdir, "inputs.npz"), *[to_numpy(x) for x in inputs])
+    np.savez(os.path.join(cdir, "outputs.npz"), *[to_numpy(x) for x in outs])
+    return entry
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -65,6 +142,10 @@ def main():
         np.savez(os.path.join(cdir, "inputs.npz"), *[to_numpy(x) for x in inputs])
         np.savez(os.path.join(cdir, "outputs.npz"), *[to_numpy(x) for x in expected])
         manifest.append(entry)
+    for c in cases.OP_CASES:
+        if only and only not in c.name:
+            continue
+        manifest.append(write_op_case(c, outdir))
     with open(os.path.join(outdir, "cases.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     print(f"wrote {len(manifest)} cases to {outdir}")

@@ -24,6 +24,7 @@
 #include "conversion/host_tensor.h"
 #include "frontend/pt2_reader.h"
 #include "ir/npz.h"
+#include "ir/op_schema.h"
 #include "runtime/reference/reference.h"
 
 namespace atenrt::conversion {
@@ -83,6 +84,62 @@ bool engine_enabled() {
   return e && std::string(e) == "1";
 }
 
+// A single-op case: one node with the recorded schema-named arguments, its
+// inputs as user inputs and its outputs typed as PyTorch returned them.
+ir::Graph one_node_graph(const nlohmann::json& op, const std::vector<Tensor>& inputs) {
+  ir::Graph g;
+  auto add_meta = [&](const std::string& name, DType dtype, const std::vector<std::int64_t>& sizes) {
+    ir::TensorMeta m;
+    m.dtype = dtype;
+    for (auto s : sizes) m.sizes.push_back(ir::SymInt::of(s));
+    g.tensor_values[name] = m;
+  };
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::string name = "in" + std::to_string(i);
+    add_meta(name, inputs[i].dtype(), inputs[i].sizes());
+    g.inputs.push_back(ir::TensorRef{name});
+    ir::InputSpec spec;
+    spec.value_name = name;
+    g.signature.inputs.push_back(spec);
+  }
+  ir::Node n;
+  n.name = "op";
+  n.target = ir::OpName::parse(op["target"]);
+  for (const auto& a : op["args"]) {
+    const std::string kind = a["kind"];
+    ir::Argument v;
+    if (kind == "tensor") v = ir::TensorRef{"in" + std::to_string(a["input"].get<int>())};
+    else if (kind == "tensors") {
+      ir::TensorList l;
+      for (const auto& i : a["inputs"]) l.push_back(ir::TensorRef{"in" + std::to_string(i.get<int>())});
+      v = l;
+    } else if (kind == "none") v = ir::None{};
+    else if (kind == "bool") v = a["value"].get<bool>();
+    else if (kind == "int") v = a["value"].get<std::int64_t>();
+    else if (kind == "float") v = a["value"].get<double>();
+    else if (kind == "str") v = a["value"].get<std::string>();
+    else if (kind == "ints") v = a["value"].get<ir::IntList>();
+    else if (kind == "floats") v = a["value"].get<ir::FloatList>();
+    else if (kind == "dtype") v = ir::ScalarTypeArg{dtype_from_name(a["value"].get<std::string>()), 0};
+    else throw std::runtime_error("unknown argument kind " + kind);
+    n.inputs.push_back(ir::NamedArgument{a["name"], v, ir::ArgumentKind::Positional});
+  }
+  ir::fill_schema_defaults(n.name, n.target.str(), n.inputs);
+  const auto& outs = op["outputs"];
+  ir::TensorList list;
+  for (std::size_t i = 0; i < outs.size(); ++i) {
+    const std::string name = "out" + std::to_string(i);
+    add_meta(name, *dtype_from_name(outs[i]["dtype"].get<std::string>()), outs[i]["shape"].get<std::vector<std::int64_t>>());
+    if (op["returns"] == "list") list.push_back(ir::TensorRef{name});
+    else n.outputs.push_back(ir::TensorRef{name});
+    g.outputs.push_back(ir::TensorRef{name});
+    g.signature.outputs.push_back(ir::OutputSpec{ir::TensorRef{name}});
+  }
+  if (op["returns"] == "list") n.outputs.push_back(list);
+  g.nodes.push_back(n);
+  return g;
+}
+
 Result run_case(const std::string& dir, const nlohmann::json& entry) {
   const std::string name = entry["name"];
   if (entry.contains("export_error")) return {Outcome::ExportFailed, entry["export_error"]};
@@ -90,8 +147,12 @@ Result run_case(const std::string& dir, const nlohmann::json& entry) {
   const std::string path = dir + "/" + name;
   ConvertedGraph converted;
   try {
-    ir::ExportedProgram program = frontend::load_pt2(path + "/model.pt2");
-    converted = convert_graph(program.graph);
+    if (entry.contains("op")) {
+      converted = convert_graph(one_node_graph(entry["op"], io::read_npz(path + "/inputs.npz")));
+    } else {
+      ir::ExportedProgram program = frontend::load_pt2(path + "/model.pt2");
+      converted = convert_graph(program.graph);
+    }
   } catch (const UnsupportedError& e) {
     const std::string msg = e.what();
     if (expect_refusal) {
