@@ -3,6 +3,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "api/pipeline.h"
 #include "atenrt/atenrt.h"
 #include "builder/builder.h"
 #include "conversion/context.h"
@@ -22,7 +23,9 @@ conversion::ConversionSettings conversion_settings(const CompileSettings& s) {
   return c;
 }
 
-lowering::LoweringSettings lowering_settings(const CompileSettings& s) {
+}  // namespace
+
+lowering::LoweringSettings api::lowering_settings(const CompileSettings& s) {
   lowering::LoweringSettings l;
   l.decompositions_enabled = s.lowering;
   l.passes_enabled = s.lowering;
@@ -34,8 +37,13 @@ lowering::LoweringSettings lowering_settings(const CompileSettings& s) {
   l.has_converter = [](const std::string& key) {
     return !conversion::ConverterRegistry::global().candidates(key).empty();
   };
+  l.converter_accepts = [conv = conversion_settings(s)](const ir::Graph& graph, const ir::Node& node) {
+    return conversion::ConverterRegistry::global().select(conversion::NodeView(graph, node), conv).chosen != nullptr;
+  };
   return l;
 }
+
+namespace {
 
 partition::PartitionSettings partition_settings(const CompileSettings& s) {
   partition::PartitionSettings p;
@@ -62,8 +70,8 @@ builder::BuilderConfig builder_config(const CompileSettings& s) {
 
 // Lowers and partitions `program`, filling the report's partition parts.
 partition::Partition analyze(ir::ExportedProgram& program, const CompileSettings& settings,
-                             CompileReport& report) {
-  auto lowered = lowering::lower(program.graph, lowering_settings(settings));
+                             CompileReport& report, const lowering::LoweringSettings* lowering = nullptr) {
+  auto lowered = lowering::lower(program.graph, lowering ? *lowering : api::lowering_settings(settings));
   report.lowering = lowered.to_string();
   const auto conv = conversion_settings(settings);
   const auto& registry = conversion::ConverterRegistry::global();
@@ -96,8 +104,17 @@ Engine compile(const std::string& pt2_path, const CompileSettings& settings, Com
   const auto start = std::chrono::steady_clock::now();
   CompileReport local;
   CompileReport& r = report ? *report : local;
-  ir::ExportedProgram program = frontend::load_pt2(pt2_path);
-  auto part = analyze(program, settings, r);
+  Engine engine = api::compile_program(frontend::load_pt2(pt2_path), settings, &r);
+  r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return engine;
+}
+
+Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& settings,
+                            CompileReport* report, const lowering::LoweringSettings* lowering) {
+  const auto start = std::chrono::steady_clock::now();
+  CompileReport local;
+  CompileReport& r = report ? *report : local;
+  auto part = analyze(program, settings, r, lowering);
   partition::require_single_engine(program.graph, part, partition_settings(settings));
   conversion::ConvertedGraph converted = conversion::convert_graph(program.graph, conversion_settings(settings));
   builder::BuildReport build_report;

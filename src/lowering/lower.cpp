@@ -47,7 +47,7 @@ int run_decompositions(ir::Graph& graph, const LoweringSettings& settings, Lower
         out.push_back(std::move(node));
         continue;
       }
-      if (std::string why = decomposition_blocker(*d, settings); !why.empty()) {
+      if (std::string why = decomposition_blocker(*d, settings, &graph, &node); !why.empty()) {
         report.not_decomposed[d->key] = why;
         out.push_back(std::move(node));
         continue;

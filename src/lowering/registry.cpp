@@ -47,12 +47,14 @@ DecompositionRegistrar::DecompositionRegistrar(std::string key, std::string grou
       Decomposition{std::move(key), std::move(group), std::move(fn), preferred_over_converter});
 }
 
-std::string decomposition_blocker(const Decomposition& d, const LoweringSettings& s) {
+std::string decomposition_blocker(const Decomposition& d, const LoweringSettings& s, const ir::Graph* graph,
+                                  const ir::Node* node) {
   if (!s.decompositions_enabled) return "decompositions are disabled";
   if (s.disabled_decompositions.contains(d.key)) return "disabled by key";
   if (s.disabled_groups.contains(d.group)) return "group '" + d.group + "' is disabled";
   if (s.enabled_groups && !s.enabled_groups->contains(d.group)) return "group '" + d.group + "' is not enabled";
-  const bool converter = s.has_converter && s.has_converter(d.key);
+  const bool converter = (graph && node && s.converter_accepts) ? s.converter_accepts(*graph, *node)
+                                                                : s.has_converter && s.has_converter(d.key);
   if (!converter) return {};
   if (s.converter_preferred.contains(d.key)) return "the converter is preferred by settings";
   if (s.forced_decompositions.contains(d.key) || s.prefer_decompositions || d.preferred_over_converter) return {};

@@ -44,8 +44,10 @@ struct DecompositionRegistrar {
 };
 
 // Why a decomposition does or does not run for `key` under `settings`
-// (empty: it runs).
-std::string decomposition_blocker(const Decomposition& d, const LoweringSettings& settings);
+// (empty: it runs). With the node (and its graph), a converter counts only
+// when it accepts that node (LoweringSettings::converter_accepts).
+std::string decomposition_blocker(const Decomposition& d, const LoweringSettings& settings,
+                                  const ir::Graph* graph = nullptr, const ir::Node* node = nullptr);
 
 // A graph pass: rewrites in place; returns how many changes it made.
 using PassFn = std::function<int(ir::Graph& graph, const LoweringSettings& settings)>;

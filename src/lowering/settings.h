@@ -7,6 +7,8 @@
 #include <set>
 #include <string>
 
+#include "ir/graph.h"
+
 namespace atenrt::lowering {
 
 struct LoweringSettings {
@@ -26,6 +28,10 @@ struct LoweringSettings {
   // forced_decompositions, or prefer_decompositions is set. A key in
   // converter_preferred always keeps its converter, even when preferred.
   std::function<bool(const std::string& key)> has_converter;  // unset: no converters known
+  // Finer than has_converter when set: does a converter accept this very
+  // node (its validator passes)? A converter that refuses the node must not
+  // stop the decomposition that could make it compile.
+  std::function<bool(const ir::Graph& graph, const ir::Node& node)> converter_accepts;
   std::set<std::string> forced_decompositions;
   bool prefer_decompositions = false;
   std::set<std::string> converter_preferred;

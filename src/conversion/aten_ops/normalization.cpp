@@ -27,6 +27,21 @@ Capability static_channels(const NodeView& node, const ConversionSettings&) {
   return Capability::yes();
 }
 
+// native_layer_norm / native_group_norm also return the mean and rstd they
+// used; the layer computes only the result, so a node whose statistics are
+// read is left to the decomposition (which computes all three).
+Capability statistics_unused(const NodeView& node, const ConversionSettings&) {
+  if (node.output_used(1) || node.output_used(2)) {
+    return Capability::no("its mean/rstd outputs are used; this converter computes only the normalized result");
+  }
+  return Capability::yes();
+}
+
+Capability group_norm_supported(const NodeView& node, const ConversionSettings& settings) {
+  if (auto c = static_channels(node, settings); !c) return c;
+  return statistics_unused(node, settings);
+}
+
 ATENRT_CONVERTER("aten.native_batch_norm.default", .validator = static_channels, .supports_dynamic_shapes = true) {
   return batch_norm(ctx, args, args.b("training"), true);
 }
@@ -45,16 +60,17 @@ ATENRT_CONVERTER("aten._native_batch_norm_legit.no_stats", .validator = static_c
 ATENRT_CONVERTER("aten.batch_norm.default", .validator = static_channels, .supports_dynamic_shapes = true) {
   return batch_norm(ctx, args, args.b("training"), false);
 }
-ATENRT_CONVERTER("aten.native_layer_norm.default", .supports_dynamic_shapes = true) {
+ATENRT_CONVERTER("aten.native_layer_norm.default", .validator = statistics_unused, .supports_dynamic_shapes = true) {
   auto* out = norm::layer_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.ints("normalized_shape"),
                                args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps"));
-  return {out, Value(), Value()};  // mean / rstd: training-only outputs
+  return {out, Value(), Value()};  // mean / rstd: unused (statistics_unused)
 }
 ATENRT_CONVERTER("aten.layer_norm.default", .supports_dynamic_shapes = true) {
   return one(norm::layer_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.ints("normalized_shape"),
                               args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps")));
 }
-ATENRT_CONVERTER("aten.native_group_norm.default", .validator = static_channels, .supports_dynamic_shapes = true) {
+ATENRT_CONVERTER("aten.native_group_norm.default", .validator = group_norm_supported,
+                 .supports_dynamic_shapes = true) {
   auto* out = norm::group_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.i("group"),
                                args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps"));
   return {out, Value(), Value()};

@@ -53,6 +53,28 @@ TEST(LoweringPolicy, AnEnabledConverterWinsByDefault) {
   EXPECT_EQ(report.not_decomposed.at("aten.addmm.default"), "a converter handles it");
 }
 
+// A converter that exists but refuses this node (its validator says no) must
+// not keep the decomposition from running.
+TEST(LoweringPolicy, AConverterThatRefusesTheNodeLetsTheDecompositionRun) {
+  auto g = addmm_graph();
+  LoweringSettings s;
+  s.has_converter = [](const std::string&) { return true; };
+  const ir::Node* seen = nullptr;
+  s.converter_accepts = [&](const ir::Graph&, const ir::Node& node) {
+    seen = &node;
+    return false;
+  };
+  auto report = lower(g, s);
+  EXPECT_NE(seen, nullptr);
+  EXPECT_TRUE(report.decomposed("aten.addmm.default")) << report.to_string();
+
+  auto accepted = addmm_graph();
+  s.converter_accepts = [](const ir::Graph&, const ir::Node& node) { return node.target.name == "addmm"; };
+  report = lower(accepted, s);
+  EXPECT_FALSE(report.decomposed("aten.addmm.default"));
+  EXPECT_TRUE(has(accepted, "aten.addmm.default"));
+}
+
 TEST(LoweringPolicy, SettingsCanForceTheDecompositionOverAConverter) {
   LoweringSettings s;
   s.has_converter = [](const std::string&) { return true; };
