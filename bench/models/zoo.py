@@ -21,6 +21,7 @@ class EncoderLayer(nn.Module):
     def __init__(self, d_model, heads, ff):
         super().__init__()
         self.heads = heads
+        self.scale = 1.0 / math.sqrt(d_model // heads)  # a constant, not traced from shapes
         self.qkv = nn.Linear(d_model, 3 * d_model)
         self.proj = nn.Linear(d_model, d_model)
         self.norm1 = nn.LayerNorm(d_model)
@@ -32,7 +33,7 @@ class EncoderLayer(nn.Module):
         b, s, d = x.shape
         h = self.heads
         q, k, v = self.qkv(x).reshape(b, s, 3, h, d // h).permute(2, 0, 3, 1, 4).unbind(0)
-        att = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d // h), dim=-1)
+        att = torch.softmax((q @ k.transpose(-2, -1)) * self.scale, dim=-1)
         y = (att @ v).transpose(1, 2).reshape(b, s, d)
         x = self.norm1(x + self.proj(y))
         return self.norm2(x + self.ff2(F.relu(self.ff1(x))))
