@@ -482,8 +482,8 @@ def markdown_table(rows, args, meta):
         "A top-1 DIFF shows the reference's gap between its two best logits: random weights make it small. "
         "`busy` is how many cores other processes kept busy during the row (0 = quiet machine).",
         "",
-        "| model | engine | median ms | p90 ms | ÷ eager | ÷ ORT | compile/load ms | max abs err | max rel err | top-1 | busy | note |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|:-:|---:|---|",
+        "| model | engine | median ms | p90 ms | min ms | ÷ eager | ÷ ORT | compile/load ms | max abs err | max rel err | top-1 | busy | note |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|:-:|---:|---|",
     ]
     for r in rows:
         eager = by.get((r["model"], "eager"), {}).get("median_ms")
@@ -496,7 +496,7 @@ def markdown_table(rows, args, meta):
         note = r.get("error") or r.get("check_error") or r.get("note") or ""
         lines.append("| " + " | ".join([
             r["model"], ENGINE_LABELS[r["engine"]],
-            fmt(med, ".2f"), fmt(r.get("p90_ms"), ".2f"),
+            fmt(med, ".2f"), fmt(r.get("p90_ms"), ".2f"), fmt(r.get("min_ms"), ".2f"),
             fmt(med / eager, ".2f") if med and eager else "—",
             fmt(med / ort, ".2f") if med and ort else "—",
             fmt(r.get("compile_ms"), ".0f"),
