@@ -1,0 +1,1 @@
+"""End-to-end model tests (see test_models.py)."""

@@ -1,0 +1,170 @@
+"""End-to-end model tests: compile every model in models.py with the atenrt CLI and compare with PyTorch.
+
+Run:   ATENRT_CLI=build/atenrt [ATENRT_MODELS_DIR=DIR] \
+       /usr/bin/python3 -m unittest discover -s tests/models -t .
+  ATENRT_CLI          the atenrt binary (the tests skip, saying so, when it is unset)
+  ATENRT_MODELS_DIR   models exported by make_models.py (else they are exported into a temp dir)
+  ATENRT_MODELS_ONLY  comma-separated model names to run (default: all)
+  ATENRT_MODELS_REPORT  write the per-model results (errors, top-1, compile ms) to this JSON file
+
+Each model is compiled to an engine file (`atenrt compile`, whose compile time is reported) and run
+on its example inputs (`atenrt run ENGINE`), in fp32 and in bf16. Rules (models.py):
+  fp32: np.allclose(out, ref, rtol, atol=rtol * max(1, max|ref|)), rtol = 1e-4 unless the spec says why not
+  bf16: max|out - ref| <= 2e-2 * max|ref| per output, and the same top-1 class on ImageNet classifiers
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import models  # noqa: E402
+
+CLI = os.environ.get("ATENRT_CLI")
+TIMEOUT_S = 900
+_tmp = None
+_results = {}
+
+
+def _models_dir():
+    global _tmp
+    given = os.environ.get("ATENRT_MODELS_DIR")
+    if given:
+        return given
+    if _tmp is None:
+        _tmp = tempfile.TemporaryDirectory(prefix="atenrt_models_")
+    return _tmp.name
+
+
+def _ensure_exported(spec):
+    outdir = _models_dir()
+    import make_models   # imports torch; only when a model must be exported
+    if not make_models.up_to_date(outdir, spec.name):
+        make_models.export_one(spec, outdir)
+    return make_models.paths(outdir, spec.name)
+
+
+def _load_npz(path):
+    with np.load(path) as z:
+        return [z[f"arr_{i}"] for i in range(len(z.files))]
+
+
+def _cli(args, what):
+    proc = subprocess.run([CLI] + args, capture_output=True, text=True, timeout=TIMEOUT_S)
+    if proc.returncode != 0:
+        tail = (proc.stderr + proc.stdout).strip()[-2000:]
+        raise AssertionError(f"{what}: atenrt {' '.join(args[:1])} exited {proc.returncode}:\n{tail}")
+    return proc.stdout
+
+
+def _compile_and_run(pt2, inputs_npz, workdir, precision):
+    engine = os.path.join(workdir, f"engine.{precision}.atrt")
+    outputs_npz = os.path.join(workdir, f"out.{precision}.npz")
+    out = _cli(["compile", pt2, "-o", engine, "--precision", precision], f"compile ({precision})")
+    match = re.search(r" in (\d+) ms", out)
+    compile_ms = int(match.group(1)) if match else None
+    start = time.perf_counter()
+    _cli(["run", engine, "--inputs", inputs_npz, "--outputs", outputs_npz], f"run ({precision})")
+    run_s = time.perf_counter() - start
+    return _load_npz(outputs_npz), compile_ms, run_s
+
+
+def _check_shapes(test, got, want, precision):
+    test.assertEqual(len(got), len(want), f"{precision}: output count")
+    for i, (g, w) in enumerate(zip(got, want)):
+        test.assertEqual(g.shape, w.shape, f"{precision}: output {i} shape")
+        test.assertTrue(np.isfinite(w).all(), f"reference output {i} is not finite (model table bug)")
+
+
+def _rel_error(got, want):
+    """max|out - ref| / max|ref| over every output."""
+    worst = 0.0
+    for g, w in zip(got, want):
+        if w.size:
+            scale = max(float(np.max(np.abs(w))), 1e-30)
+            worst = max(worst, float(np.max(np.abs(g.astype(np.float64) - w))) / scale)
+    return worst
+
+
+def _run_model(test, spec):
+    if not CLI:
+        test.skipTest("ATENRT_CLI is not set: point it at the atenrt binary (e.g. build/atenrt)")
+    if not os.path.exists(CLI):
+        test.fail(f"ATENRT_CLI={CLI} does not exist")
+    if spec.skip:
+        test.skipTest(f"known broken: {spec.skip}")
+    pt2, inputs_npz, outputs_npz = _ensure_exported(spec)
+    ref = _load_npz(outputs_npz)
+    result = _results.setdefault(spec.name, {})
+    with tempfile.TemporaryDirectory(prefix=f"atenrt_{spec.name}_") as work:
+        with test.subTest(precision="fp32"):
+            got, result["fp32_compile_ms"], result["fp32_run_s"] = _compile_and_run(pt2, inputs_npz, work, "fp32")
+            _check_shapes(test, got, ref, "fp32")
+            result["fp32_rel_error"] = _rel_error(got, ref)
+            for i, (g, w) in enumerate(zip(got, ref)):
+                atol = spec.fp32_rtol * max(1.0, float(np.max(np.abs(w))) if w.size else 1.0)
+                ok = np.allclose(g, w, rtol=spec.fp32_rtol, atol=atol)
+                err = float(np.max(np.abs(g.astype(np.float64) - w))) if w.size else 0.0
+                test.assertTrue(ok, f"fp32 output {i}: max |out - ref| = {err:.3g} "
+                                    f"(rtol {spec.fp32_rtol}, atol {atol:.3g})")
+            result["fp32_pass"] = True
+        with test.subTest(precision="bf16"):
+            got, result["bf16_compile_ms"], result["bf16_run_s"] = _compile_and_run(pt2, inputs_npz, work, "bf16")
+            _check_shapes(test, got, ref, "bf16")
+            err = result["bf16_rel_error"] = _rel_error(got, ref)
+            if spec.imagenet:
+                want_top1 = int(np.argmax(ref[0].reshape(-1)))
+                got_top1 = int(np.argmax(got[0].reshape(-1)))
+                result["top1_same"] = want_top1 == got_top1
+            test.assertLessEqual(err, spec.bf16_tol,
+                                 f"bf16: max |out - ref| / max |ref| = {err:.3g} > {spec.bf16_tol}")
+            if spec.imagenet:
+                test.assertEqual(got_top1, want_top1, "bf16: top-1 class differs from PyTorch's")
+            result["bf16_pass"] = True
+
+
+def _make_test(spec):
+    def test(self):
+        _run_model(self, spec)
+    test.__doc__ = f"{spec.name}: fp32 and bf16 against PyTorch eager"
+    return test
+
+
+class ModelTests(unittest.TestCase):
+    pass
+
+
+_only = [n for n in os.environ.get("ATENRT_MODELS_ONLY", "").split(",") if n]
+for _spec in models.select(_only or None):
+    setattr(ModelTests, f"test_{_spec.name}", _make_test(_spec))
+
+
+def _fmt(v, spec):
+    return "-" if v is None else spec.format(v)
+
+
+def tearDownModule():
+    if _results:
+        print("\nmodel                       fp32 err  bf16 err  top-1  compile ms (fp32/bf16)", file=sys.stderr)
+        for name, r in _results.items():
+            top1 = {True: "same", False: "DIFF", None: "-"}[r.get("top1_same")]
+            print(f"{name:27s} {_fmt(r.get('fp32_rel_error'), '{:8.1e}')}  {_fmt(r.get('bf16_rel_error'), '{:8.1e}')}"
+                  f"  {top1:5s}  {_fmt(r.get('fp32_compile_ms'), '{}')}/{_fmt(r.get('bf16_compile_ms'), '{}')}",
+                  file=sys.stderr)
+        report = os.environ.get("ATENRT_MODELS_REPORT")
+        if report:
+            with open(report, "w") as f:
+                json.dump(_results, f, indent=1, sort_keys=True)
+    if _tmp is not None:
+        _tmp.cleanup()
+
+
+if __name__ == "__main__":
+    unittest.main()
