@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "builder/builder.h"
+#include "runtime/cpu/kernel.h"
 
 namespace atenrt::builder {
 
@@ -57,8 +58,17 @@ bool legal(const Program& prog, std::size_t producer, std::size_t consumer) {
   return uses == 1;
 }
 
-// Activations oneDNN 2.6 has as eltwise post-ops.
-bool eltwise_activation(network::ActivationOp op) { return op != network::ActivationOp::Softplus; }
+// Activations that oneDNN cannot apply as a post-op with torch's results
+// (relu, clip, hardsigmoid drop NaN; softplus has no form) run as the
+// runtime's own pass after the primitive: nothing oneDNN applies may follow.
+bool has_own_tail(const Step& s) {
+  for (const auto& op : s.post_ops) {
+    if (op.kind == PostOpKind::Activation && !runtime::cpu::onednn_activation_matches_torch(op.activation)) {
+      return true;
+    }
+  }
+  return false;
+}
 
 const std::vector<Fusion>& fusions() {
   static const std::vector<Fusion> table = {
@@ -67,7 +77,6 @@ const std::vector<Fusion>& fusions() {
          const Step& consumer = prog.steps[c];
          if (consumer.kind() != LayerKind::Activation) return std::nullopt;
          const auto& a = std::get<network::ActivationParams>(consumer.params);
-         if (!eltwise_activation(a.op)) return std::nullopt;
          Match m{p, c, {}, -1};
          m.op.kind = PostOpKind::Activation;
          m.op.activation = a;
@@ -81,6 +90,7 @@ const std::vector<Fusion>& fusions() {
              std::get<network::ElementwiseParams>(consumer.params).op != network::ElementwiseOp::Add) {
            return std::nullopt;
          }
+         if (has_own_tail(prog.steps[p])) return std::nullopt;
          const int y = prog.steps[p].outputs[0];
          const int other = consumer.inputs[0] == y ? consumer.inputs[1] : consumer.inputs[0];
          if (other == y) return std::nullopt;  // y + y

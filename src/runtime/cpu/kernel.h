@@ -82,6 +82,11 @@ std::unique_ptr<Kernel> make_own_kernel(const KernelRequest& request);
 // The reference executor behind the kernel interface (allocates: last resort).
 std::unique_ptr<Kernel> make_reference_kernel(const KernelRequest& request);
 
+// Whether oneDNN's eltwise form of this activation matches PyTorch, NaN and
+// ±inf included (relu with slope 0, clip and hardsigmoid do not; softplus has
+// no form). Others run as our own pass, also after a conv/matmul primitive.
+bool onednn_activation_matches_torch(const network::ActivationParams& p);
+
 // The machine's best ISA as oneDNN sees it ("avx512_core_amx", ...).
 std::string cpu_isa_name();
 bool cpu_has_bf16();

@@ -7,13 +7,26 @@
 // reordered once into the chosen format (pre-packing). A source whose layout
 // differs from what the primitive wants is reordered into scratch; a result in
 // a blocked format is reordered to plain unless every consumer takes it as is.
+//
+// NaN: PyTorch semantics win. oneDNN 2.6's relu (alpha 0), clip and binary/
+// reduction max/min drop NaN (max(x, 0) with vmaxps), and its max pooling and
+// max reduction start from -FLT_MAX; its softmax keeps a row's other entries
+// when the row holds NaN or +inf. So: those activations run as our own pass
+// ("finals", after the primitives, in place on the hot result) instead of
+// oneDNN post-ops, max/min binary and reduction are ours, and max pooling and
+// softmax keep oneDNN with a check that redoes the rare non-finite cases.
 #include <dnnl.hpp>
 
+#include <cmath>
+#include <functional>
+#include <limits>
 #include <numeric>
 #include <unordered_map>
 
 #include "atenrt/errors.h"
 #include "runtime/cpu/kernel.h"
+#include "runtime/cpu/own_util.h"
+#include "runtime/reference/scalar_math.h"
 
 namespace atenrt::runtime::cpu {
 
@@ -87,6 +100,8 @@ class OnednnKernel final : public Kernel {
  public:
   std::vector<Slot> slots;
   std::vector<Call> calls;
+  // Our own passes after the calls, over the slots' data pointers.
+  std::vector<std::function<void(std::span<void* const>)>> finals;
   std::size_t scratch = 0;
   std::string impl;
 
@@ -124,6 +139,7 @@ class OnednnKernel final : public Kernel {
     dnnl::stream stream;
     std::vector<memory> mems;
     std::vector<std::unordered_map<int, memory>> args;
+    std::vector<void*> data;  // per slot, for the finals
   };
 
   std::unique_ptr<KernelState> make_state() const override {
@@ -133,6 +149,7 @@ class OnednnKernel final : public Kernel {
       s->mems.push_back(slot.source == Slot::Source::Constant
                             ? slot.constant
                             : memory(slot.md, cpu_engine(), DNNL_MEMORY_NONE));
+      s->data.push_back(slot.source == Slot::Source::Constant ? slot.constant.get_data_handle() : nullptr);
     }
     for (const auto& c : calls) {
       std::unordered_map<int, memory> args;
@@ -154,9 +171,11 @@ class OnednnKernel final : public Kernel {
         case Slot::Source::Constant: continue;
       }
       s->mems[i].set_data_handle(p);
+      s->data[i] = p;
     }
     for (std::size_t c = 0; c < calls.size(); ++c) calls[c].prim.execute(s->stream, s->args[c]);
     s->stream.wait();
+    for (const auto& f : finals) f(s->data);
   }
 
  private:
@@ -195,12 +214,12 @@ struct Destination {
 };
 
 Destination destination(OnednnKernel& k, const KernelRequest& r, const md_t& produced,
-                        dt type) {
+                        dt type, bool allow_blocked = true) {
   Destination d;
   const md_t plain = plain_md(r.outputs[0]->dims, type);
   if (produced == plain) {
     d.slot = d.out_slot = k.output(0, plain);
-  } else if (r.blocked_output_allowed) {
+  } else if (r.blocked_output_allowed && allow_blocked) {
     d.slot = d.out_slot = k.output(0, produced);
     d.layout.blocked = std::make_shared<BlockedDesc>(produced);
   } else {
@@ -222,11 +241,14 @@ struct Elt {
   float beta = 0.f;
 };
 
+// Null for activations oneDNN has not, or gets wrong on NaN (relu with slope
+// 0 and clip are max/min instructions that turn NaN into the bound).
 std::optional<std::vector<Elt>> eltwise_chain(const network::ActivationParams& p) {
   using A = network::ActivationOp;
   using dnnl::algorithm;
   const auto a = static_cast<float>(p.alpha);
   const auto b = static_cast<float>(p.beta);
+  if (!onednn_activation_matches_torch(p)) return std::nullopt;
   switch (p.op) {
     case A::Relu: return std::vector<Elt>{{algorithm::eltwise_relu, 0.f, 0.f}};
     case A::LeakyRelu: return std::vector<Elt>{{algorithm::eltwise_relu, a, 0.f}};
@@ -253,6 +275,7 @@ std::optional<std::vector<Elt>> eltwise_chain(const network::ActivationParams& p
 // Post-ops of a conv/deconv/matmul step. `dst_rank`: rank of the primitive's dst.
 struct PostOps {
   dnnl::post_ops ops;
+  std::vector<network::ActivationParams> tail;          // ours, after the primitive
   int sum_input = -1;                                   // step input copied into dst first
   std::vector<std::pair<int, int>> binary;              // (post-op index, step input)
   std::vector<md_t> binary_md;
@@ -262,6 +285,12 @@ std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dim
   PostOps p;
   int index = 0;
   for (const auto& op : r.step->post_ops) {
+    if (!p.tail.empty() || (op.kind == PostOpKind::Activation && !onednn_activation_matches_torch(op.activation))) {
+      // From the first activation oneDNN gets wrong on, the rest is ours: activations only.
+      if (op.kind != PostOpKind::Activation) return std::nullopt;
+      p.tail.push_back(op.activation);
+      continue;
+    }
     if (op.kind == PostOpKind::Activation) {
       auto chain = eltwise_chain(op.activation);
       if (!chain) return std::nullopt;
@@ -289,6 +318,25 @@ std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dim
     }
   }
   return p;
+}
+
+// Whether act(0) == 0 for the whole tail: only then may it run over a blocked
+// buffer, whose padding must stay zero.
+bool tail_keeps_zero(const PostOps& post) {
+  for (const auto& a : post.tail) {
+    if (reference::math::activate(a.op, 0.0, a.alpha, a.beta) != 0.0) return false;
+  }
+  return true;
+}
+
+// The tail activations, in place over every element of `slot`.
+void add_tail(OnednnKernel& k, const PostOps& post, int slot) {
+  if (post.tail.empty()) return;
+  const auto n = static_cast<std::int64_t>(k.slots[slot].md.get_size() / sizeof(float));
+  k.finals.push_back([tail = post.tail, slot, n](std::span<void* const> data) {
+    auto* y = static_cast<float*>(data[slot]);
+    for (const auto& a : tail) own::apply_activation(a, y, y, n);
+  });
 }
 
 dnnl::primitive_attr make_attr(const PostOps* post) {
@@ -414,12 +462,13 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   args.push_back({DNNL_ARG_SRC, k->as(k->input(0, desc_of(r.inputs[0], dt::f32)), src_md)});
   args.push_back({DNNL_ARG_WEIGHTS, source(*k, r, 1, w_have, wei_md, r.prepack_weights)});
   if (has_bias) args.push_back({DNNL_ARG_BIAS, k->input(2, b_md)});
-  const Destination dst = destination(*k, r, dst_md, dt::f32);
+  const Destination dst = destination(*k, r, dst_md, dt::f32, tail_keeps_zero(*post));
   args.push_back({DNNL_ARG_DST, dst.slot});
   bind_post_ops(*k, r, *post, dst.slot, args);
   k->scratchpad(args, pad_md);
   k->call(prim, std::move(args));
   finish(*k, dst);
+  add_tail(*k, *post, dst.out_slot);
   return {std::move(k), {dst.layout}};
 }
 
@@ -494,7 +543,92 @@ KernelChoice matmul(const KernelRequest& r) {
   bind_post_ops(*k, r, *post, out, args);
   k->scratchpad(args, pd.scratchpad_desc());
   k->call(dnnl::matmul(pd), std::move(args));
+  add_tail(*k, *post, out);
   return {std::move(k), {Layout{}}};
+}
+
+// Logical index → element offset in a oneDNN memory (plain or blocked).
+class BlockedIndex {
+ public:
+  explicit BlockedIndex(const md_t& md) {
+    const auto& d = md.data;
+    const auto& b = d.format_desc.blocking;
+    rank_ = d.ndims;
+    offset0_ = d.offset0;
+    for (int i = 0; i < rank_; ++i) {
+      strides_[i] = b.strides[i];
+      block_[i] = 1;
+    }
+    nblks_ = b.inner_nblks;
+    for (int i = 0; i < nblks_; ++i) {
+      blks_[i] = b.inner_blks[i];
+      idxs_[i] = b.inner_idxs[i];
+      block_[idxs_[i]] *= blks_[i];
+    }
+  }
+  std::int64_t operator()(const std::int64_t* idx) const {
+    std::int64_t off = offset0_, rem[DNNL_MAX_NDIMS], div[DNNL_MAX_NDIMS];
+    for (int d = 0; d < rank_; ++d) {
+      off += idx[d] / block_[d] * strides_[d];
+      rem[d] = idx[d] % block_[d];
+      div[d] = block_[d];
+    }
+    std::int64_t inner = 0;  // inner blocks are row-major, outermost block first
+    for (int i = 0; i < nblks_; ++i) {
+      const int d = idxs_[i];
+      div[d] /= blks_[i];
+      inner = inner * blks_[i] + rem[d] / div[d];
+      rem[d] %= div[d];
+    }
+    return off + inner;
+  }
+
+ private:
+  int rank_ = 0, nblks_ = 0;
+  std::int64_t offset0_ = 0;
+  std::int64_t strides_[DNNL_MAX_NDIMS] = {}, block_[DNNL_MAX_NDIMS] = {}, blks_[DNNL_MAX_NDIMS] = {};
+  int idxs_[DNNL_MAX_NDIMS] = {};
+};
+
+// The windows of a max pooling as oneDNN got them (dilation as oneDNN's d-1).
+struct MaxPoolWindows {
+  Dims in, out, kernel, stride, pre, dil;
+};
+
+// torch's max pooling: the first NaN in a window wins, else the largest;
+// padding never counts. Used only when the input holds NaN or -inf.
+void torch_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex& xi, float* y,
+                    const BlockedIndex& yi) {
+  const int rank = static_cast<int>(w.in.size()), spatial = rank - 2;
+  std::int64_t o[DNNL_MAX_NDIMS] = {}, i[DNNL_MAX_NDIMS] = {}, k[DNNL_MAX_NDIMS] = {};
+  const std::int64_t count = numel_of(w.out);
+  for (std::int64_t flat = 0; flat < count; ++flat) {
+    std::int64_t rest = flat;
+    for (int d = rank - 1; d >= 0; --d) {
+      o[d] = rest % w.out[d];
+      rest /= w.out[d];
+    }
+    i[0] = o[0], i[1] = o[1];
+    float best = -INFINITY;
+    bool seen = false;
+    std::int64_t taps = 1;
+    for (int s = 0; s < spatial; ++s) taps *= w.kernel[s];
+    for (std::int64_t t = 0; t < taps; ++t) {
+      std::int64_t r = t;
+      bool inside = true;
+      for (int s = spatial - 1; s >= 0; --s) {
+        k[s] = r % w.kernel[s];
+        r /= w.kernel[s];
+        i[2 + s] = o[2 + s] * w.stride[s] - w.pre[s] + k[s] * (w.dil[s] + 1);
+        inside = inside && i[2 + s] >= 0 && i[2 + s] < w.in[2 + s];
+      }
+      if (!inside) continue;
+      const float v = x[xi(i)];
+      if (!seen || reference::math::beats(v, best, true)) best = v;
+      seen = true;
+    }
+    y[yi(o)] = best;
+  }
 }
 
 // ---- pooling (fixed windows, and adaptive ones that divide evenly)
@@ -544,12 +678,26 @@ KernelChoice pooling(const KernelRequest& r) {
   if (!pd) return {};
   auto k = std::make_unique<OnednnKernel>();
   k->impl = pd.impl_info_str();
-  std::vector<std::pair<int, int>> args{{DNNL_ARG_SRC, k->input(0, src)}};
+  const int src_slot = k->input(0, src);
+  std::vector<std::pair<int, int>> args{{DNNL_ARG_SRC, src_slot}};
   const Destination dst = destination(*k, r, pd.dst_desc(), dt::f32);
   args.push_back({DNNL_ARG_DST, dst.slot});
   k->scratchpad(args, pd.scratchpad_desc());
   k->call(dnnl::pooling_v2_forward(pd), std::move(args));
   finish(*k, dst);
+  if (p.op == network::PoolingOp::Max) {
+    // oneDNN drops NaN and starts from -FLT_MAX: exact unless the input holds
+    // NaN or -inf, which one read finds; then the windows are redone as torch.
+    MaxPoolWindows w{x.dims, y.dims, kernel, stride, pre, dil};
+    const BlockedIndex in_index(k->slots[src_slot].md), out_index(k->slots[dst.out_slot].md);
+    const auto n = static_cast<std::int64_t>(k->slots[src_slot].md.get_size() / sizeof(float));
+    k->finals.push_back([=, out_slot = dst.out_slot](std::span<void* const> data) {
+      const auto* in = static_cast<const float*>(data[src_slot]);
+      bool plain_numbers = true;
+      for (std::int64_t i = 0; i < n; ++i) plain_numbers = plain_numbers && !(in[i] != in[i] || in[i] == -INFINITY);
+      if (!plain_numbers) torch_max_pool(w, in, in_index, static_cast<float*>(data[out_slot]), out_index);
+    });
+  }
   return {std::move(k), {dst.layout}};
 }
 
@@ -587,8 +735,7 @@ KernelChoice binary(const KernelRequest& r) {
   switch (op) {
     case E::Add: alg = dnnl::algorithm::binary_add; break;
     case E::Mul: alg = dnnl::algorithm::binary_mul; break;
-    case E::Min: alg = dnnl::algorithm::binary_min; break;
-    case E::Max: alg = dnnl::algorithm::binary_max; break;
+    // Min/Max: oneDNN's drop NaN in src1; ours propagate it as torch.
     case E::Sub: alg = dnnl::algorithm::binary_sub, commutative = false; break;
     case E::Div: alg = dnnl::algorithm::binary_div, commutative = false; break;
     default: return {};
@@ -629,7 +776,30 @@ KernelChoice softmax(const KernelRequest& r) {
   const int axis = static_cast<int>(p.axis < 0 ? p.axis + rank : p.axis);
   const md_t md = plain_md(x.dims, dt::f32);
   auto k = std::make_unique<OnednnKernel>();
-  std::vector<std::pair<int, int>> args{{DNNL_ARG_SRC, k->input(0, md)}, {DNNL_ARG_DST, k->output(0, md)}};
+  const int src = k->input(0, md), dst = k->output(0, md);
+  std::vector<std::pair<int, int>> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
+  // torch: a row whose max is NaN or ±inf is all NaN (x - max is NaN somewhere,
+  // so the sum is); oneDNN keeps the row's other entries. One read of x finds them.
+  std::int64_t outer = 1, inner = 1;
+  for (int i = 0; i < axis; ++i) outer *= x.dims[i];
+  for (int i = axis + 1; i < rank; ++i) inner *= x.dims[i];
+  const std::int64_t len = x.dims[axis];
+  k->finals.push_back([=](std::span<void* const> data) {
+    const auto* in = static_cast<const float*>(data[src]);
+    auto* out = static_cast<float*>(data[dst]);
+    for (std::int64_t o = 0; o < outer; ++o) {
+      for (std::int64_t i = 0; i < inner; ++i) {
+        const std::int64_t base = o * len * inner + i;
+        float mx = in[base];  // NaN-propagating max of the row
+        for (std::int64_t j = 1; j < len; ++j) {
+          const float v = in[base + j * inner];
+          mx = (v > mx || std::isnan(v)) && !std::isnan(mx) ? v : mx;
+        }
+        if (std::isfinite(mx)) continue;
+        for (std::int64_t j = 0; j < len; ++j) out[base + j * inner] = std::numeric_limits<float>::quiet_NaN();
+      }
+    }
+  });
   if (p.log) {
     dnnl::logsoftmax_forward::desc d(dnnl::prop_kind::forward_inference, md, axis);
     dnnl::logsoftmax_forward::primitive_desc pd(d, make_attr(nullptr), cpu_engine(), true);
@@ -707,8 +877,7 @@ KernelChoice reduction(const KernelRequest& r) {
     case R::Sum: alg = dnnl::algorithm::reduction_sum; break;
     case R::Mean: alg = dnnl::algorithm::reduction_mean; break;
     case R::Prod: alg = dnnl::algorithm::reduction_mul; break;
-    case R::Max: alg = dnnl::algorithm::reduction_max; break;
-    case R::Min: alg = dnnl::algorithm::reduction_min; break;
+    // Max/Min: oneDNN's drop NaN and start at -FLT_MAX; ours (own_reduce.cpp) follow torch.
     default: return {};
   }
   if (!all_f32(r, 1)) return {};
@@ -837,6 +1006,18 @@ std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTe
   k->impl = "reorder";
   k->reorder(k->input(0, from.blocked->md), k->output(0, plain_md(tensor.dims, *to_dt(tensor.dtype))));
   return k;
+}
+
+bool onednn_activation_matches_torch(const network::ActivationParams& p) {
+  using A = network::ActivationOp;
+  switch (p.op) {
+    case A::Relu:
+    case A::Clip:
+    case A::HardSigmoid:
+    case A::Softplus: return false;
+    case A::LeakyRelu: return p.alpha != 0.0;  // slope 0 is oneDNN's NaN-dropping max
+    default: return true;
+  }
 }
 
 std::string cpu_isa_name() {

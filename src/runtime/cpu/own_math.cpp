@@ -1,12 +1,16 @@
 // Our own math kernels: unary ops, elementwise ops oneDNN's binary does not
-// cover (integers, bool, comparisons, logical, pow, floor/trunc div, modulo),
-// activations oneDNN 2.6 lacks (softplus), and select (where).
-// Floating math runs in double and rounds once, as the reference does.
+// cover or gets wrong (integers, bool, comparisons, logical, pow, floor/trunc
+// div, modulo, and maximum/minimum, whose oneDNN form drops NaN), activations
+// oneDNN 2.6 lacks (softplus) or gets wrong on NaN (relu, clip, hardsigmoid),
+// and select (where). Floating math runs in double and rounds once, with the
+// reference's formulas (reference/scalar_math.h).
+#include <algorithm>
 #include <array>
 #include <cmath>
 
 #include "atenrt/errors.h"
 #include "runtime/cpu/own_util.h"
+#include "runtime/reference/scalar_math.h"
 
 namespace atenrt::runtime::cpu::own {
 namespace {
@@ -31,47 +35,6 @@ void for_each_broadcast(const Dims& out_dims, const std::array<Dims, N>& strides
       idx[d] = 0;
     }
   }
-}
-
-double floor_div(double a, double b) {  // torch's div_floor for floating types
-  if (b == 0) return a / b;
-  const double mod = std::fmod(a, b);
-  double div = (a - mod) / b;
-  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
-  if (div == 0) return std::copysign(0.0, a / b);
-  double fl = std::floor(div);
-  if (div - fl > 0.5) fl += 1;
-  return fl;
-}
-
-double float_op(ElementwiseOp op, double a, double b) {
-  switch (op) {
-    case ElementwiseOp::Add: return a + b;
-    case ElementwiseOp::Sub: return a - b;
-    case ElementwiseOp::Mul: return a * b;
-    case ElementwiseOp::Div: return a / b;
-    case ElementwiseOp::Pow: return std::pow(a, b);
-    case ElementwiseOp::Min: return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
-    case ElementwiseOp::Max: return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
-    case ElementwiseOp::FloorDiv: return floor_div(a, b);
-    case ElementwiseOp::TruncDiv: return std::trunc(a / b);
-    case ElementwiseOp::Remainder: {
-      double m = std::fmod(a, b);
-      if (m != 0 && (b < 0) != (m < 0)) m += b;
-      return m;
-    }
-    case ElementwiseOp::Fmod: return std::fmod(a, b);
-    case ElementwiseOp::Equal: return a == b;
-    case ElementwiseOp::NotEqual: return a != b;
-    case ElementwiseOp::Less: return a < b;
-    case ElementwiseOp::LessEqual: return a <= b;
-    case ElementwiseOp::Greater: return a > b;
-    case ElementwiseOp::GreaterEqual: return a >= b;
-    case ElementwiseOp::And: return (a != 0) && (b != 0);
-    case ElementwiseOp::Or: return (a != 0) || (b != 0);
-    case ElementwiseOp::Xor: return (a != 0) != (b != 0);
-  }
-  return 0;
 }
 
 // Integer ops that need no division (division by zero is the reference's call).
@@ -111,7 +74,7 @@ std::unique_ptr<Kernel> elementwise(const KernelRequest& r) {
     void* z = a.outputs[0];
     if (floating) {
       for_each_broadcast<2>(out_dims, strides, [&](std::int64_t i, const std::array<std::int64_t, 2>& o) {
-        store_f(out, z, i, float_op(op, load_f(in, x, o[0]), load_f(in, y, o[1])));
+        store_f(out, z, i, reference::math::binary(op, load_f(in, x, o[0]), load_f(in, y, o[1])));
       });
     } else {
       for_each_broadcast<2>(out_dims, strides, [&](std::int64_t i, const std::array<std::int64_t, 2>& o) {
@@ -119,43 +82,6 @@ std::unique_ptr<Kernel> elementwise(const KernelRequest& r) {
       });
     }
   });
-}
-
-std::optional<double> unary_float(UnaryOp op, double x) {
-  switch (op) {
-    case UnaryOp::Exp: return std::exp(x);
-    case UnaryOp::Log: return std::log(x);
-    case UnaryOp::Log2: return std::log2(x);
-    case UnaryOp::Log10: return std::log10(x);
-    case UnaryOp::Log1p: return std::log1p(x);
-    case UnaryOp::Expm1: return std::expm1(x);
-    case UnaryOp::Sqrt: return std::sqrt(x);
-    case UnaryOp::Rsqrt: return 1.0 / std::sqrt(x);
-    case UnaryOp::Abs: return std::fabs(x);
-    case UnaryOp::Neg: return -x;
-    case UnaryOp::Reciprocal: return 1.0 / x;
-    case UnaryOp::Sin: return std::sin(x);
-    case UnaryOp::Cos: return std::cos(x);
-    case UnaryOp::Tan: return std::tan(x);
-    case UnaryOp::Asin: return std::asin(x);
-    case UnaryOp::Acos: return std::acos(x);
-    case UnaryOp::Atan: return std::atan(x);
-    case UnaryOp::Sinh: return std::sinh(x);
-    case UnaryOp::Cosh: return std::cosh(x);
-    case UnaryOp::Asinh: return std::asinh(x);
-    case UnaryOp::Acosh: return std::acosh(x);
-    case UnaryOp::Atanh: return std::atanh(x);
-    case UnaryOp::Erf: return std::erf(x);
-    case UnaryOp::Floor: return std::floor(x);
-    case UnaryOp::Ceil: return std::ceil(x);
-    case UnaryOp::Round: return std::nearbyint(x);  // default rounding: half to even
-    case UnaryOp::Trunc: return std::trunc(x);
-    case UnaryOp::Sign: return std::isnan(x) ? x : (x > 0) - (x < 0);
-    case UnaryOp::Not: return x == 0;
-    case UnaryOp::IsNan: return std::isnan(x);
-    case UnaryOp::IsInf: return std::isinf(x);
-  }
-  return std::nullopt;
 }
 
 std::unique_ptr<Kernel> unary(const KernelRequest& r) {
@@ -188,43 +114,14 @@ std::unique_ptr<Kernel> unary(const KernelRequest& r) {
     return fn_kernel([=](const KernelArgs& a) {
       const auto* x = static_cast<const float*>(a.inputs[0]);
       auto* y = static_cast<float*>(a.outputs[0]);
-      for (std::int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(*unary_float(op, x[i]));
+      for (std::int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(reference::math::unary(op, x[i]));
     });
   }
   return fn_kernel([=](const KernelArgs& a) {
     for (std::int64_t i = 0; i < n; ++i) {
-      store_f(out, a.outputs[0], i, *unary_float(op, load_f(in, a.inputs[0], i)));
+      store_f(out, a.outputs[0], i, reference::math::unary(op, load_f(in, a.inputs[0], i)));
     }
   });
-}
-
-// Activations in double (used where oneDNN has no algorithm, e.g. softplus).
-double activation_value(const network::ActivationParams& p, double x) {
-  using A = network::ActivationOp;
-  auto sigmoid = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
-  auto softplus = [](double v, double beta, double threshold) {
-    return v * beta > threshold ? v : std::log1p(std::exp(v * beta)) / beta;
-  };
-  switch (p.op) {
-    case A::Relu: return x > 0 ? x : (std::isnan(x) ? x : 0.0);
-    case A::Sigmoid: return sigmoid(x);
-    case A::Tanh: return std::tanh(x);
-    case A::LeakyRelu: return x > 0 ? x : x * p.alpha;
-    case A::Elu: return x > 0 ? x : p.alpha * std::expm1(x);
-    case A::Selu: return 1.0507009873554805 * (x > 0 ? x : 1.6732632423543772 * std::expm1(x));
-    case A::Softplus: return softplus(x, p.alpha, p.beta);
-    case A::Clip: return std::isnan(x) ? x : std::min(std::max(x, p.alpha), p.beta);
-    case A::GeluErf: return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-    case A::GeluTanh: {
-      const double k = std::sqrt(2.0 / M_PI);
-      return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
-    }
-    case A::HardSigmoid: return std::max(0.0, std::min(1.0, p.alpha * x + p.beta));
-    case A::HardSwish: return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0;
-    case A::Silu: return x * sigmoid(x);
-    case A::Mish: return x * std::tanh(softplus(x, 1.0, 20.0));
-  }
-  return x;
 }
 
 std::unique_ptr<Kernel> activation(const KernelRequest& r) {
@@ -232,9 +129,7 @@ std::unique_ptr<Kernel> activation(const KernelRequest& r) {
   if (r.inputs[0].tensor->dtype != DType::Float32 || !r.inputs[0].layout.is_plain()) return nullptr;
   const std::int64_t n = numel_of(r.outputs[0]->dims);
   return fn_kernel([=](const KernelArgs& a) {
-    const auto* x = static_cast<const float*>(a.inputs[0]);
-    auto* y = static_cast<float*>(a.outputs[0]);
-    for (std::int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(activation_value(p, x[i]));
+    apply_activation(p, static_cast<const float*>(a.inputs[0]), static_cast<float*>(a.outputs[0]), n);
   });
 }
 
@@ -256,6 +151,30 @@ std::unique_ptr<Kernel> select(const KernelRequest& r) {
 }
 
 }  // namespace
+
+void apply_activation(const network::ActivationParams& p, const float* x, float* y, std::int64_t n) {
+  using A = network::ActivationOp;
+  switch (p.op) {
+    case A::Relu:  // x < 0 ? 0 : x keeps NaN and -0, as torch
+      for (std::int64_t i = 0; i < n; ++i) y[i] = x[i] < 0.f ? 0.f : x[i];
+      return;
+    case A::Clip: {  // bounds rounded to float, as torch's clamp on a float tensor
+      const auto lo = static_cast<float>(p.alpha), hi = static_cast<float>(p.beta);
+      for (std::int64_t i = 0; i < n; ++i) y[i] = std::min(std::max(x[i], lo), hi);
+      return;
+    }
+    case A::LeakyRelu: {
+      const double slope = p.alpha;
+      for (std::int64_t i = 0; i < n; ++i) y[i] = x[i] > 0.f ? x[i] : static_cast<float>(x[i] * slope);
+      return;
+    }
+    default:
+      for (std::int64_t i = 0; i < n; ++i) {
+        y[i] = static_cast<float>(reference::math::activate(p.op, x[i], p.alpha, p.beta));
+      }
+      return;
+  }
+}
 
 std::unique_ptr<Kernel> make_math_kernel(const KernelRequest& r) {
   for (const auto& in : r.inputs) {

@@ -26,23 +26,31 @@ Dims contiguous(const Dims& dims);
 Dims broadcast_strides(const Dims& dims, const Dims& out_dims);
 
 // A kernel made of one function over the step's buffers.
+// `scratch` bytes of the context's scratch are the function's (a.scratch).
 template <typename F>
 class FnKernel final : public Kernel {
  public:
-  explicit FnKernel(F f) : f_(std::move(f)) {}
+  FnKernel(F f, std::size_t scratch) : f_(std::move(f)), scratch_(scratch) {}
   void run(KernelState*, const KernelArgs& a) const override { f_(a); }
+  std::size_t scratch_bytes() const override { return scratch_; }
   std::string implementation() const override { return "own"; }
 
  private:
   F f_;
+  std::size_t scratch_;
 };
 template <typename F>
-std::unique_ptr<Kernel> fn_kernel(F f) {
-  return std::make_unique<FnKernel<F>>(std::move(f));
+std::unique_ptr<Kernel> fn_kernel(F f, std::size_t scratch = 0) {
+  return std::make_unique<FnKernel<F>>(std::move(f), scratch);
 }
+
+// y = act(x) over n floats with torch semantics (NaN kept by relu/clip);
+// x may equal y. Also the tail of conv/matmul post-ops oneDNN gets wrong.
+void apply_activation(const network::ActivationParams& p, const float* x, float* y, std::int64_t n);
 
 // Family makers (own_math.cpp, own_data.cpp); null when not covered.
 std::unique_ptr<Kernel> make_math_kernel(const KernelRequest& r);
 std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r);
+std::unique_ptr<Kernel> make_reduce_kernel(const KernelRequest& r);  // own_reduce.cpp
 
 }  // namespace atenrt::runtime::cpu::own

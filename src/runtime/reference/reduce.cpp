@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "runtime/reference/kernels.h"
+#include "runtime/reference/scalar_math.h"
 
 namespace atenrt::reference::detail {
 
@@ -33,10 +34,10 @@ std::vector<std::int64_t> reduce_map(const Dims& dims, const std::vector<bool>& 
 template <typename T>
 bool beats(T v, T best, bool want_max) {
   if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(v)) return !std::isnan(best);  // NaN is the extreme; first NaN wins
-    if (std::isnan(best)) return false;
+    return math::beats(v, best, want_max);
+  } else {
+    return want_max ? v > best : v < best;
   }
-  return want_max ? v > best : v < best;
 }
 
 template <typename T>

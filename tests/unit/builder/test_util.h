@@ -43,7 +43,8 @@ inline double value_at(const Tensor& t, std::int64_t i) {
   }
 }
 
-// |a - b| <= tol * max(1, |b|), NaN matching NaN; reports the first mismatch.
+// |a - b| <= tol * max(1, |b|), NaN matching NaN and ±inf only itself;
+// reports the first mismatch.
 inline ::testing::AssertionResult close(const Tensor& got, const Tensor& want, double tol) {
   if (got.dtype() != want.dtype() || got.sizes() != want.sizes()) {
     return ::testing::AssertionFailure() << "desc differs: " << dtype_name(got.dtype())
@@ -54,7 +55,10 @@ inline ::testing::AssertionResult close(const Tensor& got, const Tensor& want, d
   for (std::int64_t i = 0; i < g.numel(); ++i) {
     const double a = value_at(g, i), b = value_at(w, i);
     if (std::isnan(a) && std::isnan(b)) continue;
-    if (std::isinf(a) && a == b) continue;
+    if (std::isinf(a) || std::isinf(b)) {  // ±inf only matches itself (not ±FLT_MAX)
+      if (a == b) continue;
+      return ::testing::AssertionFailure() << "element " << i << ": got " << a << ", want " << b;
+    }
     if (!(std::fabs(a - b) <= tol * std::max(1.0, std::fabs(b)))) {
       return ::testing::AssertionFailure() << "element " << i << ": got " << a << ", want " << b;
     }

@@ -1,0 +1,146 @@
+// Scalar formulas with PyTorch semantics (NaN, ±inf and -0 included), shared
+// by the reference kernels and our own CPU kernels so that the two cannot
+// drift apart. Floating math runs in double; callers round once.
+//
+// NaN rules (torch 1.13 on CPU): relu/clamp/hardtanh/hardsigmoid keep NaN,
+// maximum/minimum propagate NaN from either side, sign(NaN) = 0.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "network/layers.h"
+
+namespace atenrt::reference::math {
+
+using network::ActivationOp;
+using network::ElementwiseOp;
+using network::UnaryOp;
+
+inline constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+inline constexpr double kSeluScale = 1.0507009873554804934193349852946;
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// min(max(x, lo), hi) with NaN passing through (std::max/min keep their first
+// argument when the comparison is false, and NaN compares false).
+inline double clamp_nan(double x, double lo, double hi) { return std::min(std::max(x, lo), hi); }
+
+inline double softplus(double x, double beta, double threshold) {
+  return x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta;
+}
+
+// alpha/beta as network::ActivationParams documents them per op.
+inline double activate(ActivationOp op, double x, double alpha, double beta) {
+  switch (op) {
+    case ActivationOp::Relu: return x < 0 ? 0.0 : x;
+    case ActivationOp::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
+    case ActivationOp::Tanh: return std::tanh(x);
+    case ActivationOp::LeakyRelu: return x > 0 ? x : x * alpha;
+    case ActivationOp::Elu: return x > 0 ? x : alpha * std::expm1(x);
+    case ActivationOp::Selu: return kSeluScale * (x > 0 ? x : kSeluAlpha * std::expm1(x));
+    case ActivationOp::Softplus: return softplus(x, alpha, beta);
+    case ActivationOp::Clip: return clamp_nan(x, alpha, beta);
+    case ActivationOp::GeluErf: return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+    case ActivationOp::GeluTanh: {
+      const double k = std::sqrt(2.0 / 3.14159265358979323846);
+      return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
+    }
+    case ActivationOp::HardSigmoid: return clamp_nan(alpha * x + beta, 0.0, 1.0);
+    case ActivationOp::HardSwish: return x * clamp_nan(x + 3.0, 0.0, 6.0) / 6.0;
+    case ActivationOp::Silu: return x / (1.0 + std::exp(-x));
+    case ActivationOp::Mish: return x * std::tanh(softplus(x, 1.0, 20.0));
+  }
+  return x;
+}
+
+inline double unary(UnaryOp op, double x) {
+  switch (op) {
+    case UnaryOp::Exp: return std::exp(x);
+    case UnaryOp::Log: return std::log(x);
+    case UnaryOp::Log2: return std::log2(x);
+    case UnaryOp::Log10: return std::log10(x);
+    case UnaryOp::Log1p: return std::log1p(x);
+    case UnaryOp::Expm1: return std::expm1(x);
+    case UnaryOp::Sqrt: return std::sqrt(x);
+    case UnaryOp::Rsqrt: return 1.0 / std::sqrt(x);
+    case UnaryOp::Abs: return std::fabs(x);
+    case UnaryOp::Neg: return -x;
+    case UnaryOp::Reciprocal: return 1.0 / x;
+    case UnaryOp::Sin: return std::sin(x);
+    case UnaryOp::Cos: return std::cos(x);
+    case UnaryOp::Tan: return std::tan(x);
+    case UnaryOp::Asin: return std::asin(x);
+    case UnaryOp::Acos: return std::acos(x);
+    case UnaryOp::Atan: return std::atan(x);
+    case UnaryOp::Sinh: return std::sinh(x);
+    case UnaryOp::Cosh: return std::cosh(x);
+    case UnaryOp::Asinh: return std::asinh(x);
+    case UnaryOp::Acosh: return std::acosh(x);
+    case UnaryOp::Atanh: return std::atanh(x);
+    case UnaryOp::Erf: return std::erf(x);
+    case UnaryOp::Floor: return std::floor(x);
+    case UnaryOp::Ceil: return std::ceil(x);
+    case UnaryOp::Round: return std::nearbyint(x);  // default rounding: half to even
+    case UnaryOp::Trunc: return std::trunc(x);
+    case UnaryOp::Sign: return std::isnan(x) ? 0.0 : static_cast<double>((x > 0) - (x < 0));
+    case UnaryOp::Not: return x == 0.0;
+    case UnaryOp::IsNan: return std::isnan(x);
+    case UnaryOp::IsInf: return std::isinf(x);
+  }
+  return x;
+}
+
+// Python-style floor division of doubles, as torch's div_floor.
+inline double floor_div(double a, double b) {
+  if (b == 0.0) return a / b;
+  const double mod = std::fmod(a, b);
+  double div = (a - mod) / b;
+  if (mod != 0.0 && (b < 0.0) != (mod < 0.0)) div -= 1.0;
+  if (div == 0.0) return std::copysign(0.0, a / b);
+  double floordiv = std::floor(div);
+  if (div - floordiv > 0.5) floordiv += 1.0;
+  return floordiv;
+}
+
+inline double binary(ElementwiseOp op, double a, double b) {
+  switch (op) {
+    case ElementwiseOp::Add: return a + b;
+    case ElementwiseOp::Sub: return a - b;
+    case ElementwiseOp::Mul: return a * b;
+    case ElementwiseOp::Div: return a / b;
+    case ElementwiseOp::Pow: return std::pow(a, b);
+    case ElementwiseOp::Min: return (std::isnan(a) || std::isnan(b)) ? kNaN : std::min(a, b);
+    case ElementwiseOp::Max: return (std::isnan(a) || std::isnan(b)) ? kNaN : std::max(a, b);
+    case ElementwiseOp::FloorDiv: return floor_div(a, b);
+    case ElementwiseOp::TruncDiv: return std::trunc(a / b);
+    case ElementwiseOp::Remainder: {
+      if (b == 0.0) return std::fmod(a, b);
+      double mod = std::fmod(a, b);
+      if (mod != 0.0 && (b < 0.0) != (mod < 0.0)) mod += b;
+      return mod;
+    }
+    case ElementwiseOp::Fmod: return std::fmod(a, b);
+    case ElementwiseOp::Equal: return a == b;
+    case ElementwiseOp::NotEqual: return a != b;
+    case ElementwiseOp::Less: return a < b;
+    case ElementwiseOp::LessEqual: return a <= b;
+    case ElementwiseOp::Greater: return a > b;
+    case ElementwiseOp::GreaterEqual: return a >= b;
+    case ElementwiseOp::And: return (a != 0.0) && (b != 0.0);
+    case ElementwiseOp::Or: return (a != 0.0) || (b != 0.0);
+    case ElementwiseOp::Xor: return (a != 0.0) != (b != 0.0);
+  }
+  return 0.0;
+}
+
+// Max/min selection as torch's max/amax/argmax/max_pool: NaN beats every
+// number (the first NaN wins), otherwise strictly greater (less) wins.
+inline bool beats(double v, double best, bool want_max) {
+  if (std::isnan(v)) return !std::isnan(best);
+  if (std::isnan(best)) return false;
+  return want_max ? v > best : v < best;
+}
+
+}  // namespace atenrt::reference::math

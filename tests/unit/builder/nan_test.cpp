@@ -1,0 +1,327 @@
+// NaN, ±inf and -0 through the engine: every kernel family whose optimized
+// form could treat them differently from PyTorch (oneDNN's relu/clip/max/min
+// use max/min instructions that drop NaN; its max pooling and reduction start
+// at -FLT_MAX; its softmax keeps rows that hold NaN or +inf). Each case runs
+// the engine and the reference (PyTorch semantics) on inputs seeded with
+// specials; a few values are also pinned to what torch 1.13 prints.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "test_util.h"
+
+namespace atenrt::testing {
+namespace {
+
+using namespace atenrt::network;
+using builder::BuilderConfig;
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// Every third element a special value, the rest stay random.
+void add_specials(Tensor& t, int phase = 0) {
+  if (t.dtype() != DType::Float32) return;
+  const float specials[] = {kNaN, kInf, -kInf, -0.0f, 0.0f, 1e30f, -1e30f};
+  float* v = t.mutable_data<float>();
+  for (std::int64_t i = 0; i < t.numel(); ++i) {
+    if ((i + phase) % 3 == 0) v[i] = specials[((i + phase) / 3) % 7];
+  }
+}
+
+void specials_everywhere(reference::TensorMap& in) {
+  int phase = 0;
+  for (auto& [name, t] : in) add_specials(t, phase++);
+}
+
+struct Case {
+  std::string name;
+  std::function<Network()> make;
+  std::function<void(reference::TensorMap&)> tweak = specials_everywhere;
+  double tol = 1e-5;
+};
+
+Tensor weights(const Dims& d, std::uint32_t seed) { return random_tensor(DType::Float32, d, seed, -0.5, 0.5); }
+
+ActivationParams act(ActivationOp op, double alpha = 0.0, double beta = 0.0) { return {op, alpha, beta}; }
+
+std::vector<ActivationParams> activations() {
+  return {act(ActivationOp::Relu),
+          act(ActivationOp::Clip, -0.5, 0.7),  // hardtanh
+          act(ActivationOp::Clip, 0.0, 6.0),   // relu6
+          act(ActivationOp::Clip, -0.5, kInf),  // clamp(min=)
+          act(ActivationOp::Clip, -kInf, 0.7),  // clamp(max=)
+          act(ActivationOp::LeakyRelu, 0.1),
+          act(ActivationOp::LeakyRelu, 0.0),
+          act(ActivationOp::Elu, 0.7),
+          act(ActivationOp::Selu),
+          act(ActivationOp::Sigmoid),
+          act(ActivationOp::Tanh),
+          act(ActivationOp::GeluErf),
+          act(ActivationOp::GeluTanh),
+          act(ActivationOp::HardSigmoid, 1.0 / 6, 0.5),
+          act(ActivationOp::HardSwish),
+          act(ActivationOp::Silu),
+          act(ActivationOp::Mish),
+          act(ActivationOp::Softplus, 2.0, 3.0)};
+}
+
+std::string act_name(const ActivationParams& a) {
+  auto num = [](double v) { return std::isinf(v) ? std::string(v < 0 ? "minf" : "inf") : std::to_string(static_cast<int>(v * 10)); };
+  return std::string(activation_op_name(a.op)) + "_" + num(a.alpha) + "_" + num(a.beta);
+}
+
+NetworkTensor* add_act(Network& n, const std::string& name, NetworkTensor* x, const ActivationParams& a) {
+  return n.add_activation(name, x, a.op, a.alpha, a.beta);
+}
+
+// A 1x1 convolution with identity weights: the specials reach the output
+// unchanged, where the fused post-ops see them.
+NetworkTensor* identity_conv(Network& n, const std::string& name, NetworkTensor* x, std::int64_t c) {
+  Tensor w(DType::Float32, {c, c, 1, 1});
+  for (std::int64_t i = 0; i < c; ++i) w.mutable_data<float>()[i * c + i] = 1.0f;
+  return n.add_convolution(name, x, n.add_constant(name + "_w", w), nullptr,
+                           ConvolutionParams{{1, 1}, {0, 0}, {0, 0}, {1, 1}, 1});
+}
+
+// NaN/inf in a conv input spread over the pixel (0 * inf = NaN), so the
+// convs below see specials only through their bias: -inf, +inf, NaN channels.
+Tensor special_bias(std::int64_t c) {
+  Tensor b = weights({c}, 5);
+  const float specials[] = {-kInf, kInf, kNaN};
+  for (std::int64_t i = 0; i < c; i += 4) b.mutable_data<float>()[i] = specials[(i / 4) % 3];
+  return b;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const auto& a : activations()) {
+    for (const Dims& dims : std::vector<Dims>{{2, 3, 5, 7}, {37}}) {
+      out.push_back({"act_" + act_name(a) + shape_to_string(dims), [=] {
+                       Network n;
+                       n.mark_output(add_act(n, "act", n.add_input("x", DType::Float32, dims), a));
+                       return n;
+                     }});
+    }
+    // fused into a conv whose output stays blocked for the next conv
+    out.push_back({"conv_" + act_name(a) + "_conv", [=] {
+                     Network n;
+                     auto* x = n.add_input("x", DType::Float32, {1, 16, 6, 6});
+                     auto* c = n.add_convolution("c1", x, n.add_constant("w", weights({16, 16, 3, 3}, 1)),
+                                                 n.add_constant("b", special_bias(16)),
+                                                 ConvolutionParams{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1});
+                     auto* y = add_act(n, "act", c, a);
+                     n.mark_output(n.add_convolution("c2", y, n.add_constant("w2", weights({16, 16, 1, 1}, 2)), nullptr,
+                                                     ConvolutionParams{{1, 1}, {0, 0}, {0, 0}, {1, 1}, 1}));
+                     n.mark_output(y);  // also read directly
+                     return n;
+                   }, [](reference::TensorMap&) {}, 1e-4});
+    out.push_back({"conv_identity_" + act_name(a), [=] {
+                     Network n;
+                     auto* x = n.add_input("x", DType::Float32, {1, 5, 4, 4});
+                     n.mark_output(add_act(n, "act", identity_conv(n, "c", x, 5), a));
+                     return n;
+                   }, [](reference::TensorMap& in) {
+                     // every other pixel: one special, other channels 0 (±inf then spreads as
+                     // NaN through the zero weights, exactly as in torch)
+                     Tensor& t = in["x"];
+                     float* v = t.mutable_data<float>();
+                     const float specials[] = {kNaN, kInf, -kInf, -0.0f, -1e30f};
+                     for (std::int64_t p = 0; p < 16; ++p) {
+                       if (p % 2) continue;
+                       for (std::int64_t c = 0; c < 5; ++c) v[c * 16 + p] = 0.0f;
+                       v[(p % 5) * 16 + p] = specials[(p / 2) % 5];
+                     }
+                   }});
+    out.push_back({"matmul_bias_" + act_name(a), [=] {
+                     Network n;
+                     auto* x = n.add_input("x", DType::Float32, {3, 8});
+                     auto* m = n.add_matmul("mm", x, n.add_constant("w", weights({8, 12}, 3)));
+                     auto* b = n.add_elementwise("bias", m, n.add_constant("b", special_bias(12)), ElementwiseOp::Add);
+                     n.mark_output(add_act(n, "act", b, a));
+                     return n;
+                   }, [](reference::TensorMap&) {}, 1e-4});
+  }
+  for (auto op : {ElementwiseOp::Max, ElementwiseOp::Min, ElementwiseOp::Equal, ElementwiseOp::NotEqual,
+                  ElementwiseOp::Less, ElementwiseOp::LessEqual, ElementwiseOp::Greater, ElementwiseOp::GreaterEqual,
+                  ElementwiseOp::Add, ElementwiseOp::Sub, ElementwiseOp::Mul, ElementwiseOp::Div}) {
+    for (const auto& [a, b] : std::vector<std::pair<Dims, Dims>>{{{4, 21}, {4, 21}}, {{4, 21}, {21}}, {{1}, {3, 7}}}) {
+      out.push_back({"elementwise_" + std::string(elementwise_op_name(op)) + shape_to_string(a) + shape_to_string(b), [=] {
+                       Network n;
+                       auto* x = n.add_input("x", DType::Float32, a);
+                       auto* y = n.add_input("y", DType::Float32, b);
+                       n.mark_output(n.add_elementwise("e", x, y, op));
+                       return n;
+                     }});
+    }
+  }
+  for (auto op : {UnaryOp::Sign, UnaryOp::Abs, UnaryOp::IsNan, UnaryOp::IsInf, UnaryOp::Floor, UnaryOp::Exp}) {
+    out.push_back({"unary_" + std::string(unary_op_name(op)), [=] {
+                     Network n;
+                     n.mark_output(n.add_unary("u", n.add_input("x", DType::Float32, {4, 9}), op));
+                     return n;
+                   }});
+  }
+  // max pooling: plain input, and blocked input from a conv (bias specials)
+  for (bool ceil : {false, true}) {
+    out.push_back({std::string("maxpool_plain") + (ceil ? "_ceil" : ""), [=] {
+                     Network n;
+                     PoolingParams p;
+                     p.kernel = {3, 3}, p.stride = {2, 2}, p.padding_pre = {1, 1}, p.padding_post = {1, 1}, p.ceil_mode = ceil;
+                     n.mark_output(n.add_pooling("pool", n.add_input("x", DType::Float32, {1, 3, 9, 8}), p));
+                     return n;
+                   }});
+  }
+  out.push_back({"maxpool_all_minus_inf", [] {
+                   Network n;
+                   PoolingParams p;
+                   p.kernel = {2, 2}, p.stride = {2, 2};
+                   n.mark_output(n.add_pooling("pool", n.add_input("x", DType::Float32, {1, 2, 4, 4}), p));
+                   return n;
+                 }, [](reference::TensorMap& in) {
+                   float* v = in["x"].mutable_data<float>();
+                   for (int i = 0; i < 32; ++i) v[i] = i < 16 ? -kInf : (i == 21 ? kNaN : static_cast<float>(i));
+                 }});
+  out.push_back({"conv_maxpool_blocked", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {1, 16, 8, 8});
+                   auto* c = n.add_convolution("c1", x, n.add_constant("w", weights({16, 16, 3, 3}, 1)),
+                                               n.add_constant("b", special_bias(16)),
+                                               ConvolutionParams{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1});
+                   PoolingParams p;
+                   p.kernel = {3, 3}, p.stride = {2, 2}, p.padding_pre = {1, 1}, p.padding_post = {1, 1};
+                   auto* pool = n.add_pooling("pool", c, p);
+                   n.mark_output(n.add_convolution("c2", pool, n.add_constant("w2", weights({16, 16, 1, 1}, 2)), nullptr,
+                                                   ConvolutionParams{{1, 1}, {0, 0}, {0, 0}, {1, 1}, 1}));
+                   n.mark_output(pool);
+                   return n;
+                 }, [](reference::TensorMap&) {}, 1e-4});
+  out.push_back({"adaptive_maxpool", [] {
+                   Network n;
+                   PoolingParams p;
+                   p.adaptive = true, p.output_size = {2, 3};
+                   n.mark_output(n.add_pooling("pool", n.add_input("x", DType::Float32, {2, 3, 6, 6}), p));
+                   return n;
+                 }});
+  for (auto op : {ReduceOp::Max, ReduceOp::Min, ReduceOp::ArgMax, ReduceOp::ArgMin, ReduceOp::Sum, ReduceOp::Mean,
+                  ReduceOp::Prod}) {
+    for (const auto& axes : std::vector<Dims>{{1}, {-1}, {0, 2}, {}}) {
+      if ((op == ReduceOp::ArgMax || op == ReduceOp::ArgMin) && axes.size() != 1) continue;
+      out.push_back({"reduce_" + std::string(reduce_op_name(op)) + shape_to_string(axes), [=] {
+                       Network n;
+                       n.mark_output(n.add_reduce("r", n.add_input("x", DType::Float32, {3, 4, 5}), op, axes, false));
+                       return n;
+                     }});
+    }
+  }
+  for (bool log : {false, true}) {
+    for (std::int64_t axis : {-1, 1}) {
+      out.push_back({std::string(log ? "logsoftmax" : "softmax") + (axis < 0 ? "_last" : "_1"), [=] {
+                       Network n;
+                       n.mark_output(n.add_softmax("sm", n.add_input("x", DType::Float32, {3, 5, 7}), axis, log));
+                       return n;
+                     }, [](reference::TensorMap& in) {
+                       float* v = in["x"].mutable_data<float>();
+                       v[3] = kNaN;                                   // row 0 (last axis)
+                       v[7 + 2] = kInf;                               // row 1
+                       for (int j = 0; j < 7; ++j) v[14 + j] = -kInf;  // row 2: all -inf
+                       v[21 + 4] = -kInf;                             // row 3: one -inf, finite max
+                     }});
+    }
+  }
+  out.push_back({"layernorm", [] {
+                   Network n;
+                   NormalizationParams p;
+                   p.axis = -1;
+                   n.mark_output(n.add_normalization("ln", n.add_input("x", DType::Float32, {4, 6}),
+                                                     n.add_constant("s", weights({6}, 1)), n.add_constant("b", weights({6}, 2)), p));
+                   return n;
+                 }, [](reference::TensorMap& in) {
+                   float* v = in["x"].mutable_data<float>();
+                   v[1] = kNaN, v[8] = kInf, v[14] = -kInf;
+                 }});
+  out.push_back({"topk", [] {
+                   Network n;
+                   auto* l = n.add_topk("t", n.add_input("x", DType::Float32, {3, 9}), 4, -1, true);
+                   n.mark_output(l->output(0));
+                   n.mark_output(l->output(1));
+                   return n;
+                 }});
+  return out;
+}
+
+class NanVsReference : public ::testing::TestWithParam<Case> {};
+
+TEST_P(NanVsReference, MatchesReference) {
+  const Case& c = GetParam();
+  BuilderConfig config;
+  config.constant_folding = false;
+  expect_engine_matches_reference(c.make, config, c.tol, c.name, c.tweak);
+}
+
+INSTANTIATE_TEST_SUITE_P(Specials, NanVsReference, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string s = std::to_string(info.index) + "_" + info.param.name;
+                           for (auto& ch : s) {
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           }
+                           return s;
+                         });
+
+// Values torch 1.13 prints for the cases the brief names.
+std::vector<float> run_one(Network n, const std::vector<float>& x) {
+  runtime::Engine engine = builder::build(std::move(n));
+  Tensor in(DType::Float32, {static_cast<std::int64_t>(x.size())});
+  std::copy(x.begin(), x.end(), in.mutable_data<float>());
+  auto ctx = engine.create_context();
+  const auto& outs = ctx.run(std::vector<Tensor>{in});
+  const float* y = outs[0].data<float>();
+  return std::vector<float>(y, y + outs[0].numel());
+}
+
+void expect_same(const std::vector<float>& got, const std::vector<float>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(got[i])) << "element " << i << ": got " << got[i];
+    } else {
+      EXPECT_EQ(got[i], want[i]) << "element " << i;
+    }
+  }
+}
+
+const std::vector<float> kX = {kNaN, kInf, -kInf, -1.0f, 0.0f, 2.0f};
+
+TEST(TorchValues, ReluClampSignMaximum) {
+  auto one = [](auto f, std::int64_t size = 6) {
+    Network n;
+    n.mark_output(f(n, n.add_input("x", DType::Float32, {size})));
+    return n;
+  };
+  expect_same(run_one(one([](Network& n, NetworkTensor* x) { return n.add_activation("a", x, ActivationOp::Relu); }), kX),
+              {kNaN, kInf, 0, 0, 0, 2});
+  expect_same(run_one(one([](Network& n, NetworkTensor* x) { return n.add_activation("a", x, ActivationOp::Clip, 0, 6); }), kX),
+              {kNaN, 6, 0, 0, 0, 2});
+  expect_same(run_one(one([](Network& n, NetworkTensor* x) { return n.add_unary("s", x, UnaryOp::Sign); }), kX),
+              {0, 1, -1, -1, 0, 1});
+  expect_same(run_one(one([](Network& n, NetworkTensor* x) {
+                        Tensor c(DType::Float32, {1});
+                        c.mutable_data<float>()[0] = 1.0f;
+                        return n.add_elementwise("m", n.add_constant("c", c), x, ElementwiseOp::Max);
+                      }), kX),
+              {kNaN, kInf, 1, 1, 1, 2});
+  expect_same(run_one(one([](Network& n, NetworkTensor* x) {
+                        return n.add_reduce("r", x, ReduceOp::Max, {0}, true);
+                      }, 3), {1.0f, kNaN, 3.0f}),
+              {kNaN});
+  expect_same(run_one(one([](Network& n, NetworkTensor* x) {
+                        PoolingParams p;
+                        p.kernel = {2};
+                        p.stride = {2};
+                        return n.add_pooling("p", n.add_reshape("r", x, {1, 1, -1}), p);
+                      }), {-kInf, -kInf, 1.0f, kNaN, 4.0f, 5.0f}),
+              {-kInf, kNaN, 5.0f});
+}
+
+}  // namespace
+}  // namespace atenrt::testing
