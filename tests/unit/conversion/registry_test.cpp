@@ -18,6 +18,21 @@ ConverterFn tagging(network::UnaryOp op) {
   };
 }
 
+// A registration for aten.relu.default, built field by field in a named local:
+// brace-initializing it as a temporary inside reg.add({...}) makes gcc 12 at
+// -O3 warn (-Wmaybe-uninitialized) about the std::function members' manager.
+ConverterRegistration registration(std::string family, ConverterFn convert, ConverterOptions options,
+                                   std::string source) {
+  ConverterRegistration r;
+  r.key = "aten.relu.default";
+  r.family = std::move(family);
+  r.convert = std::move(convert);
+  r.options = std::move(options);
+  r.source = std::move(source);
+  r.order = 0;
+  return r;
+}
+
 struct Fixture : ::testing::Test {
   GraphBuilder b;
   ConversionSettings settings;
@@ -31,8 +46,8 @@ struct Fixture : ::testing::Test {
 
 TEST_F(Fixture, HighPriorityIsTriedFirstWhateverTheOrder) {
   ConverterRegistry reg;
-  reg.add({"aten.relu.default", "a", tagging(network::UnaryOp::Exp), {}, "t", 0});
-  reg.add({"aten.relu.default", "b", tagging(network::UnaryOp::Log), {.priority = Priority::High}, "t", 0});
+  reg.add(registration("a", tagging(network::UnaryOp::Exp), {}, "t"));
+  reg.add(registration("b", tagging(network::UnaryOp::Log), {.priority = Priority::High}, "t"));
   auto sel = reg.select(view(), settings);
   ASSERT_NE(sel.chosen, nullptr);
   EXPECT_EQ(sel.chosen->family, "b");
@@ -40,18 +55,18 @@ TEST_F(Fixture, HighPriorityIsTriedFirstWhateverTheOrder) {
 
 TEST_F(Fixture, RegistrationOrderWithinAPriority) {
   ConverterRegistry reg;
-  reg.add({"aten.relu.default", "first", tagging(network::UnaryOp::Exp), {}, "t", 0});
-  reg.add({"aten.relu.default", "second", tagging(network::UnaryOp::Log), {}, "t", 0});
+  reg.add(registration("first", tagging(network::UnaryOp::Exp), {}, "t"));
+  reg.add(registration("second", tagging(network::UnaryOp::Log), {}, "t"));
   EXPECT_EQ(reg.select(view(), settings).chosen->family, "first");
 }
 
 TEST_F(Fixture, ARefusingValidatorFallsThroughWithItsReason) {
   ConverterRegistry reg;
-  reg.add({"aten.relu.default", "picky", tagging(network::UnaryOp::Exp),
+  reg.add(registration("picky", tagging(network::UnaryOp::Exp),
            {.validator = [](const NodeView&, const ConversionSettings&) { return Capability::no("never"); },
             .priority = Priority::High},
-           "t", 0});
-  reg.add({"aten.relu.default", "plain", tagging(network::UnaryOp::Log), {}, "t", 0});
+           "t"));
+  reg.add(registration("plain", tagging(network::UnaryOp::Log), {}, "t"));
   auto sel = reg.select(view(), settings);
   ASSERT_NE(sel.chosen, nullptr);
   EXPECT_EQ(sel.chosen->family, "plain");
@@ -61,10 +76,10 @@ TEST_F(Fixture, ARefusingValidatorFallsThroughWithItsReason) {
 
 TEST_F(Fixture, AllRefusedGivesEveryReason) {
   ConverterRegistry reg;
-  reg.add({"aten.relu.default", "a", tagging(network::UnaryOp::Exp),
-           {.validator = [](const NodeView&, const ConversionSettings&) { return Capability::no("r1"); }}, "t", 0});
-  reg.add({"aten.relu.default", "b", tagging(network::UnaryOp::Exp),
-           {.validator = [](const NodeView&, const ConversionSettings&) { return Capability::no("r2"); }}, "t", 0});
+  reg.add(registration("a", tagging(network::UnaryOp::Exp),
+           {.validator = [](const NodeView&, const ConversionSettings&) { return Capability::no("r1"); }}, "t"));
+  reg.add(registration("b", tagging(network::UnaryOp::Exp),
+           {.validator = [](const NodeView&, const ConversionSettings&) { return Capability::no("r2"); }}, "t"));
   auto sel = reg.select(view(), settings);
   EXPECT_EQ(sel.chosen, nullptr);
   EXPECT_EQ(sel.reason(), "a converter: r1; b converter: r2");
@@ -72,7 +87,7 @@ TEST_F(Fixture, AllRefusedGivesEveryReason) {
 
 TEST_F(Fixture, DisabledRegistrationsAreSkipped) {
   ConverterRegistry reg;
-  reg.add({"aten.relu.default", "off", tagging(network::UnaryOp::Exp), {.enabled = false}, "t", 0});
+  reg.add(registration("off", tagging(network::UnaryOp::Exp), {.enabled = false}, "t"));
   auto sel = reg.select(view(), settings);
   EXPECT_EQ(sel.chosen, nullptr);
   EXPECT_NE(sel.reason().find("no converter is registered for aten.relu.default"), std::string::npos);
@@ -80,18 +95,18 @@ TEST_F(Fixture, DisabledRegistrationsAreSkipped) {
 
 TEST_F(Fixture, DuplicateKeyPriorityAndFamilyIsAnError) {
   ConverterRegistry reg;
-  reg.add({"aten.relu.default", "activation", tagging(network::UnaryOp::Exp), {}, "one.cpp", 0});
+  reg.add(registration("activation", tagging(network::UnaryOp::Exp), {}, "one.cpp"));
   try {
-    reg.add({"aten.relu.default", "activation", tagging(network::UnaryOp::Exp), {}, "two.cpp", 0});
+    reg.add(registration("activation", tagging(network::UnaryOp::Exp), {}, "two.cpp"));
     FAIL() << "expected a duplicate error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("duplicate converter for aten.relu.default"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("one.cpp"), std::string::npos);
   }
   // Same key at another priority, or from another family, is allowed.
-  EXPECT_NO_THROW(reg.add({"aten.relu.default", "activation", tagging(network::UnaryOp::Exp),
-                           {.priority = Priority::High}, "three.cpp", 0}));
-  EXPECT_NO_THROW(reg.add({"aten.relu.default", "user", tagging(network::UnaryOp::Exp), {}, "four.cpp", 0}));
+  EXPECT_NO_THROW(reg.add(registration("activation", tagging(network::UnaryOp::Exp),
+                           {.priority = Priority::High}, "three.cpp")));
+  EXPECT_NO_THROW(reg.add(registration("user", tagging(network::UnaryOp::Exp), {}, "four.cpp")));
 }
 
 TEST_F(Fixture, DynamicShapesNeedTheFlagOrTheSetting) {
@@ -99,7 +114,7 @@ TEST_F(Fixture, DynamicShapesNeedTheFlagOrTheSetting) {
   d.input("x", DType::Float32, {-1, 3});
   d.node("relu", "aten.relu.default", {GraphBuilder::arg("self", GraphBuilder::t("x"))}, DType::Float32, {-1, 3});
   ConverterRegistry reg;
-  reg.add({"aten.relu.default", "static_only", tagging(network::UnaryOp::Exp), {}, "t", 0});
+  reg.add(registration("static_only", tagging(network::UnaryOp::Exp), {}, "t"));
   NodeView v(d.g, d.g.nodes[0]);
   auto sel = reg.select(v, settings);
   EXPECT_EQ(sel.chosen, nullptr);
