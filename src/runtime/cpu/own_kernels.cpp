@@ -12,6 +12,7 @@ std::unique_ptr<Kernel> make_own_kernel(const KernelRequest& r) {
   }
   if (!r.step->post_ops.empty()) return nullptr;
   if (r.step->kind() == network::LayerKind::Reduce) return own::make_reduce_kernel(r);
+  if (auto k = own::make_layer_kernel(r)) return k;
   if (auto k = own::make_math_kernel(r)) return k;
   return own::make_data_kernel(r);
 }

@@ -52,5 +52,6 @@ void apply_activation(const network::ActivationParams& p, const float* x, float*
 std::unique_ptr<Kernel> make_math_kernel(const KernelRequest& r);
 std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r);
 std::unique_ptr<Kernel> make_reduce_kernel(const KernelRequest& r);  // own_reduce.cpp
+std::unique_ptr<Kernel> make_layer_kernel(const KernelRequest& r);   // own_layers.cpp
 
 }  // namespace atenrt::runtime::cpu::own

@@ -3,20 +3,15 @@
 #include <cmath>
 
 #include "runtime/reference/kernels.h"
+#include "runtime/reference/resize_taps.h"
 
 namespace atenrt::reference::detail {
 
 namespace {
-
-// One output coordinate's taps along one dim: source indices and weights.
-struct Taps {
-  std::int64_t index[4];
-  double weight[4];
-  int count;
-};
-
 double cubic1(double x, double a) { return ((a + 2) * x - (a + 3)) * x * x + 1; }
 double cubic2(double x, double a) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; }
+
+}  // namespace
 
 Taps taps_for(const ResizeParams& p, std::size_t d, std::int64_t o, std::int64_t in, std::int64_t out) {
   Taps t{};
@@ -62,7 +57,6 @@ Taps taps_for(const ResizeParams& p, std::size_t d, std::int64_t o, std::int64_t
   return t;
 }
 
-}  // namespace
 
 Outs kernel(const KernelContext& ctx, const ResizeParams& p) {
   const Dims& xs = ctx.in(0).sizes();

@@ -1,0 +1,216 @@
+// Our own kernels for layers real models hit that oneDNN 2.6 has no primitive
+// for: group/instance normalization, resize (taps precomputed at build),
+// cumulative sum/product and top-k. Same formulas and accumulation order as
+// the reference (double accumulators, reference/resize_taps.h), and nothing
+// allocated in run: top-k's index buffer is context scratch.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+
+#include "runtime/cpu/own_util.h"
+#include "runtime/reference/resize_taps.h"
+#include "runtime/reference/scalar_math.h"
+
+namespace atenrt::runtime::cpu::own {
+namespace {
+
+using network::LayerKind;
+
+struct Axis3 {
+  std::int64_t outer = 1, len = 1, inner = 1;
+};
+
+Axis3 around(const Dims& dims, std::int64_t axis) {
+  const auto rank = static_cast<std::int64_t>(dims.size());
+  Axis3 a;
+  if (rank == 0) return a;
+  if (axis < 0) axis += rank;
+  for (std::int64_t d = 0; d < rank; ++d) {
+    if (d < axis) a.outer *= dims[d];
+    if (d > axis) a.inner *= dims[d];
+  }
+  a.len = dims[axis];
+  return a;
+}
+
+// Group and instance norm over [N, C, *]: blocks of (C / groups) channels,
+// biased variance, two passes in double, per-channel scale and shift.
+std::unique_ptr<Kernel> group_norm(const KernelRequest& r) {
+  const auto& p = std::get<network::NormalizationParams>(r.step->params);
+  using N = network::NormalizationOp;
+  if (p.op != N::Group && p.op != N::Instance) return nullptr;
+  for (const auto& in : r.inputs) {
+    if (in.tensor->dtype != DType::Float32) return nullptr;
+  }
+  const Dims& dims = r.inputs[0].tensor->dims;
+  if (dims.size() < 2 || r.outputs[0]->dtype != DType::Float32) return nullptr;
+  const std::int64_t channels = dims[1];
+  std::int64_t channel_inner = 1;
+  for (std::size_t d = 2; d < dims.size(); ++d) channel_inner *= dims[d];
+  const std::int64_t per_block = p.op == N::Group ? (p.num_groups > 0 ? channels / p.num_groups : 0) : 1;
+  if (per_block <= 0) return nullptr;
+  const std::int64_t block = per_block * channel_inner;
+  const std::int64_t nblocks = block == 0 ? 0 : numel_of(dims) / block;
+  const double eps = p.epsilon;
+  return fn_kernel([=](const KernelArgs& a) {
+    const auto* x = static_cast<const float*>(a.inputs[0]);
+    const auto* scale = static_cast<const float*>(a.inputs[1]);
+    const auto* shift = static_cast<const float*>(a.inputs[2]);
+    auto* y = static_cast<float*>(a.outputs[0]);
+    for (std::int64_t b = 0; b < nblocks; ++b) {
+      const float* v = x + b * block;
+      double mean = 0.0;
+      for (std::int64_t i = 0; i < block; ++i) mean += v[i];
+      mean /= static_cast<double>(block);
+      double var = 0.0;
+      for (std::int64_t i = 0; i < block; ++i) var += (v[i] - mean) * (v[i] - mean);
+      var /= static_cast<double>(block);
+      const double inv = 1.0 / std::sqrt(var + eps);
+      for (std::int64_t c = 0; c < per_block; ++c) {
+        const std::int64_t ch = (b * per_block + c) % channels;
+        const double s = scale[ch], t = shift[ch];
+        const std::int64_t base = c * channel_inner;
+        for (std::int64_t i = 0; i < channel_inner; ++i) {
+          y[b * block + base + i] = static_cast<float>((v[base + i] - mean) * inv * s + t);
+        }
+      }
+    }
+  });
+}
+
+// Resize over [N, C, up to 3 spatial dims] with taps computed now.
+std::unique_ptr<Kernel> resize(const KernelRequest& r) {
+  const auto& p = std::get<network::ResizeParams>(r.step->params);
+  const Dims& xs = r.inputs[0].tensor->dims;
+  const Dims& ys = r.outputs[0]->dims;
+  const std::size_t spatial = p.output_size.size();
+  if (r.inputs[0].tensor->dtype != DType::Float32 || r.outputs[0]->dtype != DType::Float32) return nullptr;
+  if (spatial == 0 || spatial > 3 || xs.size() != spatial + 2 || numel_of(xs) == 0) return nullptr;
+  std::int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+  for (std::size_t d = 0; d < spatial; ++d) {
+    in[3 - spatial + d] = xs[2 + d];
+    out[3 - spatial + d] = ys[2 + d];
+  }
+  using reference::detail::Taps;
+  std::array<std::vector<Taps>, 3> taps;
+  for (int d = 0; d < 3; ++d) {
+    const int real = d - static_cast<int>(3 - spatial);
+    for (std::int64_t o = 0; o < out[d]; ++o) {
+      taps[d].push_back(real < 0 ? Taps{{0, 0, 0, 0}, {1, 0, 0, 0}, 1}
+                                 : reference::detail::taps_for(p, static_cast<std::size_t>(real), o, in[d], out[d]));
+    }
+  }
+  const std::int64_t planes = xs[0] * xs[1], in_plane = in[0] * in[1] * in[2];
+  const std::int64_t out_plane = out[0] * out[1] * out[2];
+  return fn_kernel([=](const KernelArgs& a) {
+    const auto* x = static_cast<const float*>(a.inputs[0]);
+    auto* y = static_cast<float*>(a.outputs[0]);
+    for (std::int64_t pl = 0; pl < planes; ++pl) {
+      const float* xp = x + pl * in_plane;
+      float* yp = y + pl * out_plane;
+      for (std::int64_t i0 = 0; i0 < out[0]; ++i0)
+        for (std::int64_t i1 = 0; i1 < out[1]; ++i1)
+          for (std::int64_t i2 = 0; i2 < out[2]; ++i2) {
+            const Taps &ta = taps[0][i0], &tb = taps[1][i1], &tc = taps[2][i2];
+            double acc = 0.0;  // same order as the reference
+            for (int i = 0; i < ta.count; ++i)
+              for (int j = 0; j < tb.count; ++j)
+                for (int k = 0; k < tc.count; ++k) {
+                  acc += ta.weight[i] * tb.weight[j] * tc.weight[k] *
+                         xp[(ta.index[i] * in[1] + tb.index[j]) * in[2] + tc.index[k]];
+                }
+            *yp++ = static_cast<float>(acc);
+          }
+    }
+  });
+}
+
+// Cumulative sum/product along an axis (inclusive or exclusive, either
+// direction); floats accumulate in double, integers wrap.
+std::unique_ptr<Kernel> cumulative(const KernelRequest& r) {
+  const auto& p = std::get<network::CumulativeParams>(r.step->params);
+  const DType in = r.inputs[0].tensor->dtype, out = r.outputs[0]->dtype;
+  if (!numeric(in) || !numeric(out)) return nullptr;
+  const Axis3 ax = around(r.inputs[0].tensor->dims, p.axis);
+  const bool floating = is_floating(in), sum = p.op == network::CumulativeOp::Sum;
+  return fn_kernel([=](const KernelArgs& a) {
+    for (std::int64_t o = 0; o < ax.outer; ++o)
+      for (std::int64_t i = 0; i < ax.inner; ++i) {
+        double facc = sum ? 0.0 : 1.0;
+        std::uint64_t iacc = sum ? 0 : 1;
+        for (std::int64_t s = 0; s < ax.len; ++s) {
+          const std::int64_t j = p.reverse ? ax.len - 1 - s : s;
+          const std::int64_t at = (o * ax.len + j) * ax.inner + i;
+          if (floating) {
+            const double cur = load_f(in, a.inputs[0], at);
+            if (p.exclusive) store_f(out, a.outputs[0], at, facc);
+            facc = sum ? facc + cur : facc * cur;
+            if (!p.exclusive) store_f(out, a.outputs[0], at, facc);
+          } else {
+            const auto cur = static_cast<std::uint64_t>(load_i(in, a.inputs[0], at));
+            if (p.exclusive) store_i(out, a.outputs[0], at, static_cast<std::int64_t>(iacc));
+            iacc = sum ? iacc + cur : iacc * cur;
+            if (!p.exclusive) store_i(out, a.outputs[0], at, static_cast<std::int64_t>(iacc));
+          }
+        }
+      }
+  });
+}
+
+// Top-k along an axis: torch order (NaN largest, ties by index), values
+// copied raw, indices int64. The candidate indices live in scratch.
+std::unique_ptr<Kernel> topk(const KernelRequest& r) {
+  const auto& p = std::get<network::TopKParams>(r.step->params);
+  const DType in = r.inputs[0].tensor->dtype;
+  if (!numeric(in) || r.outputs.size() != 2 || r.outputs[1]->dtype != DType::Int64) return nullptr;
+  const Axis3 ax = around(r.inputs[0].tensor->dims, p.axis);
+  const std::int64_t k = p.k;
+  if (k < 0 || k > ax.len) return nullptr;
+  const bool largest = p.largest, floating = is_floating(in);
+  const std::size_t elem = element_size(in);
+  const std::size_t scratch = static_cast<std::size_t>(ax.len) * sizeof(std::int64_t);
+  return fn_kernel([=](const KernelArgs& a) {
+    auto* order = static_cast<std::int64_t*>(a.scratch);
+    const auto* src = static_cast<const std::byte*>(a.inputs[0]);
+    auto* values = static_cast<std::byte*>(a.outputs[0]);
+    auto* indices = static_cast<std::int64_t*>(a.outputs[1]);
+    for (std::int64_t o = 0; o < ax.outer; ++o)
+      for (std::int64_t i = 0; i < ax.inner; ++i) {
+        auto at = [&](std::int64_t j) { return (o * ax.len + j) * ax.inner + i; };
+        // a before b: a's value ranks first, or the same rank and a smaller index.
+        auto first = [&](std::int64_t x, std::int64_t y) {
+          if (floating) {
+            const double vx = load_f(in, src, at(x)), vy = load_f(in, src, at(y));
+            const bool nx = std::isnan(vx), ny = std::isnan(vy);
+            if (nx || ny) return nx != ny ? (largest ? nx : ny) : x < y;
+            return vx != vy ? (largest ? vx > vy : vx < vy) : x < y;
+          }
+          const std::int64_t vx = load_i(in, src, at(x)), vy = load_i(in, src, at(y));
+          return vx != vy ? (largest ? vx > vy : vx < vy) : x < y;
+        };
+        for (std::int64_t j = 0; j < ax.len; ++j) order[j] = j;
+        std::partial_sort(order, order + k, order + ax.len, first);
+        for (std::int64_t j = 0; j < k; ++j) {
+          const std::int64_t dst = (o * k + j) * ax.inner + i;
+          std::memcpy(values + dst * static_cast<std::int64_t>(elem), src + at(order[j]) * static_cast<std::int64_t>(elem),
+                      elem);
+          indices[dst] = order[j];
+        }
+      }
+  }, scratch);
+}
+
+}  // namespace
+
+std::unique_ptr<Kernel> make_layer_kernel(const KernelRequest& r) {
+  switch (r.step->kind()) {
+    case LayerKind::Normalization: return group_norm(r);
+    case LayerKind::Resize: return resize(r);
+    case LayerKind::Cumulative: return cumulative(r);
+    case LayerKind::TopK: return topk(r);
+    default: return nullptr;
+  }
+}
+
+}  // namespace atenrt::runtime::cpu::own
