@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "runtime/cpu/own_util.h"
+#include "runtime/reference/common.h"
 #include "runtime/reference/resize_taps.h"
 #include "runtime/reference/scalar_math.h"
 
@@ -16,23 +17,6 @@ namespace atenrt::runtime::cpu::own {
 namespace {
 
 using network::LayerKind;
-
-struct Axis3 {
-  std::int64_t outer = 1, len = 1, inner = 1;
-};
-
-Axis3 around(const Dims& dims, std::int64_t axis) {
-  const auto rank = static_cast<std::int64_t>(dims.size());
-  Axis3 a;
-  if (rank == 0) return a;
-  if (axis < 0) axis += rank;
-  for (std::int64_t d = 0; d < rank; ++d) {
-    if (d < axis) a.outer *= dims[d];
-    if (d > axis) a.inner *= dims[d];
-  }
-  a.len = dims[axis];
-  return a;
-}
 
 // Group and instance norm over [N, C, *]: blocks of (C / groups) channels,
 // biased variance, two passes in double, per-channel scale and shift.
@@ -60,13 +44,7 @@ std::unique_ptr<Kernel> group_norm(const KernelRequest& r) {
     auto* y = static_cast<float*>(a.outputs[0]);
     for (std::int64_t b = 0; b < nblocks; ++b) {
       const float* v = x + b * block;
-      double mean = 0.0;
-      for (std::int64_t i = 0; i < block; ++i) mean += v[i];
-      mean /= static_cast<double>(block);
-      double var = 0.0;
-      for (std::int64_t i = 0; i < block; ++i) var += (v[i] - mean) * (v[i] - mean);
-      var /= static_cast<double>(block);
-      const double inv = 1.0 / std::sqrt(var + eps);
+      const auto [mean, inv] = reference::math::mean_inv_std(v, block, eps);
       for (std::int64_t c = 0; c < per_block; ++c) {
         const std::int64_t ch = (b * per_block + c) % channels;
         const double s = scale[ch], t = shift[ch];
@@ -132,7 +110,7 @@ std::unique_ptr<Kernel> cumulative(const KernelRequest& r) {
   const auto& p = std::get<network::CumulativeParams>(r.step->params);
   const DType in = r.inputs[0].tensor->dtype, out = r.outputs[0]->dtype;
   if (!numeric(in) || !numeric(out)) return nullptr;
-  const Axis3 ax = around(r.inputs[0].tensor->dims, p.axis);
+  const auto ax = reference::detail::split_at(r.inputs[0].tensor->dims, p.axis);
   const bool floating = is_floating(in), sum = p.op == network::CumulativeOp::Sum;
   return fn_kernel([=](const KernelArgs& a) {
     for (std::int64_t o = 0; o < ax.outer; ++o)
@@ -164,7 +142,7 @@ std::unique_ptr<Kernel> topk(const KernelRequest& r) {
   const auto& p = std::get<network::TopKParams>(r.step->params);
   const DType in = r.inputs[0].tensor->dtype;
   if (!numeric(in) || r.outputs.size() != 2 || r.outputs[1]->dtype != DType::Int64) return nullptr;
-  const Axis3 ax = around(r.inputs[0].tensor->dims, p.axis);
+  const auto ax = reference::detail::split_at(r.inputs[0].tensor->dims, p.axis);
   const std::int64_t k = p.k;
   if (k < 0 || k > ax.len) return nullptr;
   const bool largest = p.largest, floating = is_floating(in);

@@ -46,16 +46,10 @@ std::optional<std::int64_t> int_op(ElementwiseOp op, std::int64_t a, std::int64_
     case ElementwiseOp::Mul: return wrap(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
     case ElementwiseOp::Min: return std::min(a, b);
     case ElementwiseOp::Max: return std::max(a, b);
-    case ElementwiseOp::Equal: return a == b;
-    case ElementwiseOp::NotEqual: return a != b;
-    case ElementwiseOp::Less: return a < b;
-    case ElementwiseOp::LessEqual: return a <= b;
-    case ElementwiseOp::Greater: return a > b;
-    case ElementwiseOp::GreaterEqual: return a >= b;
-    case ElementwiseOp::And: return (a != 0) && (b != 0);
-    case ElementwiseOp::Or: return (a != 0) || (b != 0);
-    case ElementwiseOp::Xor: return (a != 0) != (b != 0);
-    default: return std::nullopt;
+    default: {
+      const auto c = reference::math::compare(op, a, b);
+      return c ? std::optional<std::int64_t>(*c) : std::nullopt;
+    }
   }
 }
 

@@ -68,16 +68,11 @@ std::int64_t binary_i(const KernelContext& ctx, ElementwiseOp op, std::int64_t a
       if (r != 0 && ((r < 0) != (b < 0))) r += b;
       return r;
     }
-    case ElementwiseOp::Equal: return a == b;
-    case ElementwiseOp::NotEqual: return a != b;
-    case ElementwiseOp::Less: return a < b;
-    case ElementwiseOp::LessEqual: return a <= b;
-    case ElementwiseOp::Greater: return a > b;
-    case ElementwiseOp::GreaterEqual: return a >= b;
-    case ElementwiseOp::And: return a != 0 && b != 0;
-    case ElementwiseOp::Or: return a != 0 || b != 0;
-    case ElementwiseOp::Xor: return (a != 0) != (b != 0);
     case ElementwiseOp::Div: break;  // rejected by shape inference
+    default: {
+      if (const auto c = math::compare(op, a, b)) return *c;
+      break;
+    }
   }
   ctx.fail("integer " + std::string(elementwise_op_name(op)) + " is not defined");
 }

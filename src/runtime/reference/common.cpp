@@ -184,6 +184,17 @@ std::int64_t prod(const Dims& dims, std::size_t begin, std::size_t end) {
   return n;
 }
 
+AxisSplit split_at(const Dims& dims, std::int64_t axis) {
+  const auto rank = static_cast<std::int64_t>(dims.size());
+  AxisSplit s;
+  if (rank == 0) return s;
+  s.axis = axis < 0 ? axis + rank : axis;
+  s.outer = prod(dims, 0, static_cast<std::size_t>(s.axis));
+  s.len = dims[s.axis];
+  s.inner = prod(dims, static_cast<std::size_t>(s.axis) + 1, dims.size());
+  return s;
+}
+
 void KernelContext::fail(const std::string& message) const {
   throw network::LayerError("layer '" + std::string(layer_name) + "' (" +
                             std::string(network::layer_kind_name(kind)) + "): " + message);

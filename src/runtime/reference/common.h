@@ -65,6 +65,13 @@ void for_each_index(const Dims& dims, F&& f) {
 // The product of dims[begin, end).
 std::int64_t prod(const Dims& dims, std::size_t begin, std::size_t end);
 
+// A tensor as [outer, len, inner] around one axis (negative counts from the
+// end; a 0-d tensor is [1, 1, 1]).
+struct AxisSplit {
+  std::int64_t axis = 0, outer = 1, len = 1, inner = 1;
+};
+AxisSplit split_at(const Dims& dims, std::int64_t axis);
+
 // The layer being run, for messages.
 struct KernelContext {
   std::string_view layer_name;

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "runtime/reference/kernels.h"
+#include "runtime/reference/scalar_math.h"
 
 namespace atenrt::reference::detail {
 
@@ -150,13 +151,7 @@ Outs kernel(const KernelContext& ctx, const NormalizationParams& p) {
   const std::int64_t nblocks = block == 0 ? 0 : static_cast<std::int64_t>(x.size()) / block;
   for (std::int64_t b = 0; b < nblocks; ++b) {
     double* v = x.data() + b * block;
-    double mean = 0.0;
-    for (std::int64_t i = 0; i < block; ++i) mean += v[i];
-    mean /= static_cast<double>(block);
-    double var = 0.0;
-    for (std::int64_t i = 0; i < block; ++i) var += (v[i] - mean) * (v[i] - mean);
-    var /= static_cast<double>(block);
-    const double inv = 1.0 / std::sqrt(var + p.epsilon);
+    const auto [mean, inv] = math::mean_inv_std(v, block, p.epsilon);
     for (std::int64_t i = 0; i < block; ++i) {
       const std::int64_t flat = b * block + i;
       const std::int64_t pi = p.op == NormalizationOp::Layer ? i : (flat / channel_inner) % channels;

@@ -94,9 +94,7 @@ Outs kernel(const KernelContext& ctx, const ReduceParams& p) {
   const auto rank = static_cast<std::int64_t>(dims.size());
   const TensorDesc& out = ctx.out();
   if (p.op == ReduceOp::ArgMax || p.op == ReduceOp::ArgMin) {
-    const std::int64_t axis = rank == 0 ? 0 : (p.axes[0] < 0 ? p.axes[0] + rank : p.axes[0]);
-    const std::int64_t outer = prod(dims, 0, axis), len = rank == 0 ? 1 : dims[axis];
-    const std::int64_t inner = prod(dims, axis + 1, dims.size());
+    const auto [axis, outer, len, inner] = split_at(dims, rank == 0 ? 0 : p.axes[0]);
     const bool want_max = p.op == ReduceOp::ArgMax;
     const auto y = is_floating(xt.dtype()) ? arg_reduce(want_max, load_f64(xt), outer, len, inner)
                                            : arg_reduce(want_max, load_i64(xt), outer, len, inner);
@@ -123,10 +121,7 @@ Outs kernel(const KernelContext& ctx, const ReduceParams& p) {
 Outs kernel(const KernelContext& ctx, const CumulativeParams& p) {
   const Tensor& xt = ctx.in(0);
   const Dims& dims = xt.sizes();
-  const auto rank = static_cast<std::int64_t>(dims.size());
-  const std::int64_t axis = rank == 0 ? 0 : (p.axis < 0 ? p.axis + rank : p.axis);
-  const std::int64_t outer = prod(dims, 0, axis), len = rank == 0 ? 1 : dims[axis];
-  const std::int64_t inner = prod(dims, axis + 1, dims.size());
+  const auto [axis, outer, len, inner] = split_at(dims, p.axis);
   auto scan = [&](auto values) {
     using T = typename decltype(values)::value_type;
     for (std::int64_t o = 0; o < outer; ++o)
@@ -155,10 +150,7 @@ Outs kernel(const KernelContext& ctx, const CumulativeParams& p) {
 Outs kernel(const KernelContext& ctx, const TopKParams& p) {
   const Tensor& xt = ctx.in(0);
   const Dims& dims = xt.sizes();
-  const auto rank = static_cast<std::int64_t>(dims.size());
-  const std::int64_t axis = rank == 0 ? 0 : (p.axis < 0 ? p.axis + rank : p.axis);
-  const std::int64_t outer = prod(dims, 0, axis), len = rank == 0 ? 1 : dims[axis];
-  const std::int64_t inner = prod(dims, axis + 1, dims.size());
+  const auto [axis, outer, len, inner] = split_at(dims, p.axis);
   const std::int64_t k = p.k;
   std::vector<std::int64_t> indices(static_cast<std::size_t>(outer * k * inner));
   auto select = [&](const auto& x) {

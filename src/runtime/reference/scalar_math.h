@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <utility>
 
 #include "network/layers.h"
 
@@ -104,7 +106,39 @@ inline double floor_div(double a, double b) {
   return floordiv;
 }
 
+// Comparisons and logical ops, the same for every number type (NaN compares
+// false); nullopt for the arithmetic ops.
+template <typename T>
+std::optional<bool> compare(ElementwiseOp op, T a, T b) {
+  switch (op) {
+    case ElementwiseOp::Equal: return a == b;
+    case ElementwiseOp::NotEqual: return a != b;
+    case ElementwiseOp::Less: return a < b;
+    case ElementwiseOp::LessEqual: return a <= b;
+    case ElementwiseOp::Greater: return a > b;
+    case ElementwiseOp::GreaterEqual: return a >= b;
+    case ElementwiseOp::And: return a != T(0) && b != T(0);
+    case ElementwiseOp::Or: return a != T(0) || b != T(0);
+    case ElementwiseOp::Xor: return (a != T(0)) != (b != T(0));
+    default: return std::nullopt;
+  }
+}
+
+// Mean and 1/sqrt(biased variance + eps) of n values, two passes in double
+// (layer/group/instance norm).
+template <typename T>
+std::pair<double, double> mean_inv_std(const T* v, std::int64_t n, double eps) {
+  double mean = 0.0;
+  for (std::int64_t i = 0; i < n; ++i) mean += v[i];
+  mean /= static_cast<double>(n);
+  double var = 0.0;
+  for (std::int64_t i = 0; i < n; ++i) var += (v[i] - mean) * (v[i] - mean);
+  var /= static_cast<double>(n);
+  return {mean, 1.0 / std::sqrt(var + eps)};
+}
+
 inline double binary(ElementwiseOp op, double a, double b) {
+  if (const auto c = compare(op, a, b)) return *c;
   switch (op) {
     case ElementwiseOp::Add: return a + b;
     case ElementwiseOp::Sub: return a - b;
@@ -122,17 +156,8 @@ inline double binary(ElementwiseOp op, double a, double b) {
       return mod;
     }
     case ElementwiseOp::Fmod: return std::fmod(a, b);
-    case ElementwiseOp::Equal: return a == b;
-    case ElementwiseOp::NotEqual: return a != b;
-    case ElementwiseOp::Less: return a < b;
-    case ElementwiseOp::LessEqual: return a <= b;
-    case ElementwiseOp::Greater: return a > b;
-    case ElementwiseOp::GreaterEqual: return a >= b;
-    case ElementwiseOp::And: return (a != 0.0) && (b != 0.0);
-    case ElementwiseOp::Or: return (a != 0.0) || (b != 0.0);
-    case ElementwiseOp::Xor: return (a != 0.0) != (b != 0.0);
+    default: return 0.0;  // comparisons: above
   }
-  return 0.0;
 }
 
 // Max/min selection as torch's max/amax/argmax/max_pool: NaN beats every
