@@ -15,6 +15,10 @@
 // ("finals", after the primitives, in place on the hot result) instead of
 // oneDNN post-ops, max/min binary and reduction are ours, and max pooling and
 // softmax keep oneDNN with a check that redoes the rare non-finite cases.
+// Cost of the own pass after conv/matmul (measured on this 2-core box, noisy):
+// none visible on resnet18, about 5-10% on mobilenet_v2 (relu6 over large
+// expanded tensors). A cheaper exact-up-to-zero-sign relu post-op would be
+// oneDNN's elu with alpha 0 (NaN-preserving), then linear(1, 0).
 #include <dnnl.hpp>
 
 #include <cmath>
