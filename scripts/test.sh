@@ -26,6 +26,7 @@ $PY tests/converters/make_cases.py "$FIXTURES/converter_cases"
 $PY tests/lowering/make_cases.py "$FIXTURES/lowering_cases"
 export ATENRT_FIXTURES_DIR="$FIXTURES/models"
 export ATENRT_CONVERTER_CASES_DIR="$FIXTURES/converter_cases"
+export ATENRT_CONVERTER_CASES_ENGINE=1  # compare every converter case on the optimized engine too
 export ATENRT_LOWERING_CASES_DIR="$FIXTURES/lowering_cases"
 export ATENRT_CLI="$ROOT/build/atenrt"
 
