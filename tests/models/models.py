@@ -6,11 +6,17 @@ downloads), example inputs, and how its outputs are compared. `make_models.py` e
 
 Comparison rules (stated once, used by test_models.py):
   fp32: np.allclose(out, ref, rtol=FP32_RTOL, atol=FP32_RTOL * max(1, max|ref|)) per output.
-  bf16: max|out - ref| <= BF16_TOL * max|ref| per output (error relative to the output's scale),
-        and for ImageNet-sized classifiers (`imagenet=True`) the same top-1 class. Random weights
+  bf16: max|out - ref| <= max(BF16_TOL, BF16_EMULATION_FACTOR * e) * max|ref| per output, where e
+        is the same error of PyTorch itself doing atenrt's bf16 arithmetic (convolution and linear
+        operands rounded to bf16, fp32 elsewhere; make_models.py measures it). With batch-norm
+        statistics calibrated to unit-scale activations, random deep nets amplify bf16 rounding
+        beyond 2e-2 for any bf16 engine (mobilenet_v2: PyTorch's emulation is off by 5.8e-2), so
+        2e-2 holds where the model allows it and "no worse than PyTorch's bf16, within a factor"
+        where it does not; test_models.py reports both numbers.
+        ImageNet-sized classifiers (`imagenet=True`) must also keep the top-1 class. Random weights
         often give near-ties (regnet_y_400mf on seed 0: top-2 logits 1.4e-5 of the scale apart),
-        which no bf16 engine can be asked to resolve, so make_models.py draws the classifier's
-        input with the first seed whose reference top-1/top-2 margin is >= TOP1_MARGIN * max|ref|.
+        which no bf16 engine can resolve, so make_models.py draws the classifier's input with the
+        first seed whose top-1/top-2 margin is >= max(TOP1_MARGIN, 2 e) * max|ref|.
 A spec may loosen a bound only with `fp32_rtol` / `bf16_tol` and a comment saying why.
 """
 import math
@@ -24,6 +30,7 @@ import torch.nn.functional as F
 FP32_RTOL = 1e-4
 BF16_TOL = 2e-2
 TOP1_MARGIN = 2e-2
+BF16_EMULATION_FACTOR = 2.0
 
 
 @dataclass
@@ -69,12 +76,27 @@ def _calibrate_batchnorm(model, size, seed=1):
     return model.eval()
 
 
-def _tv(name, size=224, **kwargs):
+def _perturb_batchnorm(model, seed=1):
+    """Mildly perturbed batch-norm statistics and affine parameters, not measured ones."""
+    gen = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.modules.batchnorm._BatchNorm):
+                n = m.running_mean.numel()
+                m.running_mean.copy_(torch.randn(n, generator=gen) * 0.1)
+                m.running_var.copy_(torch.rand(n, generator=gen) * 0.5 + 0.75)
+                m.weight.copy_(torch.rand(n, generator=gen) * 0.5 + 0.75)
+                m.bias.copy_(torch.randn(n, generator=gen) * 0.1)
+    return model
+
+
+def _tv(name, size=224, calibrate=True, **kwargs):
     def build():
         import torchvision
         torch.manual_seed(0)
         model = getattr(torchvision.models, name)(weights=None, **kwargs)
-        return _calibrate_batchnorm(model, size).eval()
+        model = _calibrate_batchnorm(model, size) if calibrate else _perturb_batchnorm(model)
+        return model.eval()
     return build
 
 
@@ -238,7 +260,9 @@ MODELS = [
     ModelSpec("mobilenet_v2", _tv("mobilenet_v2"), _images(224), imagenet=True, quick=True),
     ModelSpec("mobilenet_v3_small", _tv("mobilenet_v3_small"), _images(224), imagenet=True, quick=True),
     ModelSpec("efficientnet_b0", _tv("efficientnet_b0"), _images(224), imagenet=True),
-    ModelSpec("efficientnet_v2_s", _tv("efficientnet_v2_s"), _images(224), imagenet=True),
+    # Calibrated statistics grow its 40-block residual stream to 6e3, where PyTorch's own fp32
+    # differs from fp64 by 1.7e-3 (no fp32 engine could meet 1e-4): perturbed statistics instead.
+    ModelSpec("efficientnet_v2_s", _tv("efficientnet_v2_s", calibrate=False), _images(224), imagenet=True),
     ModelSpec("regnet_y_400mf", _tv("regnet_y_400mf"), _images(224), imagenet=True),
     ModelSpec("shufflenet_v2_x0_5", _tv("shufflenet_v2_x0_5"), _images(224), imagenet=True, quick=True),
     ModelSpec("squeezenet1_0", _tv("squeezenet1_0"), _images(224), imagenet=True, quick=True),
