@@ -39,6 +39,10 @@ ctest --test-dir build --output-on-failure -j2 --timeout 1500
 step "python tests: the atenrt command line"
 $PY -m unittest discover -s tests/cli
 
+step "model tests: torchvision families and transformer blocks vs PyTorch, fp32 and bf16"
+$PY tests/models/make_models.py "$FIXTURES/e2e_models"
+ATENRT_MODELS_DIR="$FIXTURES/e2e_models" $PY -m unittest discover -s tests/models -t .
+
 step "C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 scripts/build.sh asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
