@@ -63,15 +63,17 @@ def digits_demo():
     while time.time() - start < 6.0:
         model.train()
         perm = torch.randperm(len(xt))
+        epoch_loss = 0.0
         for i in range(0, len(xt), 64):
             idx = perm[i:i + 64]
             optimizer.zero_grad()
             loss = torch.nn.functional.cross_entropy(model(xt[idx]), yt[idx])
             loss.backward()
             optimizer.step()
+            epoch_loss += loss.item() * len(idx)
         epochs += 1
     model.eval()
-    print(f"trained {epochs} epochs in {time.time() - start:.1f}s on {len(x_train)} images (last loss {loss.item():.3f})")
+    print(f"trained {epochs} epochs in {time.time() - start:.1f}s on {len(x_train)} images (last epoch's mean loss {epoch_loss / len(xt):.3f})")
 
     with torch.no_grad():
         torch_logits = model(torch.from_numpy(x_test)).numpy()
