@@ -35,34 +35,7 @@ Tensor to_tensor(const RefTensor& r) {
   return t;
 }
 
-// "" when close (rel 1e-4, NaN == NaN), else why not.
-std::string compare(const RefTensor& got, const RefTensor& want) {
-  if (got.sizes != want.sizes) return "shape " + shape_to_string(got.sizes) + " vs " + shape_to_string(want.sizes);
-  for (std::size_t i = 0; i < want.data.size(); ++i) {
-    const double a = got.data[i];
-    const double b = want.data[i];
-    if (std::isnan(a) && std::isnan(b)) continue;
-    if (std::isinf(b) && a == b) continue;
-    if (!(std::abs(a - b) <= 1e-4 + 1e-4 * std::abs(b))) {
-      return "element " + std::to_string(i) + ": " + std::to_string(a) + " vs " + std::to_string(b);
-    }
-  }
-  return "";
-}
-
-class DecompositionsEndToEnd : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string why;
-    auto dir = cases_dir(why);
-    if (!dir) GTEST_SKIP() << why;
-    dir_ = *dir;
-    names_ = case_names(dir_);
-    ASSERT_FALSE(names_.empty());
-  }
-  std::string dir_;
-  std::vector<std::string> names_;
-};
+using DecompositionsEndToEnd = LoweringCasesTest;
 
 TEST_F(DecompositionsEndToEnd, ForcedDecompositionsRunOnTheEngineAndMatchPyTorch) {
   CompileSettings settings;
@@ -83,7 +56,7 @@ TEST_F(DecompositionsEndToEnd, ForcedDecompositionsRunOnTheEngineAndMatchPyTorch
       const auto& outputs = ctx.run(inputs);
       ASSERT_EQ(outputs.size(), c.expected.size());
       for (std::size_t i = 0; i < outputs.size(); ++i) {
-        const std::string diff = compare(lowering::testing::ref_from_tensor(outputs[i]), c.expected[i]);
+        const std::string diff = compare_to_pytorch(ref_from_tensor(outputs[i]), c.expected[i]);
         EXPECT_TRUE(diff.empty()) << c.op << " output " << i << ": " << diff << "\n" << report.lowering;
       }
     } catch (const std::exception& e) {

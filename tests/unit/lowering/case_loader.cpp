@@ -1,5 +1,6 @@
 #include "case_loader.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -137,6 +138,19 @@ LoweringCase load_case(const std::string& dir_name, const std::string& name) {
   g.nodes.push_back(std::move(node));
   g.validate();
   return c;
+}
+
+std::string compare_to_pytorch(const RefTensor& got, const RefTensor& want) {
+  if (got.sizes != want.sizes) return "shape " + shape_to_string(got.sizes) + " vs PyTorch " + shape_to_string(want.sizes);
+  for (std::size_t i = 0; i < want.data.size(); ++i) {
+    const double a = got.data[i], b = want.data[i];
+    if (std::isnan(a) && std::isnan(b)) continue;
+    if (std::isinf(a) && a == b) continue;
+    if (!(std::abs(a - b) <= 1e-4 + 1e-4 * std::abs(b))) {
+      return "element " + std::to_string(i) + ": " + std::to_string(a) + " vs PyTorch " + std::to_string(b);
+    }
+  }
+  return {};
 }
 
 }  // namespace atenrt::lowering::testing

@@ -2,6 +2,8 @@
 // into one-node graphs.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,5 +29,24 @@ struct LoweringCase {
 std::optional<std::string> cases_dir(std::string& why);
 std::vector<std::string> case_names(const std::string& dir);
 LoweringCase load_case(const std::string& dir, const std::string& name);
+
+// "" when `got` matches PyTorch's `want` (rtol = atol = 1e-4; NaN matches NaN,
+// an infinity only itself), else where and how it differs.
+std::string compare_to_pytorch(const RefTensor& got, const RefTensor& want);
+
+// A test over every generated case; skips (with the reason) when there are none.
+class LoweringCasesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    auto dir = cases_dir(why);
+    if (!dir) GTEST_SKIP() << why;
+    dir_ = *dir;
+    names_ = case_names(dir_);
+    ASSERT_FALSE(names_.empty()) << "no cases in " << dir_;
+  }
+  std::string dir_;
+  std::vector<std::string> names_;
+};
 
 }  // namespace atenrt::lowering::testing

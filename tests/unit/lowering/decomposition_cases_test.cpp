@@ -14,32 +14,7 @@
 namespace atenrt::lowering::testing {
 namespace {
 
-std::string compare(const RefTensor& got, const RefTensor& want) {
-  if (got.sizes != want.sizes) return "shape " + shape_to_string(got.sizes) + " vs PyTorch " + shape_to_string(want.sizes);
-  for (std::size_t i = 0; i < want.data.size(); ++i) {
-    const double a = got.data[i], b = want.data[i];
-    if (std::isnan(a) && std::isnan(b)) continue;
-    if (std::isinf(a) && a == b) continue;
-    if (!(std::abs(a - b) <= 1e-4 + 1e-4 * std::abs(b))) {
-      return "element " + std::to_string(i) + ": " + std::to_string(a) + " vs PyTorch " + std::to_string(b);
-    }
-  }
-  return {};
-}
-
-class DecompositionCases : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string why;
-    auto dir = cases_dir(why);
-    if (!dir) GTEST_SKIP() << why;
-    dir_ = *dir;
-    names_ = case_names(dir_);
-    ASSERT_FALSE(names_.empty()) << "no cases in " << dir_;
-  }
-  std::string dir_;
-  std::vector<std::string> names_;
-};
+using DecompositionCases = LoweringCasesTest;
 
 TEST_F(DecompositionCases, LoweredGraphsHaveTheExpectedOpsAndMatchPyTorch) {
   for (const auto& name : names_) {
@@ -67,7 +42,7 @@ TEST_F(DecompositionCases, LoweredGraphsHaveTheExpectedOpsAndMatchPyTorch) {
     }
     ASSERT_EQ(got.size(), c.expected.size()) << context;
     for (std::size_t i = 0; i < got.size(); ++i) {
-      const std::string diff = compare(got[i], c.expected[i]);
+      const std::string diff = compare_to_pytorch(got[i], c.expected[i]);
       EXPECT_TRUE(diff.empty()) << "output " << i << ": " << diff << context;
     }
   }
@@ -79,7 +54,7 @@ TEST_F(DecompositionCases, ComparisonCatchesAWrongValue) {
   RefTensor wrong = c.expected[0];
   ASSERT_FALSE(wrong.data.empty());
   wrong.data[0] += 1e-2 + 1e-2 * std::abs(wrong.data[0]);
-  EXPECT_FALSE(compare(wrong, c.expected[0]).empty());
+  EXPECT_FALSE(compare_to_pytorch(wrong, c.expected[0]).empty());
 }
 
 TEST_F(DecompositionCases, EveryRegisteredDecompositionHasACase) {
