@@ -20,6 +20,24 @@ std::string_view activation_op_name(ActivationOp op) {
   return i < kActivationNames.size() ? kActivationNames[i] : "?";
 }
 
+bool unary_takes_integers(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Abs:
+    case UnaryOp::Neg:
+    case UnaryOp::Sign:
+    case UnaryOp::Floor:
+    case UnaryOp::Ceil:
+    case UnaryOp::Round:
+    case UnaryOp::Trunc:
+    case UnaryOp::Not:
+    case UnaryOp::IsNan:
+    case UnaryOp::IsInf:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string_view unary_op_name(UnaryOp op) {
   const auto i = static_cast<std::size_t>(op);
   return i < kUnaryNames.size() ? kUnaryNames[i] : "?";
@@ -47,29 +65,20 @@ Descs infer(const InferContext& ctx, const UnaryParams& p) {
   ctx.expect_inputs(1, 1);
   if (static_cast<int>(p.op) >= kUnaryOpCount) ctx.fail("unknown unary op");
   const TensorDesc& x = ctx.in(0);
-  switch (p.op) {
-    case UnaryOp::Not:
-    case UnaryOp::IsNan:
-    case UnaryOp::IsInf:
-      return {{DType::Bool, x.dims}};
-    case UnaryOp::Abs:
-    case UnaryOp::Neg:
-    case UnaryOp::Sign:
-    case UnaryOp::Floor:
-    case UnaryOp::Ceil:
-    case UnaryOp::Round:
-    case UnaryOp::Trunc:
-      if (!is_floating(x.dtype) && !is_integral(x.dtype)) {
-        ctx.fail(std::string(unary_op_name(p.op)) + " does not take " + std::string(dtype_name(x.dtype)));
-      }
-      return {x};
-    default:
-      if (!is_floating(x.dtype)) {
-        ctx.fail(std::string(unary_op_name(p.op)) + " needs a floating input, got " +
-                 std::string(dtype_name(x.dtype)) + " (cast it first)");
-      }
-      return {x};
+  if (p.op == UnaryOp::Not || p.op == UnaryOp::IsNan || p.op == UnaryOp::IsInf) {
+    return {{DType::Bool, x.dims}};
   }
+  if (unary_takes_integers(p.op)) {
+    if (!is_floating(x.dtype) && !is_integral(x.dtype)) {
+      ctx.fail(std::string(unary_op_name(p.op)) + " does not take " + std::string(dtype_name(x.dtype)));
+    }
+    return {x};
+  }
+  if (!is_floating(x.dtype)) {
+    ctx.fail(std::string(unary_op_name(p.op)) + " needs a floating input, got " +
+             std::string(dtype_name(x.dtype)) + " (cast it first)");
+  }
+  return {x};
 }
 
 }  // namespace detail

@@ -146,6 +146,9 @@ enum class UnaryOp : std::uint8_t {
 };
 inline constexpr int kUnaryOpCount = 31;
 std::string_view unary_op_name(UnaryOp op);
+// Ops defined on integer (and bool) inputs as well as floating ones; the
+// others need a floating input.
+bool unary_takes_integers(UnaryOp op);
 
 struct UnaryParams {
   UnaryOp op = UnaryOp::Exp;

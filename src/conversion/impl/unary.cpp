@@ -4,25 +4,6 @@
 
 namespace atenrt::conversion::impl::unary {
 
-namespace {
-bool keeps_integers(UnaryOp op) {
-  switch (op) {
-    case UnaryOp::Abs:
-    case UnaryOp::Neg:
-    case UnaryOp::Sign:
-    case UnaryOp::Floor:
-    case UnaryOp::Ceil:
-    case UnaryOp::Round:
-    case UnaryOp::Trunc:
-    case UnaryOp::Not:
-    case UnaryOp::IsNan:
-    case UnaryOp::IsInf:
-      return true;
-    default:
-      return false;
-  }
-}
-}  // namespace
 
 NetworkTensor* unary(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x, UnaryOp op) {
   if (x->dtype == DType::Bool) {
@@ -33,7 +14,7 @@ NetworkTensor* unary(ConversionContext& ctx, SourceIR, std::string_view name, Ne
     }
     if (op == UnaryOp::Sign) return cast(ctx, name, x, DType::Bool);
   }
-  const bool int_ok = keeps_integers(op);
+  const bool int_ok = network::unary_takes_integers(op);
   if (!is_floating(x->dtype) && !int_ok) x = cast(ctx, name, x, DType::Float32);
   if (x->dtype == DType::Bool && op != UnaryOp::Not && op != UnaryOp::IsNan && op != UnaryOp::IsInf) {
     x = cast(ctx, name, x, DType::UInt8);
