@@ -19,7 +19,6 @@ struct Case {
   double tol = 1e-5;
 };
 
-Tensor weights(const Dims& d, std::uint32_t seed) { return random_tensor(DType::Float32, d, seed, -0.5, 0.5); }
 
 // One layer over inputs x (and y) of the given shapes.
 Case unary_case(const std::string& name, Dims dims, std::function<NetworkTensor*(Network&, NetworkTensor*)> f,

@@ -41,7 +41,6 @@ struct Case {
   double tol = 1e-5;
 };
 
-Tensor weights(const Dims& d, std::uint32_t seed) { return random_tensor(DType::Float32, d, seed, -0.5, 0.5); }
 
 ActivationParams act(ActivationOp op, double alpha = 0.0, double beta = 0.0) { return {op, alpha, beta}; }
 

@@ -19,7 +19,6 @@ struct Case {
   std::function<void(reference::TensorMap&)> tweak = {};
 };
 
-Tensor weights(const Dims& d, std::uint32_t seed) { return random_tensor(DType::Float32, d, seed, -0.5, 0.5); }
 
 std::vector<Case> cases() {
   std::vector<Case> out;

@@ -32,6 +32,11 @@ inline Tensor random_tensor(DType dtype, const network::Dims& dims, std::uint32_
   return t;
 }
 
+// Small float32 weights in [-0.5, 0.5): keeps deep test stacks well scaled.
+inline Tensor weights(const network::Dims& dims, std::uint32_t seed) {
+  return random_tensor(DType::Float32, dims, seed, -0.5, 0.5);
+}
+
 inline double value_at(const Tensor& t, std::int64_t i) {
   switch (t.dtype()) {
     case DType::Float32: return t.data<float>()[i];
