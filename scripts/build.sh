@@ -3,13 +3,15 @@
 #   release -> build/       (the CLI at build/atenrt)
 #   asan    -> build-asan/  (AddressSanitizer + UndefinedBehaviorSanitizer, tests only)
 #   fuzz    -> build-fuzz/  (clang, libFuzzer targets)
+# The release build turns every optional part on and requires its dependencies
+# (ATENRT_REQUIRE_ALL), so scripts/check_deps.py sees everything a build can use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind="${1:-release}"
 jobs="${ATENRT_JOBS:-$(nproc)}"
 case "$kind" in
   release)
-    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DATENRT_BENCH=ON >/dev/null
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DATENRT_BENCH=ON -DATENRT_PYTHON=ON -DATENRT_REQUIRE_ALL=ON >/dev/null
     cmake --build build -j"$jobs"
     ;;
   asan)

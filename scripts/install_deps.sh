@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # Installs everything atenrt needs to build and test, from Debian's packages.
-# Safe to run again: apt-get skips what is already installed.
+# Safe to run again: apt-get skips what is already installed. `--list` prints the list.
 set -euo pipefail
 
 PACKAGES=(
   build-essential cmake pkg-config git
-  libdnnl-dev nlohmann-json3-dev libzip-dev libcli11-dev
+  # Debian's oneDNN CMake config calls find_package(OpenCL REQUIRED): its dev package.
+  libdnnl-dev ocl-icd-opencl-dev nlohmann-json3-dev libzip-dev libcli11-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev pybind11-dev
   clang libclang-rt-14-dev
   python3 python3-numpy python3-torch python3-torchvision python3-sklearn python3-matplotlib
 )
+
+# --list prints the list (scripts/check_deps.py proves it covers what the builds use).
+if [[ "${1:-}" == "--list" ]]; then
+  printf '%s\n' "${PACKAGES[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

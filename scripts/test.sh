@@ -54,4 +54,15 @@ mkdir -p build-fuzz/corpus-work
 build-fuzz/tests/fuzz/pt2_reader_fuzz -dict=tests/fuzz/pt2.dict -max_total_time="$FUZZ_SECONDS" \
   -rss_limit_mb=2048 -timeout=10 build-fuzz/corpus-work tests/corpus 2>&1 | tail -n 5
 
+step "every dependency the builds used is installed by scripts/install_deps.sh"
+$PY scripts/check_deps.py build build-asan build-fuzz
+# The check can fail: without OpenCL's dev package (which Debian's oneDNN CMake
+# config needs) it must name that package.
+without_ocl=$(scripts/install_deps.sh --list | grep -vx ocl-icd-opencl-dev | paste -sd,)
+if $PY scripts/check_deps.py --packages "$without_ocl" build >/dev/null 2>build/check_deps_negative.txt; then
+  echo "check_deps: accepted an install list without ocl-icd-opencl-dev" >&2
+  exit 1
+fi
+grep "package 'ocl-icd-opencl-dev' is needed" build/check_deps_negative.txt
+
 step "all tests passed"
