@@ -29,6 +29,7 @@ export ATENRT_CONVERTER_CASES_DIR="$FIXTURES/converter_cases"
 export ATENRT_CONVERTER_CASES_ENGINE=1  # compare every converter case on the optimized engine too
 export ATENRT_LOWERING_CASES_DIR="$FIXTURES/lowering_cases"
 export ATENRT_CLI="$ROOT/build/atenrt"
+export ATENRT_REQUIRE_FIXTURES=1  # a C++ test whose fixture is missing fails instead of skipping
 
 step "python tests: exporter"
 $PY -m unittest discover -s tests/tools
@@ -46,7 +47,7 @@ ATENRT_MODELS_DIR="$FIXTURES/e2e_models" $PY -m unittest discover -s tests/model
 step "C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 scripts/build.sh asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j2 --timeout 1500 -LE large
+  ctest --test-dir build-asan --output-on-failure -j2 --timeout 1500
 
 step "fuzzing the .pt2 reader for ${FUZZ_SECONDS}s"
 scripts/build.sh fuzz

@@ -1,6 +1,13 @@
 """Writes every converter case of cases.py to OUTDIR/<name>/ as model.pt2
 (exported with atenrt.export), inputs.npz and outputs.npz (PyTorch eager),
-plus OUTDIR/cases.json: the manifest the C++ harness reads.
+plus OUTDIR/cases.json: the manifest the C++ harness reads ({"filter": the
+NAME_SUBSTRING or null, "table_size": cases in the table, "cases": [...]}).
+
+Refuses (exit 1, naming each) a case whose reference cannot tell a working
+converter from a broken one, unless the case says why with `trivial=`:
+an output with zero spread (every element the same), a float output whose
+max|ref| is below 100 x atol (an all-zero engine passes), or an output equal to
+one of the inputs within the case's tolerance (a dropped node passes).
 
 Usage: /usr/bin/python3 tests/converters/make_cases.py OUTDIR [NAME_SUBSTRING]"""
 import json
@@ -39,6 +46,34 @@ def to_numpy(t):
 DTYPE_NAMES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16", torch.bfloat16: "bfloat16",
                torch.int64: "int64", torch.int32: "int32", torch.int16: "int16", torch.int8: "int8",
                torch.uint8: "uint8", torch.bool: "bool"}
+
+
+def _close(a, b, rtol, atol):
+    a, b = a.double(), b.double()
+    both_nan = torch.isnan(a) & torch.isnan(b)
+    return bool((both_nan | (a == b) | ((a - b).abs() <= atol + rtol * b.abs())).all())
+
+
+def vacuity(outputs, inputs, rtol, atol):
+    """Why these reference outputs could not catch a wrong converter ("" when they can)."""
+    for i, out in enumerate(outputs):
+        o = out.detach()
+        if o.numel() == 0:
+            return f"output {i} is empty"
+        first = o.reshape(-1)[0]
+        same = o == first
+        if o.is_floating_point():
+            same = same | (torch.isnan(o) & torch.isnan(first))
+        if o.numel() > 1 and bool(same.all()):
+            return f"output {i} has zero spread (every element is {first.item()})"
+        finite = o[torch.isfinite(o)] if o.is_floating_point() else None
+        if finite is not None and finite.numel() and float(finite.abs().max()) < 100 * atol:
+            return f"output {i}: max|ref| = {float(finite.abs().max()):.3g} is below 100 x atol ({100 * atol:.3g})"
+        for k, x in enumerate(inputs):
+            if isinstance(x, torch.Tensor) and x.shape == o.shape and x.is_floating_point() == o.is_floating_point() \
+                    and _close(o, x, rtol, atol):
+                return f"output {i} equals input {k} within tolerance"
+    return ""
 
 
 def encode(value, gen, inputs):
@@ -91,7 +126,7 @@ def write_op_case(c, outdir):
     for k, v in c.kwargs.items():
         args.append(dict(encode(v, gen, inputs), name=k))
     entry = dict(name=c.name, family=c.family, refused=c.refused, rtol=c.rtol, atol=c.atol, check="values",
-                 op=dict(target=str(c.op.__module__).replace("torch._ops.", "") + "." + c.op.__name__, args=args),
+                 trivial=c.trivial, op=dict(target=str(c.op.__module__).replace("torch._ops.", "") + "." + c.op.__name__, args=args),
                  ops=[str(c.op.__module__).replace("torch._ops.", "") + "." + c.op.__name__])
     cdir = os.path.join(outdir, c.name)
     os.makedirs(cdir, exist_ok=True)
@@ -106,6 +141,8 @@ def write_op_case(c, outdir):
         out = []
     returns = "list" if isinstance(out, list) else "tuple" if isinstance(out, tuple) else "single"
     outs = flatten(out) if not isinstance(out, torch.Tensor) else [out]
+    if c.refused is None:
+        entry["vacuous"] = vacuity(outs, inputs, c.rtol, c.atol)
     entry["op"]["returns"] = returns
     entry["op"]["outputs"] = [dict(dtype=DTYPE_NAMES[t.dtype], shape=list(t.shape)) for t in outs]
     np.savez(os.path.join(cdir, "inputs.npz"), *[to_numpy(x) for x in inputs])
@@ -125,7 +162,8 @@ def main():
             continue
         gen = torch.Generator().manual_seed(zlib.crc32(c.name.encode()))
         inputs = [t.make(gen) for t in c.inputs]
-        entry = dict(name=c.name, family=c.family, refused=c.refused, rtol=c.rtol, atol=c.atol, check=c.check)
+        entry = dict(name=c.name, family=c.family, refused=c.refused, rtol=c.rtol, atol=c.atol, check=c.check,
+                     trivial=c.trivial)
         cdir = os.path.join(outdir, c.name)
         os.makedirs(cdir, exist_ok=True)
         try:
@@ -139,6 +177,8 @@ def main():
             manifest.append(entry)
             print(f"{c.name}: export failed: {entry['export_error']}", file=sys.stderr)
             continue
+        if c.refused is None and c.check == "values":
+            entry["vacuous"] = vacuity(expected, inputs, c.rtol, c.atol)
         np.savez(os.path.join(cdir, "inputs.npz"), *[to_numpy(x) for x in inputs])
         np.savez(os.path.join(cdir, "outputs.npz"), *[to_numpy(x) for x in expected])
         manifest.append(entry)
@@ -146,9 +186,19 @@ def main():
         if only and only not in c.name:
             continue
         manifest.append(write_op_case(c, outdir))
+    vacuous = [e for e in manifest if e.get("vacuous") and not e.get("trivial")]
+    needless = [e for e in manifest if e.get("trivial") and not e.get("vacuous")]
+    for e in vacuous:
+        print(f"{e['name']}: vacuous reference: {e['vacuous']} (fix the inputs, or say why with trivial=)",
+              file=sys.stderr)
+    for e in needless:
+        print(f"{e['name']}: says trivial= but its reference is not: drop the reason", file=sys.stderr)
     with open(os.path.join(outdir, "cases.json"), "w") as f:
-        json.dump(manifest, f, indent=1)
-    print(f"wrote {len(manifest)} cases to {outdir}")
+        json.dump(dict(filter=only, table_size=len(cases.CASES) + len(cases.OP_CASES), cases=manifest), f, indent=1)
+    trivial = sum(1 for e in manifest if e.get("trivial"))
+    print(f"wrote {len(manifest)} cases to {outdir} ({trivial} trivial by design, each saying why)")
+    if vacuous or needless:
+        sys.exit(f"{len(vacuous)} case(s) with a vacuous reference, {len(needless)} with a needless trivial=")
 
 
 if __name__ == "__main__":

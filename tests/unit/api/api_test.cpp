@@ -10,6 +10,7 @@
 
 #include "atenrt/atenrt.h"
 #include "ir/npz.h"
+#include "support/fixtures.h"
 
 namespace fs = std::filesystem;
 using namespace atenrt;
@@ -22,7 +23,7 @@ std::string fixtures() {
 }
 
 #define REQUIRE_FIXTURES()                                                                     \
-  if (fixtures().empty()) GTEST_SKIP() << "ATENRT_FIXTURES_DIR is not set (scripts/test.sh sets it)"
+  if (fixtures().empty()) ATENRT_FIXTURE_MISSING("ATENRT_FIXTURES_DIR is not set (scripts/test.sh sets it)")
 
 std::string model(const std::string& name, const std::string& layout = "pt2") {
   return fixtures() + "/" + name + "." + layout + ".pt2";

@@ -10,6 +10,7 @@
 
 #include "ir/graph.h"
 #include "ref_eval.h"
+#include "support/fixtures.h"
 
 namespace atenrt::lowering::testing {
 
@@ -40,7 +41,7 @@ class LoweringCasesTest : public ::testing::Test {
   void SetUp() override {
     std::string why;
     auto dir = cases_dir(why);
-    if (!dir) GTEST_SKIP() << why;
+    if (!dir) ATENRT_FIXTURE_MISSING(why);
     dir_ = *dir;
     names_ = case_names(dir_);
     ASSERT_FALSE(names_.empty()) << "no cases in " << dir_;

@@ -13,6 +13,7 @@
 #include "lowering/graph_utils.h"
 #include "lowering/lower.h"
 #include "ref_eval.h"
+#include "support/fixtures.h"
 
 namespace atenrt::lowering::testing {
 namespace {
@@ -47,11 +48,13 @@ RefTensor read_f32(const fs::path& file, const std::vector<std::int64_t>& sizes)
 TEST(ExportedModels, LoweringRemovesCompositesAndKeepsPyTorchResults) {
   std::string why;
   auto dir = models_dir(why);
-  if (!dir) GTEST_SKIP() << why;
+  if (!dir) ATENRT_FIXTURE_MISSING(why);
   std::ifstream index(*dir / "index.txt");
-  int checked = 0;
+  ASSERT_TRUE(index) << "no index.txt in " << dir->string();
+  int checked = 0, listed = 0;
   for (std::string name; std::getline(index, name);) {
     if (name.empty()) continue;
+    ++listed;
     SCOPED_TRACE("model " + name);
     const fs::path d = *dir / name;
     std::ifstream mf(d / "meta.json");
@@ -89,7 +92,8 @@ TEST(ExportedModels, LoweringRemovesCompositesAndKeepsPyTorchResults) {
     }
     ++checked;
   }
-  EXPECT_GE(checked, 2);
+  EXPECT_GE(listed, 2) << "index.txt lists too few models";
+  EXPECT_EQ(checked, listed);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "support/fixtures.h"
 #include "torch_oracle.h"
 
 namespace atenrt::testing {
@@ -566,7 +567,7 @@ void check_family(std::initializer_list<std::string> prefixes) {
   }
   ASSERT_FALSE(mine.empty());
   const OracleResult r = run_oracle(mine);
-  if (r.torch_missing) GTEST_SKIP() << "/usr/bin/python3 with torch is not available";
+  if (r.torch_missing) ATENRT_FIXTURE_MISSING("/usr/bin/python3 with torch is not available");
   for (const auto& f : r.failures) ADD_FAILURE() << f;
   EXPECT_EQ(r.checked + static_cast<int>(r.failures.size()), static_cast<int>(mine.size()));
 }
