@@ -1,21 +1,11 @@
-// Dispatch to our own kernels, and the reference executor as the last resort.
+// The reference executor behind the kernel interface: the last resort for a
+// step no optimized kernel takes (it allocates its results on every run).
 #include <cstring>
 
-#include "runtime/cpu/own_util.h"
+#include "runtime/cpu/kernel.h"
 #include "runtime/reference/reference.h"
 
 namespace atenrt::runtime::cpu {
-
-std::unique_ptr<Kernel> make_own_kernel(const KernelRequest& r) {
-  for (const auto& in : r.inputs) {
-    if (!in.layout.is_plain()) return nullptr;
-  }
-  if (!r.step->post_ops.empty()) return nullptr;
-  if (r.step->kind() == network::LayerKind::Reduce) return own::make_reduce_kernel(r);
-  if (auto k = own::make_layer_kernel(r)) return k;
-  if (auto k = own::make_math_kernel(r)) return k;
-  return own::make_data_kernel(r);
-}
 
 namespace {
 

@@ -48,10 +48,10 @@ std::unique_ptr<Kernel> fn_kernel(F f, std::size_t scratch = 0) {
 // x may equal y. Also the tail of conv/matmul post-ops oneDNN gets wrong.
 void apply_activation(const network::ActivationParams& p, const float* x, float* y, std::int64_t n);
 
-// Family makers (own_math.cpp, own_data.cpp); null when not covered.
+// Family makers (math.cpp, data.cpp); null when not covered.
 std::unique_ptr<Kernel> make_math_kernel(const KernelRequest& r);
 std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r);
-std::unique_ptr<Kernel> make_reduce_kernel(const KernelRequest& r);  // own_reduce.cpp
-std::unique_ptr<Kernel> make_layer_kernel(const KernelRequest& r);   // own_layers.cpp
+std::unique_ptr<Kernel> make_reduce_kernel(const KernelRequest& r);  // reduce.cpp
+std::unique_ptr<Kernel> make_layer_kernel(const KernelRequest& r);   // layers.cpp
 
 }  // namespace atenrt::runtime::cpu::own

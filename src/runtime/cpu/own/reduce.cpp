@@ -5,7 +5,7 @@
 // ones wrap. Nothing is allocated in run: counters live on the stack.
 #include <cmath>
 
-#include "runtime/cpu/own_util.h"
+#include "runtime/cpu/own/util.h"
 #include "runtime/reference/scalar_math.h"
 
 namespace atenrt::runtime::cpu::own {

@@ -6,7 +6,7 @@
 
 #include "atenrt/errors.h"
 #include "network/network.h"
-#include "runtime/cpu/own_util.h"
+#include "runtime/cpu/own/util.h"
 
 namespace atenrt::runtime::cpu::own {
 namespace {

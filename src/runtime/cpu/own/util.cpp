@@ -1,4 +1,4 @@
-#include "runtime/cpu/own_util.h"
+#include "runtime/cpu/own/util.h"
 
 #include <cmath>
 #include <limits>

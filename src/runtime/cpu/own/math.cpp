@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "atenrt/errors.h"
-#include "runtime/cpu/own_util.h"
+#include "runtime/cpu/own/util.h"
 #include "runtime/reference/scalar_math.h"
 
 namespace atenrt::runtime::cpu::own {

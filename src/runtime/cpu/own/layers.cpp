@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "runtime/cpu/own_util.h"
+#include "runtime/cpu/own/util.h"
 #include "runtime/reference/common.h"
 #include "runtime/reference/resize_taps.h"
 #include "runtime/reference/scalar_math.h"

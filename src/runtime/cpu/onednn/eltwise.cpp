@@ -1,0 +1,73 @@
+// Elementwise work: activations as eltwise chains, f32 arithmetic through
+// binary (src1 may broadcast), and f32 <-> bf16 casts through reorder.
+#include "runtime/cpu/onednn/makers.h"
+#include "runtime/cpu/onednn/post_ops.h"
+
+namespace atenrt::runtime::cpu::onednn {
+
+// A chain of eltwise primitives, in place after the first.
+KernelChoice make_activation(const KernelRequest& r) {
+  if (!all_f32(r, 1)) return {};
+  auto chain = eltwise_chain(std::get<network::ActivationParams>(r.step->params));
+  if (!chain) return {};
+  const md_t src = desc_of(r.inputs[0], dt::f32);
+  auto k = std::make_unique<PrimitiveKernel>();
+  const Destination dst = destination(*k, r, src, dt::f32);
+  int from = k->input(0, src);
+  for (const auto& e : *chain) {
+    const auto prim = compat::eltwise(e.alg, src, e.alpha, e.beta, make_attr());
+    if (!prim.ok) return {};
+    k->primitive(prim, {{DNNL_ARG_SRC, from}, {DNNL_ARG_DST, dst.slot}});
+    from = dst.slot;
+  }
+  finish(*k, dst);
+  return {std::move(k), {dst.layout}};
+}
+
+KernelChoice make_binary(const KernelRequest& r) {
+  using E = network::ElementwiseOp;
+  const auto op = std::get<network::ElementwiseParams>(r.step->params).op;
+  dnnl::algorithm alg;
+  bool commutative = true;
+  switch (op) {
+    case E::Add: alg = dnnl::algorithm::binary_add; break;
+    case E::Mul: alg = dnnl::algorithm::binary_mul; break;
+    // Min/Max: oneDNN's drop NaN in src1; ours propagate it as torch.
+    case E::Sub: alg = dnnl::algorithm::binary_sub, commutative = false; break;
+    case E::Div: alg = dnnl::algorithm::binary_div, commutative = false; break;
+    default: return {};
+  }
+  if (!all_f32(r, 2)) return {};
+  const auto& y = *r.outputs[0];
+  int i0 = 0, i1 = 1;
+  if (r.inputs[0].tensor->dims != y.dims) {
+    if (!commutative || r.inputs[1].tensor->dims != y.dims) return {};
+    std::swap(i0, i1);
+  }
+  auto expanded = [&](int i) {
+    Dims d(y.dims.size() - r.inputs[i].tensor->dims.size(), 1);
+    d.insert(d.end(), r.inputs[i].tensor->dims.begin(), r.inputs[i].tensor->dims.end());
+    return plain_md(d, dt::f32);
+  };
+  const md_t a = expanded(i0), b = expanded(i1), c = plain_md(y.dims, dt::f32);
+  const auto prim = compat::binary(alg, a, b, c, make_attr());
+  if (!prim.ok) return {};
+  auto k = std::make_unique<PrimitiveKernel>();
+  k->primitive(prim, {{DNNL_ARG_SRC_0, k->input(i0, a)}, {DNNL_ARG_SRC_1, k->input(i1, b)},
+                      {DNNL_ARG_DST, k->output(0, c)}});
+  return {std::move(k), {Layout{}}};
+}
+
+KernelChoice make_cast(const KernelRequest& r) {
+  const auto& x = *r.inputs[0].tensor;
+  const auto& y = *r.outputs[0];
+  const bool ok = (x.dtype == DType::Float32 && y.dtype == DType::BFloat16) ||
+                  (x.dtype == DType::BFloat16 && y.dtype == DType::Float32);
+  if (!ok || numel_of(x.dims) == 0) return {};
+  auto k = std::make_unique<PrimitiveKernel>();
+  k->impl = "reorder";
+  k->reorder(k->input(0, plain_md(x.dims, *to_dt(x.dtype))), k->output(0, plain_md(y.dims, *to_dt(y.dtype))));
+  return {std::move(k), {Layout{}}};
+}
+
+}  // namespace atenrt::runtime::cpu::onednn

@@ -1,0 +1,82 @@
+// MatMul with torch.matmul semantics: vectors as rows/columns, batch dims
+// broadcast, transposes as strides; constant weights pre-packed.
+#include "runtime/cpu/onednn/makers.h"
+#include "runtime/cpu/onednn/post_ops.h"
+
+namespace atenrt::runtime::cpu::onednn {
+namespace {
+
+// Logical [.., M, K] (a) or [.., K, N] (b) dims and strides over the stored tensor.
+void view(const Dims& dims, bool vector_is_row, bool transpose, memory::dims& d, memory::dims& s) {
+  Dims dd = dims;
+  if (dd.size() == 1) dd = vector_is_row ? Dims{1, dims[0]} : Dims{dims[0], 1};
+  d = to_mdims(dd);
+  s.assign(d.size(), 1);
+  for (int i = static_cast<int>(d.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * d[i + 1];
+  if (transpose && dims.size() >= 2) {
+    const std::size_t r0 = d.size() - 2;
+    // stored as [.., K, M]: logical dims swapped, strides swapped
+    std::swap(d[r0], d[r0 + 1]);
+    s[r0] = 1;
+    s[r0 + 1] = d[r0];
+  }
+}
+
+// Leading 1s up to `rank`, over the whole tensor.
+void expand(std::size_t rank, memory::dims& d, memory::dims& s) {
+  const std::int64_t total = d[0] * s[0];
+  while (d.size() < rank) {
+    d.insert(d.begin(), 1);
+    s.insert(s.begin(), total);
+  }
+}
+
+}  // namespace
+
+KernelChoice make_matmul(const KernelRequest& r) {
+  const auto& step = *r.step;
+  const auto& p = std::get<network::MatMulParams>(step.params);
+  if (!all_f32(r, 2)) return {};
+  const auto& a = *r.inputs[0].tensor;
+  const auto& b = *r.inputs[1].tensor;
+  const auto& y = *r.outputs[0];
+  if (!r.inputs[0].layout.is_plain() || !r.inputs[1].layout.is_plain()) return {};
+  memory::dims ad, as, bd, bs;
+  view(a.dims, true, p.transpose_a, ad, as);
+  view(b.dims, false, p.transpose_b, bd, bs);
+  const std::size_t rank = std::max(ad.size(), bd.size());
+  expand(rank, ad, as);
+  expand(rank, bd, bs);
+  memory::dims yd(rank);
+  for (std::size_t i = 0; i + 2 < rank; ++i) yd[i] = std::max(ad[i], bd[i]);
+  yd[rank - 2] = ad[rank - 2];
+  yd[rank - 1] = bd[rank - 1];
+  const dt compute = step.precision == Precision::BFloat16 ? dt::bf16 : dt::f32;
+  const md_t a_have(ad, dt::f32, as), b_have(bd, dt::f32, bs);
+  Dims ydims(yd.begin(), yd.end());
+  const md_t y_md = plain_md(ydims, dt::f32);
+  const md_t a_want = compute == dt::f32 ? a_have : plain_md(Dims(ad.begin(), ad.end()), compute);
+  const bool b_const = b.role == TensorRole::Constant && r.prepack_weights;
+  const md_t b_want = b_const ? md_t(bd, compute, memory::format_tag::any)
+                              : (compute == dt::f32 ? b_have : plain_md(Dims(bd.begin(), bd.end()), compute));
+  if (numel_of(y.dims) != numel_of(ydims)) return {};
+  // Post-op operands broadcast against the stored output dims; only when
+  // those are oneDNN's dst dims (no dropped vector dim).
+  if (!step.post_ops.empty() && y.dims != ydims) return {};
+  auto post = make_post_ops(r, ydims);
+  if (!post) return {};
+  const auto prim = compat::matmul(a_want, b_want, y_md, make_attr(&post->ops));
+  if (!prim.ok) return {};
+  auto k = std::make_unique<PrimitiveKernel>();
+  Args args;
+  args.push_back({DNNL_ARG_SRC, k->as(k->input(0, a_have), prim.src)});
+  args.push_back({DNNL_ARG_WEIGHTS, source(*k, r, 1, b_have, prim.weights, b_const)});
+  const int out = k->output(0, y_md);
+  args.push_back({DNNL_ARG_DST, out});
+  bind_post_ops(*k, r, *post, out, args);
+  k->primitive(prim, std::move(args));
+  add_tail(*k, *post, out);
+  return {std::move(k), {Layout{}}};
+}
+
+}  // namespace atenrt::runtime::cpu::onednn

@@ -1,0 +1,124 @@
+#include "runtime/cpu/onednn/post_ops.h"
+
+#include "runtime/cpu/own/util.h"
+#include "runtime/reference/scalar_math.h"
+
+namespace atenrt::runtime::cpu::onednn {
+
+bool activation_matches_torch(const network::ActivationParams& p) {
+  using A = network::ActivationOp;
+  switch (p.op) {
+    case A::Clip:
+    case A::HardSigmoid:
+    case A::Softplus: return false;
+    case A::LeakyRelu: return p.alpha != 0.0;  // slope 0 is oneDNN's NaN-dropping max
+    default: return true;  // relu: see relu_chain()
+  }
+}
+
+namespace {
+// relu that keeps NaN, exactly: oneDNN's relu is a max instruction that turns
+// NaN into 0, but elu with alpha 0 gives x for x > 0 and 0 * (exp(x) - 1) =
+// -0 (NaN for NaN) otherwise; linear(1, 0) then turns -0 into +0. It keeps
+// relu a fused post-op instead of our own pass, which reads and writes every
+// conv output again.
+std::vector<Elt> relu_chain() {
+  return {{dnnl::algorithm::eltwise_elu, 0.f, 0.f}, {dnnl::algorithm::eltwise_linear, 1.f, 0.f}};
+}
+}  // namespace
+
+std::optional<std::vector<Elt>> eltwise_chain(const network::ActivationParams& p) {
+  using A = network::ActivationOp;
+  using dnnl::algorithm;
+  const auto a = static_cast<float>(p.alpha);
+  const auto b = static_cast<float>(p.beta);
+  if (!activation_matches_torch(p)) return std::nullopt;
+  switch (p.op) {
+    case A::Relu: return relu_chain();
+    case A::LeakyRelu: return std::vector<Elt>{{algorithm::eltwise_relu, a, 0.f}};
+    case A::Sigmoid: return std::vector<Elt>{{algorithm::eltwise_logistic}};
+    case A::Tanh: return std::vector<Elt>{{algorithm::eltwise_tanh}};
+    case A::Elu: return std::vector<Elt>{{algorithm::eltwise_elu, a, 0.f}};
+    case A::Selu:  // scale * elu(x, alpha), torch's constants
+      return std::vector<Elt>{{algorithm::eltwise_elu, 1.6732632423543772f, 0.f},
+                              {algorithm::eltwise_linear, 1.0507009873554805f, 0.f}};
+    case A::Clip: return std::vector<Elt>{{algorithm::eltwise_clip_v2, a, b}};
+    case A::GeluErf: return std::vector<Elt>{{algorithm::eltwise_gelu_erf}};
+    case A::GeluTanh: return std::vector<Elt>{{algorithm::eltwise_gelu_tanh}};
+    case A::HardSigmoid:  // clip(alpha*x + beta, 0, 1)
+      return std::vector<Elt>{{algorithm::eltwise_linear, a, b}, {algorithm::eltwise_clip_v2, 0.f, 1.f}};
+    case A::HardSwish: return std::vector<Elt>{{algorithm::eltwise_hardswish}};
+    case A::Silu: return std::vector<Elt>{{algorithm::eltwise_swish, 1.f, 0.f}};
+    case A::Mish: return std::vector<Elt>{{algorithm::eltwise_mish}};
+    case A::Softplus: return std::nullopt;  // 2.6 soft_relu has no beta/threshold
+  }
+  return std::nullopt;
+}
+
+std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims) {
+  PostOps p;
+  int index = 0;
+  for (const auto& op : r.step->post_ops) {
+    if (!p.tail.empty() || (op.kind == PostOpKind::Activation && !activation_matches_torch(op.activation))) {
+      // From the first activation oneDNN gets wrong on, the rest is ours: activations only.
+      if (op.kind != PostOpKind::Activation) return std::nullopt;
+      p.tail.push_back(op.activation);
+      continue;
+    }
+    if (op.kind == PostOpKind::Activation) {
+      auto chain = eltwise_chain(op.activation);
+      if (!chain) return std::nullopt;
+      for (const auto& e : *chain) {
+        compat::append_eltwise(p.ops, e.alg, e.alpha, e.beta);
+        ++index;
+      }
+    } else {
+      const auto* t = r.inputs[op.operand].tensor;
+      if (t->dims == r.outputs[0]->dims && p.sum_input < 0) {
+        p.ops.append_sum(1.f);
+        p.sum_input = op.operand;
+      } else {
+        if (!r.inputs[op.operand].layout.is_plain() || t->dims.size() > dst_dims.size()) {
+          return std::nullopt;
+        }
+        Dims d(dst_dims.size() - t->dims.size(), 1);
+        d.insert(d.end(), t->dims.begin(), t->dims.end());
+        const md_t md = plain_md(d, dt::f32);
+        p.ops.append_binary(dnnl::algorithm::binary_add, md);
+        p.binary.push_back({index, op.operand});
+        p.binary_md.push_back(md);
+      }
+      ++index;
+    }
+  }
+  return p;
+}
+
+bool tail_keeps_zero(const PostOps& post) {
+  for (const auto& a : post.tail) {
+    if (reference::math::activate(a.op, 0.0, a.alpha, a.beta) != 0.0) return false;
+  }
+  return true;
+}
+
+void add_tail(PrimitiveKernel& k, const PostOps& post, int slot) {
+  if (post.tail.empty()) return;
+  const auto n = static_cast<std::int64_t>(k.slots[slot].md.get_size() / sizeof(float));
+  k.finals.push_back([tail = post.tail, slot, n](std::span<void* const> data) {
+    auto* y = static_cast<float*>(data[slot]);
+    for (const auto& a : tail) own::apply_activation(a, y, y, n);
+  });
+}
+
+void bind_post_ops(PrimitiveKernel& k, const KernelRequest& r, const PostOps& post, int dst_slot, Args& args) {
+  for (std::size_t i = 0; i < post.binary.size(); ++i) {
+    const int slot = k.input(post.binary[i].second, post.binary_md[i]);
+    args.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(post.binary[i].first) | DNNL_ARG_SRC_1, slot});
+  }
+  if (post.sum_input >= 0) {
+    const auto& op = r.inputs[post.sum_input];
+    k.reorder(k.input(post.sum_input, desc_of(op, dt::f32)), dst_slot);
+  }
+}
+
+}  // namespace atenrt::runtime::cpu::onednn

@@ -1,0 +1,52 @@
+// Post-op mapping: a step's fused activations and adds as oneDNN post-ops,
+// and activations as eltwise chains.
+//
+// NaN: PyTorch semantics win. oneDNN 2.6's relu (alpha 0) and clip are max/min
+// instructions that drop NaN, so relu runs as an exact NaN-keeping chain
+// (relu_chain) and clip, hardsigmoid and softplus (no 2.6 form) run as our own
+// pass after the primitive (the "tail"); nothing oneDNN applies may follow a
+// tail activation (CpuBackend tells the builder so).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "runtime/cpu/onednn/primitive_kernel.h"
+
+namespace atenrt::runtime::cpu::onednn {
+
+struct Elt {
+  dnnl::algorithm alg;
+  float alpha = 0.f;
+  float beta = 0.f;
+};
+
+// Whether oneDNN's eltwise form of this activation matches PyTorch, NaN and
+// ±inf included (relu with slope 0, clip and hardsigmoid do not; softplus has
+// no form).
+bool activation_matches_torch(const network::ActivationParams& p);
+
+// The eltwise chain of an activation; null for activations oneDNN has not,
+// or gets wrong on NaN.
+std::optional<std::vector<Elt>> eltwise_chain(const network::ActivationParams& p);
+
+// Post-ops of a conv/deconv/matmul step.
+struct PostOps {
+  dnnl::post_ops ops;
+  std::vector<network::ActivationParams> tail;  // ours, after the primitive
+  int sum_input = -1;                           // step input copied into dst first
+  std::vector<std::pair<int, int>> binary;      // (post-op index, step input)
+  std::vector<md_t> binary_md;
+};
+// `dst_dims`: the primitive's dst dims. Null when the list has no oneDNN form.
+std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims);
+
+// Whether act(0) == 0 for the whole tail: only then may it run over a blocked
+// buffer, whose padding must stay zero.
+bool tail_keeps_zero(const PostOps& post);
+// The tail activations, in place over every element of `slot` (a final).
+void add_tail(PrimitiveKernel& k, const PostOps& post, int slot);
+// Binary post-op operands and the residual copy into dst (before the call).
+void bind_post_ops(PrimitiveKernel& k, const KernelRequest& r, const PostOps& post, int dst_slot, Args& args);
+
+}  // namespace atenrt::runtime::cpu::onednn

@@ -1,0 +1,181 @@
+#include "runtime/cpu/onednn/primitive_kernel.h"
+
+namespace atenrt::runtime::cpu {
+
+std::size_t layout_bytes(const Layout& layout, const ProgramTensor& t) {
+  if (layout.is_plain()) return tensor_bytes(t);
+  return layout.blocked->md.get_size();
+}
+
+std::string layout_name(const Layout& layout) {
+  if (layout.is_plain()) return "plain";
+  const auto b = onednn::compat::blocking_of(layout.blocked->md);
+  std::string s = "blocked(";
+  for (int i = 0; i < b.inner_nblks; ++i) {
+    s += std::to_string(b.inner_blks[i]) + (i + 1 < b.inner_nblks ? "x" : "");
+  }
+  return s + ")";
+}
+
+namespace onednn {
+
+std::optional<dt> to_dt(DType d) {
+  switch (d) {
+    case DType::Float32: return dt::f32;
+    case DType::BFloat16: return dt::bf16;
+    case DType::Int32: return dt::s32;
+    case DType::Int8: return dt::s8;
+    case DType::UInt8:
+    case DType::Bool: return dt::u8;
+    default: return std::nullopt;
+  }
+}
+
+memory::dims mdims(const Dims& d) {
+  if (d.empty()) return {1};  // oneDNN has no 0-d memory
+  return memory::dims(d.begin(), d.end());
+}
+
+memory::dims to_mdims(const Dims& d) { return memory::dims(d.begin(), d.end()); }
+
+md_t plain_md(const Dims& dims, dt type) {
+  const auto d = mdims(dims);
+  memory::dims strides(d.size(), 1);
+  for (int i = static_cast<int>(d.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * d[i + 1];
+  return md_t(d, type, strides);
+}
+
+md_t desc_of(const Operand& op, dt type) {
+  if (!op.layout.is_plain()) return op.layout.blocked->md;
+  return plain_md(op.tensor->dims, type);
+}
+
+namespace {
+std::size_t align64(std::size_t n) { return (n + 63) / 64 * 64; }
+}  // namespace
+
+int PrimitiveKernel::temp(const md_t& md) {
+  const std::size_t offset = align64(scratch);
+  scratch = offset + md.get_size();
+  return add({Slot::Source::Scratch, 0, offset, md, {}});
+}
+
+void PrimitiveKernel::primitive(const compat::Primitive& p, Args args) {
+  impl = p.impl;
+  if (p.scratchpad.get_size() > 0) args.push_back({DNNL_ARG_SCRATCHPAD, temp(p.scratchpad)});
+  calls.push_back({p.prim, std::move(args)});
+}
+
+int PrimitiveKernel::as(int from, const md_t& want) {
+  if (slots[from].md == want) return from;
+  const int to = temp(want);
+  reorder(from, to);
+  return to;
+}
+
+void PrimitiveKernel::reorder(int from, int to) {
+  dnnl::reorder::primitive_desc pd(cpu_engine(), slots[from].md, cpu_engine(), slots[to].md);
+  calls.push_back({dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}});
+}
+
+namespace {
+struct State final : KernelState {
+  dnnl::stream stream;
+  std::vector<memory> mems;
+  std::vector<std::unordered_map<int, memory>> args;
+  std::vector<void*> data;  // per slot, for the finals
+};
+}  // namespace
+
+std::unique_ptr<KernelState> PrimitiveKernel::make_state() const {
+  auto s = std::make_unique<State>();
+  s->stream = dnnl::stream(cpu_engine());
+  for (const auto& slot : slots) {
+    const bool constant = slot.source == Slot::Source::Constant;
+    s->mems.push_back(constant ? slot.constant : memory(slot.md, cpu_engine(), DNNL_MEMORY_NONE));
+    s->data.push_back(constant ? slot.constant.get_data_handle() : nullptr);
+  }
+  for (const auto& c : calls) {
+    std::unordered_map<int, memory> args;
+    for (auto [arg, slot] : c.args) args.emplace(arg, s->mems[slot]);
+    s->args.push_back(std::move(args));
+  }
+  return s;
+}
+
+void PrimitiveKernel::run(KernelState* state, const KernelArgs& a) const {
+  auto* s = static_cast<State*>(state);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const Slot& slot = slots[i];
+    void* p = nullptr;
+    switch (slot.source) {
+      case Slot::Source::Input: p = const_cast<void*>(a.inputs[slot.index]); break;
+      case Slot::Source::Output: p = a.outputs[slot.index]; break;
+      case Slot::Source::Scratch: p = static_cast<std::byte*>(a.scratch) + slot.offset; break;
+      case Slot::Source::Constant: continue;
+    }
+    s->mems[i].set_data_handle(p);
+    s->data[i] = p;
+  }
+  for (std::size_t c = 0; c < calls.size(); ++c) calls[c].prim.execute(s->stream, s->args[c]);
+  s->stream.wait();
+  for (const auto& f : finals) f(s->data);
+}
+
+namespace {
+// A constant reordered now into `want` (pre-packing) and kept by the kernel.
+memory pack_constant(const Tensor& value, const md_t& have, const md_t& want) {
+  memory src(have, cpu_engine(), const_cast<std::byte*>(value.raw_data()));
+  memory dst(want, cpu_engine());
+  dnnl::stream stream(cpu_engine());
+  dnnl::reorder(src, dst).execute(stream, src, dst);
+  stream.wait();
+  return dst;
+}
+}  // namespace
+
+int source(PrimitiveKernel& k, const KernelRequest& r, int i, const md_t& have, const md_t& want, bool pack) {
+  const auto* t = r.inputs[i].tensor;
+  if (pack && t->role == TensorRole::Constant) return k.constant(pack_constant(t->value, have, want));
+  return k.as(k.input(i, have), want);
+}
+
+Destination destination(PrimitiveKernel& k, const KernelRequest& r, const md_t& produced, dt type,
+                        bool allow_blocked) {
+  Destination d;
+  const md_t plain = plain_md(r.outputs[0]->dims, type);
+  if (produced == plain) {
+    d.slot = d.out_slot = k.output(0, plain);
+  } else if (r.blocked_output_allowed && allow_blocked) {
+    d.slot = d.out_slot = k.output(0, produced);
+    d.layout.blocked = std::make_shared<BlockedDesc>(produced);
+  } else {
+    d.slot = k.temp(produced);
+    d.out_slot = k.output(0, plain);
+  }
+  return d;
+}
+
+void finish(PrimitiveKernel& k, const Destination& d) {
+  if (d.slot != d.out_slot) k.reorder(d.slot, d.out_slot);
+}
+
+dnnl::primitive_attr make_attr(const dnnl::post_ops* ops) {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (ops) attr.set_post_ops(*ops);
+  return attr;
+}
+
+bool all_f32(const KernelRequest& r, std::size_t n_inputs) {
+  for (std::size_t i = 0; i < n_inputs; ++i) {
+    if (r.inputs[i].tensor->dtype != DType::Float32) return false;
+  }
+  for (const auto* t : r.outputs) {
+    if (t->dtype != DType::Float32) return false;
+  }
+  return true;
+}
+
+}  // namespace onednn
+}  // namespace atenrt::runtime::cpu

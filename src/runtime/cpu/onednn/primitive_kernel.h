@@ -1,0 +1,109 @@
+// The oneDNN kernel: a short list of primitive calls over "slots" (the step's
+// inputs and outputs, regions of the context's scratch, and constants
+// pre-packed at build time), then our own passes ("finals") over the slots'
+// data: activations oneDNN gets wrong on NaN, and the NaN-exact repairs.
+//
+// Layouts: a source whose layout differs from what the primitive wants is
+// reordered into scratch; a result in a blocked format is reordered to plain
+// unless every consumer takes it as is (Destination).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/cpu/kernel.h"
+#include "runtime/cpu/onednn/compat.h"
+
+namespace atenrt::runtime::cpu {
+
+class BlockedDesc {
+ public:
+  explicit BlockedDesc(dnnl::memory::desc d) : md(std::move(d)) {}
+  dnnl::memory::desc md;
+};
+
+namespace onednn {
+
+using compat::cpu_engine;
+using compat::md_t;
+using dnnl::memory;
+using dt = memory::data_type;
+using Args = std::vector<std::pair<int, int>>;  // (DNNL_ARG_*, slot)
+
+std::optional<dt> to_dt(DType d);
+memory::dims mdims(const Dims& d);  // 0-d → {1}
+memory::dims to_mdims(const Dims& d);
+md_t plain_md(const Dims& dims, dt type);
+md_t desc_of(const Operand& op, dt type);  // the operand's layout, or plain
+
+struct Slot {
+  enum class Source { Input, Output, Scratch, Constant };
+  Source source = Source::Scratch;
+  int index = 0;           // Input/Output
+  std::size_t offset = 0;  // Scratch
+  md_t md;
+  memory constant;  // Constant
+};
+
+struct Call {
+  dnnl::primitive prim;
+  Args args;
+};
+
+class PrimitiveKernel final : public Kernel {
+ public:
+  std::vector<Slot> slots;
+  std::vector<Call> calls;
+  // Our own passes after the calls, over the slots' data pointers.
+  std::vector<std::function<void(std::span<void* const>)>> finals;
+  std::size_t scratch = 0;
+  std::string impl;
+
+  int input(int i, const md_t& md) { return add({Slot::Source::Input, i, 0, md, {}}); }
+  int output(int i, const md_t& md) { return add({Slot::Source::Output, i, 0, md, {}}); }
+  int temp(const md_t& md);
+  int constant(memory m) { return add({Slot::Source::Constant, 0, 0, m.get_desc(), m}); }
+  // The one way a primitive joins the kernel: its call, with a user
+  // scratchpad when it wants one; the kernel reports its implementation.
+  void primitive(const compat::Primitive& p, Args args);
+  // Slot `from` reordered into a new slot of layout `want` (or `from` itself).
+  int as(int from, const md_t& want);
+  void reorder(int from, int to);
+
+  std::size_t scratch_bytes() const override { return scratch; }
+  std::string implementation() const override { return "onednn:" + impl; }
+  std::unique_ptr<KernelState> make_state() const override;
+  void run(KernelState* state, const KernelArgs& a) const override;
+
+ private:
+  int add(Slot s) {
+    slots.push_back(std::move(s));
+    return static_cast<int>(slots.size()) - 1;
+  }
+};
+
+// Input i of the step as a slot in layout `want`: pre-packed now (reordered
+// once, kept by the kernel) when it is a constant and `pack` holds.
+int source(PrimitiveKernel& k, const KernelRequest& r, int i, const md_t& have, const md_t& want, bool pack);
+
+// The slot the primitive writes its result to; `finish` reorders it to the
+// step's output when the output must be plain and the primitive chose otherwise.
+struct Destination {
+  int slot = -1;
+  int out_slot = -1;
+  Layout layout;
+};
+Destination destination(PrimitiveKernel& k, const KernelRequest& r, const md_t& produced, dt type,
+                        bool allow_blocked = true);
+void finish(PrimitiveKernel& k, const Destination& d);
+
+// Attributes with a user scratchpad (and the post-ops, when given).
+dnnl::primitive_attr make_attr(const dnnl::post_ops* ops = nullptr);
+bool all_f32(const KernelRequest& r, std::size_t n_inputs);
+
+}  // namespace onednn
+}  // namespace atenrt::runtime::cpu

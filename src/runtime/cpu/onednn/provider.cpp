@@ -1,0 +1,96 @@
+// oneDNN as a kernel provider: which maker takes a step, which steps take or
+// produce blocked layouts, and the reorder back to plain.
+#include "runtime/cpu/onednn/makers.h"
+#include "runtime/cpu/onednn/post_ops.h"
+
+namespace atenrt::runtime::cpu {
+
+using network::LayerKind;
+
+namespace {
+
+bool has_zero_dim(const KernelRequest& r) {
+  for (const auto& op : r.inputs) {
+    if (numel_of(op.tensor->dims) == 0) return true;
+  }
+  for (const auto* t : r.outputs) {
+    if (numel_of(t->dims) == 0) return true;
+  }
+  return false;
+}
+
+bool activation_has_chain(const Step& step) {
+  return onednn::eltwise_chain(std::get<network::ActivationParams>(step.params)).has_value();
+}
+
+}  // namespace
+
+KernelChoice make_onednn_kernel(const KernelRequest& r) {
+  using namespace onednn;
+  if (has_zero_dim(r)) return {};
+  try {
+    switch (r.step->kind()) {
+      case LayerKind::Convolution: return make_convolution(r);
+      case LayerKind::Deconvolution: return make_deconvolution(r);
+      case LayerKind::MatMul: return make_matmul(r);
+      case LayerKind::Pooling: return make_pooling(r);
+      case LayerKind::Activation: return make_activation(r);
+      case LayerKind::Elementwise: return make_binary(r);
+      case LayerKind::Softmax: return make_softmax(r);
+      case LayerKind::Normalization: return make_normalization(r);
+      case LayerKind::Reduce: return make_reduction(r);
+      case LayerKind::Cast: return make_cast(r);
+      default: return {};
+    }
+  } catch (const dnnl::error&) {
+    // A case oneDNN refuses (e.g. an unsupported broadcast): the next provider takes it.
+    return {};
+  }
+}
+
+bool onednn_accepts_blocked(const Step& step, std::size_t input, const Program& program) {
+  const auto& t = program.tensors[step.inputs[input]];
+  if (t.dtype != DType::Float32 || t.dims.size() < 3 || t.dims.size() > 5) return false;
+  switch (step.kind()) {
+    case LayerKind::Convolution:
+    case LayerKind::Deconvolution: {
+      if (input == 0) return true;
+      // residual operands copied into dst by a reorder (sum post-op)
+      for (const auto& op : step.post_ops) {
+        if (op.kind == PostOpKind::Add && op.operand == static_cast<int>(input)) {
+          return t.dims == program.tensors[step.outputs[0]].dims;
+        }
+      }
+      return false;
+    }
+    case LayerKind::Pooling: return input == 0;
+    case LayerKind::Activation: return activation_has_chain(step);
+    default: return false;
+  }
+}
+
+bool onednn_may_produce_blocked(const Step& step, const Program& program) {
+  const auto& t = program.tensors[step.outputs[0]];
+  if (t.dtype != DType::Float32 || t.dims.size() < 3 || t.dims.size() > 5) return false;
+  switch (step.kind()) {
+    case LayerKind::Convolution:
+    case LayerKind::Deconvolution:
+    case LayerKind::Pooling: return true;
+    case LayerKind::Activation: return activation_has_chain(step);
+    default: return false;
+  }
+}
+
+std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTensor& tensor) {
+  using namespace onednn;
+  auto k = std::make_unique<PrimitiveKernel>();
+  k->impl = "reorder";
+  k->reorder(k->input(0, from.blocked->md), k->output(0, plain_md(tensor.dims, *to_dt(tensor.dtype))));
+  return k;
+}
+
+bool onednn_activation_matches_torch(const network::ActivationParams& p) {
+  return onednn::activation_matches_torch(p);
+}
+
+}  // namespace atenrt::runtime::cpu

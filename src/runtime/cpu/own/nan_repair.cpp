@@ -1,0 +1,102 @@
+#include "runtime/cpu/own/nan_repair.h"
+
+#include <cmath>
+#include <limits>
+
+#include "runtime/reference/scalar_math.h"
+
+namespace atenrt::runtime::cpu::own {
+
+BlockedIndex::BlockedIndex(int rank, std::int64_t offset0, const std::int64_t* strides, int nblocks,
+                           const Block* blocks)
+    : rank_(rank), nblks_(nblocks), offset0_(offset0) {
+  for (int i = 0; i < rank_; ++i) {
+    strides_[i] = strides[i];
+    block_[i] = 1;
+  }
+  for (int i = 0; i < nblks_; ++i) {
+    blks_[i] = blocks[i].size;
+    idxs_[i] = blocks[i].dim;
+    block_[idxs_[i]] *= blks_[i];
+  }
+}
+
+std::int64_t BlockedIndex::operator()(const std::int64_t* idx) const {
+  std::int64_t off = offset0_, rem[kMaxRank], div[kMaxRank];
+  for (int d = 0; d < rank_; ++d) {
+    off += idx[d] / block_[d] * strides_[d];
+    rem[d] = idx[d] % block_[d];
+    div[d] = block_[d];
+  }
+  std::int64_t inner = 0;  // inner blocks are row-major, outermost block first
+  for (int i = 0; i < nblks_; ++i) {
+    const int d = idxs_[i];
+    div[d] /= blks_[i];
+    inner = inner * blks_[i] + rem[d] / div[d];
+    rem[d] %= div[d];
+  }
+  return off + inner;
+}
+
+namespace {
+
+void torch_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex& xi, float* y,
+                    const BlockedIndex& yi) {
+  const int rank = static_cast<int>(w.in.size()), spatial = rank - 2;
+  constexpr int kMax = BlockedIndex::kMaxRank;
+  std::int64_t o[kMax] = {}, i[kMax] = {}, k[kMax] = {};
+  const std::int64_t count = numel_of(w.out);
+  for (std::int64_t flat = 0; flat < count; ++flat) {
+    std::int64_t rest = flat;
+    for (int d = rank - 1; d >= 0; --d) {
+      o[d] = rest % w.out[d];
+      rest /= w.out[d];
+    }
+    i[0] = o[0], i[1] = o[1];
+    float best = -INFINITY;
+    bool seen = false;
+    std::int64_t taps = 1;
+    for (int s = 0; s < spatial; ++s) taps *= w.kernel[s];
+    for (std::int64_t t = 0; t < taps; ++t) {
+      std::int64_t r = t;
+      bool inside = true;
+      for (int s = spatial - 1; s >= 0; --s) {
+        k[s] = r % w.kernel[s];
+        r /= w.kernel[s];
+        i[2 + s] = o[2 + s] * w.stride[s] - w.pre[s] + k[s] * (w.dil[s] + 1);
+        inside = inside && i[2 + s] >= 0 && i[2 + s] < w.in[2 + s];
+      }
+      if (!inside) continue;
+      const float v = x[xi(i)];
+      if (!seen || reference::math::beats(v, best, true)) best = v;
+      seen = true;
+    }
+    y[yi(o)] = best;
+  }
+}
+
+}  // namespace
+
+void repair_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex& xi, std::int64_t n, float* y,
+                     const BlockedIndex& yi) {
+  bool plain_numbers = true;
+  for (std::int64_t i = 0; i < n; ++i) plain_numbers = plain_numbers && !(x[i] != x[i] || x[i] == -INFINITY);
+  if (!plain_numbers) torch_max_pool(w, x, xi, y, yi);
+}
+
+void repair_softmax(const float* x, float* y, std::int64_t outer, std::int64_t len, std::int64_t inner) {
+  for (std::int64_t o = 0; o < outer; ++o) {
+    for (std::int64_t i = 0; i < inner; ++i) {
+      const std::int64_t base = o * len * inner + i;
+      float mx = x[base];  // NaN-propagating max of the row
+      for (std::int64_t j = 1; j < len; ++j) {
+        const float v = x[base + j * inner];
+        mx = (v > mx || std::isnan(v)) && !std::isnan(mx) ? v : mx;
+      }
+      if (std::isfinite(mx)) continue;
+      for (std::int64_t j = 0; j < len; ++j) y[base + j * inner] = std::numeric_limits<float>::quiet_NaN();
+    }
+  }
+}
+
+}  // namespace atenrt::runtime::cpu::own
