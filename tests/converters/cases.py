@@ -79,8 +79,14 @@ case("elu_alpha_scale", "activation", lambda x: aten.elu(x, 0.5, 2.0, 1.5), T(4,
 case("hardtanh", "activation", lambda x: F.hardtanh(x, -0.5, 0.75), T(4, 5))
 case("softplus_beta", "activation", lambda x: F.softplus(x, beta=2.0, threshold=1.0), T(4, 5))
 case("relu_int", "activation", torch.relu, T(3, 4, dtype=I64))
-case("relu_special", "activation", torch.relu, T(values=SPECIAL))
-case("sigmoid_special", "activation", torch.sigmoid, T(values=SPECIAL))
+# NaN, ±inf and ±0 through every activation, pinned to PyTorch (the engine runs them too)
+for op, fn in [("relu", torch.relu), ("sigmoid", torch.sigmoid), ("tanh", torch.tanh), ("silu", F.silu),
+               ("hardswish", F.hardswish), ("hardsigmoid", F.hardsigmoid), ("gelu", F.gelu), ("selu", F.selu),
+               ("mish", F.mish), ("relu6", F.relu6), ("elu", F.elu), ("softplus", F.softplus),
+               ("gelu_tanh", lambda x: F.gelu(x, approximate="tanh")), ("leaky_relu", lambda x: F.leaky_relu(x, 0.2)),
+               ("elu_alpha_scale", lambda x: aten.elu(x, 0.5, 2.0, 1.5)), ("hardtanh", lambda x: F.hardtanh(x, -0.5, 0.75)),
+               ("softplus_beta", lambda x: F.softplus(x, beta=2.0, threshold=1.0))]:
+    case(f"{op}_special", "activation", fn, T(values=SPECIAL))
 case("prelu_channels", "activation", nn.PReLU(3), T(2, 3, 4, 4))
 case("prelu_single", "activation", nn.PReLU(), T(2, 3, 4))
 for dim in (-1, 0, 1):
@@ -145,6 +151,8 @@ case("clamp_int_float_bound", "elementwise", lambda x: torch.clamp(x, min=0.5), 
 case("clamp_tensor", "elementwise", lambda x, lo, hi: torch.clamp(x, lo, hi), T(4, 5), T(5), T(4, 1, positive=True))
 case("clamp_nan", "elementwise", lambda x: torch.clamp(x, -1.0, 1.0), T(values=SPECIAL))
 case("clip", "elementwise", lambda x: torch.clip(x, -1, 1), T(4, 5))
+case("clip_special", "elementwise", lambda x: torch.clip(x, -1, 1), T(values=SPECIAL))
+case("clamp_min_special", "elementwise", lambda x: torch.clamp(x, min=0.5), T(values=SPECIAL))
 
 # ------------------------------------------------------------------ unary
 UNARY = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "erf", "exp", "expm1",
@@ -213,6 +221,11 @@ case("batch_norm_train_stats", "normalization", lambda x: F.batch_norm(x, None, 
 case("layer_norm_last", "normalization", nn.LayerNorm(8), T(2, 3, 8))
 case("layer_norm_two", "normalization", nn.LayerNorm([3, 8]), T(2, 3, 8))
 case("layer_norm_no_affine", "normalization", nn.LayerNorm(8, elementwise_affine=False), T(4, 8))
+case("layer_norm_special", "normalization", nn.LayerNorm(4),
+     T(values=[[1.5, float("inf"), 2.0, -1.0], [float("nan"), 1.0, 2.0, -2.0], [1.0, 2.0, 3.0, 4.0], [float("-inf"), 0.0, 1.0, 2.0]]))
+case("batch_norm_special", "normalization", bn, T(values=[[[[1.0, float("nan")], [float("inf"), -2.0]]] * 3]))
+case("group_norm_special", "normalization", nn.GroupNorm(2, 4), T(values=[[[1.0, float("inf")], [2.0, 0.5], [0.5, 1.0], [3.0, -1.0]]]))
+case("prelu_special", "activation", nn.PReLU(2, init=0.3), T(values=[[SPECIAL[:4], SPECIAL[4:]]]))
 case("group_norm", "normalization", nn.GroupNorm(2, 4), T(2, 4, 3, 3))
 case("group_norm_1d", "normalization", nn.GroupNorm(3, 6), T(2, 6, 5))
 case("instance_norm", "normalization", nn.InstanceNorm2d(3), T(2, 3, 4, 4))
@@ -245,6 +258,12 @@ case("adaptive_avg_pool2d_3x2", "pool", nn.AdaptiveAvgPool2d((3, 2)), T(1, 3, 7,
 case("adaptive_avg_pool1d", "pool", nn.AdaptiveAvgPool1d(3), T(2, 3, 7))
 case("adaptive_avg_pool3d", "pool", nn.AdaptiveAvgPool3d(2), T(1, 2, 5, 4, 3))
 case("adaptive_max_pool2d", "pool", nn.AdaptiveMaxPool2d(2), T(1, 3, 7, 7))
+NAN, INF = float("nan"), float("inf")
+POOL_SPECIAL = [[[[1.0, NAN, 2.0, 0.5], [-1.0, 3.0, -INF, -2.0], [INF, 0.0, -0.5, -3.0], [2.5, -1.5, -INF, -INF]]]]
+case("max_pool2d_special", "pool", nn.MaxPool2d(2), T(values=POOL_SPECIAL))
+case("max_pool2d_special_overlap", "pool", nn.MaxPool2d(3, stride=1, padding=1), T(values=POOL_SPECIAL))
+case("avg_pool2d_special", "pool", nn.AvgPool2d(2), T(values=POOL_SPECIAL))
+case("adaptive_avg_pool2d_special", "pool", nn.AdaptiveAvgPool2d(1), T(values=POOL_SPECIAL))
 
 # ------------------------------------------------------------------ matmul
 case("linear", "matmul", nn.Linear(4, 3), T(5, 4))
@@ -292,6 +311,16 @@ case("var_dim", "reduce", lambda x: torch.var(x, 1), T(3, 6))
 case("std_unbiased_false", "reduce", lambda x: torch.std(x, -1, unbiased=False, keepdim=True), T(3, 6))
 case("norm", "reduce", lambda x: torch.linalg.vector_norm(x, 2, dim=1), T(3, 6))
 case("mean_special", "reduce", lambda x: torch.mean(x), T(values=[1.0, float("inf"), 2.0]))
+REDUCE_SPECIAL = [[1.5, INF, 2.0, -1.0], [0.0, INF, 1.0, 3.0], [NAN, 1.0, 2.0, -2.0], [-INF, -1.0, 2.0, 0.5], [INF, -INF, 1.0, 2.0]]
+case("prod_dim_special", "reduce", lambda x: torch.prod(x, -1), T(values=REDUCE_SPECIAL))
+case("sum_dim_special", "reduce", lambda x: torch.sum(x, -1), T(values=REDUCE_SPECIAL))
+case("amax_dim_special", "reduce", lambda x: torch.amax(x, -1), T(values=REDUCE_SPECIAL))
+case("amin_dim_special", "reduce", lambda x: torch.amin(x, -1), T(values=REDUCE_SPECIAL))
+case("max_dim_special", "reduce", lambda x: torch.max(x, -1), T(values=REDUCE_SPECIAL))
+case("argmax_special", "reduce", lambda x: torch.argmax(x, -1), T(values=REDUCE_SPECIAL))
+case("cumsum_special", "reduce", lambda x: torch.cumsum(x, -1), T(values=REDUCE_SPECIAL))
+case("softmax_special", "activation", lambda x: torch.softmax(x, -1), T(values=REDUCE_SPECIAL))
+case("log_softmax_special", "activation", lambda x: torch.log_softmax(x, -1), T(values=REDUCE_SPECIAL))
 
 # ------------------------------------------------------------------ shape
 case("view", "shape", lambda x: x.view(4, 6) + 0, T(2, 3, 4))
@@ -570,16 +599,26 @@ case("d_grid_sampler", "other", lambda x, g: aten.grid_sampler(x, g, 0, 0, False
 # make_cases.py writes the call as one node (schema argument names from the
 # op), the harness builds that one-node graph.
 class OpCase:
-    def __init__(self, name, family, op, args, kwargs=None, refused=None, rtol=1e-4, atol=1e-4, trivial=None):
-        self.name, self.family, self.op, self.args, self.kwargs = name, family, op, args, kwargs or {}
-        self.refused, self.rtol, self.atol, self.trivial = refused, rtol, atol, trivial
+    """`op`: the OpOverload, or for one torch 1.13 lacks its target string ("aten._safe_softmax.default")
+    with `arg_names` (schema order) and `reference`, a function of the same arguments computing the
+    outputs with torch 1.13 ops. `used_outputs`: only the first ones are read (the node has
+    `node_outputs` in all)."""
+
+    def __init__(self, name, family, op, args, kwargs=None, refused=None, rtol=1e-4, atol=1e-4, trivial=None,
+                 check="values", arg_names=None, reference=None, used_outputs=None, node_outputs=None):
+        self.name, self.family, self.args, self.kwargs = name, family, args, kwargs or {}
+        self.op, self.target = (None, op) if isinstance(op, str) else (op, None)
+        self.refused, self.rtol, self.atol, self.trivial, self.check = refused, rtol, atol, trivial, check
+        self.arg_names, self.reference, self.used_outputs, self.node_outputs = arg_names, reference, used_outputs, node_outputs
+        assert self.op is not None or (arg_names and reference), f"{name}: a target string needs arg_names and reference"
 
 
 OP_CASES = []
+OPCASE_OPTIONS = ("refused", "rtol", "atol", "trivial", "check", "arg_names", "reference", "used_outputs", "node_outputs")
 
 
 def opcase(name, family, op, *args, **kwargs):
-    extra = {k: kwargs.pop(k) for k in ("refused", "rtol", "atol", "trivial") if k in kwargs}
+    extra = {k: kwargs.pop(k) for k in OPCASE_OPTIONS if k in kwargs}
     OP_CASES.append(OpCase(name, family, op, list(args), kwargs, **extra))
 
 
@@ -655,3 +694,107 @@ opcase("o_grid_sampler", "other", aten.grid_sampler.default, T(1, 2, 4, 5), T(1,
 opcase("o_embedding_bag_padding_idx_refused", "embedding", aten.embedding_bag.padding_idx, T(6, 3), T(values=[1, 2, 0, 4], dtype=I64),
        T(values=[0, 2], dtype=I64), False, 0, False, None, False, 0, refused="padding_idx")
 opcase("o_atan2_out_refused", "elementwise", aten.atan2.out, T(3), T(3), out=T(3), refused="preallocated 'out' tensor")
+
+
+# ------------------------------------------------------------------ overloads no trace of torch 1.13 records
+# torch >= 2.0 spellings (SDPA and its CPU/flash/efficient/cudnn forms, _safe_softmax,
+# _native_batch_norm_legit, any.dims, squeeze.dims, ...), outputs computed with 1.13 ops.
+def _attention(q, k, v, mask=None, causal=False, scale=None):
+    s = torch.matmul(q, k.transpose(-2, -1)) * (scale if scale is not None else 1 / math.sqrt(q.shape[-1]))
+    if causal:
+        s = s.masked_fill(~torch.ones(q.shape[-2], k.shape[-2], dtype=torch.bool).tril(), float("-inf"))
+    if mask is not None:
+        s = s.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else s + mask
+    return torch.matmul(torch.softmax(s, -1), v)
+
+
+QKV = [T(2, 3, 5, 8), T(2, 3, 6, 8), T(2, 3, 6, 8)]
+QKV_SQUARE = [T(2, 3, 6, 8), T(2, 3, 6, 8), T(2, 3, 6, 8)]
+SDPA_ARGS = ["query", "key", "value", "attn_mask", "dropout_p", "is_causal"]
+opcase("o_sdpa_mask_scale", "attention", "aten.scaled_dot_product_attention.default", *QKV, T(5, 6), 0.0, False, scale=0.3,
+       arg_names=SDPA_ARGS, reference=lambda q, k, v, m, p, c, scale=None: _attention(q, k, v, m, c, scale))
+opcase("o_sdpa_causal", "attention", "aten.scaled_dot_product_attention.default", *QKV_SQUARE, None, 0.0, True,
+       arg_names=SDPA_ARGS, reference=lambda q, k, v, m, p, c: _attention(q, k, v, m, c))
+opcase("o_sdpa_bool_mask", "attention", "aten.scaled_dot_product_attention.default", *QKV,
+       T(values=[[True] * 6, [True, False] * 3, [False] * 5 + [True], [True] * 3 + [False] * 3, [True] * 6]), 0.0, False,
+       arg_names=SDPA_ARGS, reference=lambda q, k, v, m, p, c: _attention(q, k, v, m, c))
+opcase("o_sdpa_dropout_refused", "attention", "aten.scaled_dot_product_attention.default", *QKV, None, 0.1, False,
+       arg_names=SDPA_ARGS, reference=lambda *a: None, refused="dropout_p > 0")
+# what torch 2.x emits on CPU
+opcase("o_sdpa_flash_for_cpu", "attention", "aten._scaled_dot_product_flash_attention_for_cpu.default", *QKV_SQUARE, 0.0, True,
+       attn_mask=None, scale=0.25, arg_names=["query", "key", "value", "dropout_p", "is_causal"],
+       reference=lambda q, k, v, p, c, attn_mask=None, scale=None: _attention(q, k, v, attn_mask, c, scale),
+       used_outputs=1, node_outputs=2)
+opcase("o_sdpa_flash_for_cpu_mask", "attention", "aten._scaled_dot_product_flash_attention_for_cpu.default", *QKV, 0.0, False,
+       attn_mask=T(2, 1, 5, 6), arg_names=["query", "key", "value", "dropout_p", "is_causal"],
+       reference=lambda q, k, v, p, c, attn_mask=None: _attention(q, k, v, attn_mask, c), used_outputs=1, node_outputs=2)
+opcase("o_sdpa_flash", "attention", "aten._scaled_dot_product_flash_attention.default", *QKV, 0.0, False, False,
+       arg_names=["query", "key", "value", "dropout_p", "is_causal", "return_debug_mask"],
+       reference=lambda q, k, v, p, c, d: _attention(q, k, v, None, c), used_outputs=1, node_outputs=9)
+opcase("o_sdpa_efficient", "attention", "aten._scaled_dot_product_efficient_attention.default", *QKV, T(2, 3, 5, 6), False,
+       0.0, False, arg_names=["query", "key", "value", "attn_bias", "compute_log_sumexp", "dropout_p", "is_causal"],
+       reference=lambda q, k, v, b, lse, p, c: _attention(q, k, v, b, c), used_outputs=1, node_outputs=4)
+opcase("o_sdpa_cudnn", "attention", "aten._scaled_dot_product_cudnn_attention.default", *QKV_SQUARE, None, False, 0.0, True,
+       False, scale=0.5, arg_names=["query", "key", "value", "attn_bias", "compute_log_sumexp", "dropout_p", "is_causal",
+                                    "return_debug_mask"],
+       reference=lambda q, k, v, b, lse, p, c, d, scale=None: _attention(q, k, v, b, c, scale), used_outputs=1, node_outputs=9)
+opcase("o_safe_softmax", "activation", "aten._safe_softmax.default",
+       T(values=[[0.0, float("-inf"), 1.0], [float("-inf")] * 3, [2.0, 3.0, float("-inf")]]), 1, arg_names=["self", "dim"],
+       reference=lambda x, d: torch.where((x == float("-inf")).all(d, keepdim=True), torch.zeros(()), torch.softmax(x, d)))
+opcase("o_prelu_kernel", "activation", "aten._prelu_kernel.default", T(2, 3, 4), T(3, 1), arg_names=["self", "weight"],
+       reference=lambda x, w: torch.where(x >= 0, x, x * w))
+BN_ARGS = ["input", "weight", "bias", "running_mean", "running_var", "training", "momentum", "eps"]
+opcase("o_native_batch_norm_legit", "normalization", "aten._native_batch_norm_legit.default", T(2, 3, 4), T(3), T(3), T(3),
+       T(3, positive=True), False, 0.1, 1e-5, arg_names=BN_ARGS, used_outputs=1, node_outputs=3,
+       reference=lambda x, w, b, m, v, t, mom, eps: F.batch_norm(x, m, v, w, b, t, mom, eps))
+opcase("o_native_batch_norm_legit_train", "normalization", "aten._native_batch_norm_legit.default", T(4, 3, 5), T(3), T(3),
+       T(3), T(3, positive=True), True, 0.1, 1e-5, arg_names=BN_ARGS, used_outputs=1, node_outputs=3,
+       reference=lambda x, w, b, m, v, t, mom, eps: F.batch_norm(x, None, None, w, b, True, mom, eps))
+opcase("o_native_batch_norm_legit_no_stats", "normalization", "aten._native_batch_norm_legit.no_stats", T(4, 3, 5), T(3),
+       T(3), True, 0.1, 1e-5, arg_names=["input", "weight", "bias", "training", "momentum", "eps"], used_outputs=1,
+       node_outputs=3, reference=lambda x, w, b, t, mom, eps: F.batch_norm(x, None, None, w, b, True, mom, eps))
+opcase("o_native_batch_norm_legit_no_training", "normalization", "aten._native_batch_norm_legit_no_training.default",
+       T(2, 3, 4, 4), T(3), T(3), T(3), T(3, positive=True), 0.1, 1e-5,
+       arg_names=["input", "weight", "bias", "running_mean", "running_var", "momentum", "eps"], used_outputs=1,
+       node_outputs=3, reference=lambda x, w, b, m, v, mom, eps: F.batch_norm(x, m, v, w, b, False, mom, eps))
+opcase("o_any_dims", "reduce", "aten.any.dims", T(values=[[[False, False], [False, True]], [[False, False], [False, False]]], dtype=BOOL),
+       [1, -1], False, arg_names=["self", "dim", "keepdim"], reference=lambda x, d, k: x.any(2).any(1))
+opcase("o_squeeze_dims", "shape", "aten.squeeze.dims", T(2, 1, 3, 1), [1, -1], arg_names=["self", "dim"],
+       reference=lambda x, d: x.squeeze(-1).squeeze(1))
+opcase("o_reshape_copy", "shape", "aten._reshape_copy.default", T(2, 3, 4), [4, -1], arg_names=["self", "size"],
+       reference=lambda x, s: x.reshape(s))
+# overloads torch 1.13 has but never records in a trace
+opcase("o_adaptive_max_pool1d", "pool", aten.adaptive_max_pool1d.default, T(1, 2, 7), [3], used_outputs=1)
+opcase("o_adaptive_max_pool3d", "pool", aten.adaptive_max_pool3d.default, T(1, 2, 5, 4, 3), [2, 2, 2], used_outputs=1)
+opcase("o_adaptive_max_pool1d_indices_refused", "pool", aten.adaptive_max_pool1d.default, T(1, 2, 7), [3],
+       refused="indices")
+opcase("o_contiguous", "shape", aten.contiguous.default, T(3, 4), trivial=IDENTITY)
+opcase("o_alias", "shape", aten.alias.default, T(3, 4), trivial=IDENTITY)
+opcase("o_detach", "other", aten.detach.default, T(3, 4), trivial=IDENTITY)
+opcase("o_lift_fresh", "other", aten.lift_fresh.default, T(3, 4), trivial=IDENTITY)
+opcase("o_lift_fresh_copy", "other", aten.lift_fresh_copy.default, T(3, 4), trivial=IDENTITY)
+opcase("o_reshape_alias", "shape", aten._reshape_alias.default, T(2, 3, 4), [6, 4], [4, 1])
+opcase("o_unsafe_view", "shape", aten._unsafe_view.default, T(2, 3, 4), [4, 6])
+opcase("o_to_dtype_layout", "other", aten.to.dtype_layout, T(3, 4), dtype=torch.int32)
+opcase("o_empty_memory_format", "other", aten.empty.memory_format, [2, 3], dtype=torch.float32, check="shape")
+opcase("o_index_hacked_twin", "select", aten.index.Tensor_hacked_twin, T(5, 3), [T(values=[4, 1, -2], dtype=I64)])
+opcase("o_index_put_hacked_twin", "select", aten.index_put.hacked_twin, T(5, 3), [T(values=[0, 3], dtype=I64)], T(3))
+opcase("o_index_put_hacked_twin_accumulate", "select", aten.index_put.hacked_twin, T(5, 3), [T(values=[1, 1, 4], dtype=I64)],
+       T(3, 3), True)
+opcase("o_bitwise_or_scalar_tensor", "elementwise", aten.bitwise_or.Scalar_Tensor, True, T(3, 4, dtype=BOOL),
+       refused="only bool tensors")
+opcase("o_bitwise_xor_scalar", "elementwise", aten.bitwise_xor.Scalar, T(3, 4, dtype=BOOL), True, refused="only bool tensors")
+opcase("o_nonzero_refused", "select", aten.nonzero.default, T(3, 4), refused="depends on the data")
+opcase("o_where_condition_refused", "select", aten.where.default, T(3, 4, dtype=BOOL), refused="depends on the data")
+opcase("o_embedding_bag_offsets_input_refused", "embedding", aten.embedding_bag.default, T(6, 3),
+       T(values=[1, 2, 0, 4], dtype=I64), T(values=[0, 2], dtype=I64), refused="offsets must be a constant")
+opcase("o_embedding_bag_forward_only_refused", "embedding", aten._embedding_bag_forward_only.default, T(6, 3),
+       T(values=[1, 2, 0, 4], dtype=I64), T(values=[0, 2], dtype=I64), refused="offsets must be a constant")
+opcase("o_native_multi_head_attention", "attention", aten._native_multi_head_attention.default, T(2, 5, 8), T(2, 5, 8),
+       T(2, 5, 8), 8, 2, T(24, 8), T(24), T(8, 8), T(8), None, False, used_outputs=1, node_outputs=2)
+opcase("o_resize", "shape", aten.resize_.default, T(2, 6), [3, 4])
+opcase("o_prims_broadcast_in_dim", "shape", torch.ops.prims.broadcast_in_dim.default, T(3, 1), [2, 3, 4], [1, 2])
+opcase("o_prims_convert_element_type", "other", torch.ops.prims.convert_element_type.default, T(3, 4), torch.int32)
+opcase("o_prims_div", "elementwise", torch.ops.prims.div.default, T(3, 4), T(3, 4, positive=True))
+opcase("o_prims_div_int", "elementwise", torch.ops.prims.div.default, T(3, 4, dtype=I64), T(3, 4, dtype=I64, lo=1, hi=4))
+opcase("o_prims_sum", "reduce", torch.ops.prims.sum.default, T(3, 4, 5), [0, 2])

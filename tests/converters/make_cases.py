@@ -30,6 +30,8 @@ import cases  # noqa: E402
 def flatten(out):
     if isinstance(out, torch.Tensor):
         return [out]
+    if out is None:   # an output not computed (native MHA's weights without need_weights)
+        return []
     items = []
     for o in out:
         items.extend(flatten(o))
@@ -115,35 +117,47 @@ def materialize(arg, inputs):
     return arg["value"]
 
 
+def op_target(op):
+    return str(op.__module__).replace("torch._ops.", "") + "." + op.__name__
+
+
 def write_op_case(c, outdir):
-    """One node: schema-named arguments, inputs, PyTorch's outputs."""
+    """One node: schema-named arguments, inputs, PyTorch's outputs. A case for an overload torch
+    1.13 lacks names its target and arguments and computes the outputs with `reference`."""
     gen = torch.Generator().manual_seed(zlib.crc32(c.name.encode()))
     inputs = []
-    schema = c.op._schema.arguments
+    names = c.arg_names or [a.name for a in c.op._schema.arguments]
+    target = c.target or op_target(c.op)
     args = []
     for i, v in enumerate(c.args):
-        args.append(dict(encode(v, gen, inputs), name=schema[i].name))
+        args.append(dict(encode(v, gen, inputs), name=names[i]))
     for k, v in c.kwargs.items():
         args.append(dict(encode(v, gen, inputs), name=k))
-    entry = dict(name=c.name, family=c.family, refused=c.refused, rtol=c.rtol, atol=c.atol, check="values",
-                 trivial=c.trivial, op=dict(target=str(c.op.__module__).replace("torch._ops.", "") + "." + c.op.__name__, args=args),
-                 ops=[str(c.op.__module__).replace("torch._ops.", "") + "." + c.op.__name__])
+    entry = dict(name=c.name, family=c.family, refused=c.refused, rtol=c.rtol, atol=c.atol, check=c.check,
+                 trivial=c.trivial, op=dict(target=target, args=args), ops=[target])
     cdir = os.path.join(outdir, c.name)
     os.makedirs(cdir, exist_ok=True)
     call_args = [materialize(a, inputs) for a in args[:len(c.args)]]
     call_kwargs = {a["name"]: materialize(a, inputs) for a in args[len(c.args):]}
     try:
         with torch.no_grad():
-            out = c.op(*call_args, **call_kwargs)
+            out = (c.reference or c.op)(*call_args, **call_kwargs)
     except Exception as e:
         if c.refused is None:
             raise
         out = []
+    if out is None:   # a refusal's reference computes nothing
+        out = []
     returns = "list" if isinstance(out, list) else "tuple" if isinstance(out, tuple) else "single"
     outs = flatten(out) if not isinstance(out, torch.Tensor) else [out]
-    if c.refused is None:
+    node_outputs = c.node_outputs or len(outs)
+    if c.used_outputs is not None:   # the node has more outputs; only these are read
+        outs = outs[:c.used_outputs]
+        returns = "tuple"
+    if c.refused is None and c.check == "values":
         entry["vacuous"] = vacuity(outs, inputs, c.rtol, c.atol)
     entry["op"]["returns"] = returns
+    entry["op"]["node_outputs"] = node_outputs
     entry["op"]["outputs"] = [dict(dtype=DTYPE_NAMES[t.dtype], shape=list(t.shape)) for t in outs]
     np.savez(os.path.join(cdir, "inputs.npz"), *[to_numpy(x) for x in inputs])
     np.savez(os.path.join(cdir, "outputs.npz"), *[to_numpy(x) for x in outs])

@@ -1,6 +1,12 @@
 // Activation converters: pick the arguments, call impl::activation.
+#include <cmath>
+
 #include "conversion/aten_ops/common.h"
+#include "conversion/host_tensor.h"
 #include "conversion/impl/activation.h"
+#include "conversion/impl/elementwise.h"
+#include "conversion/impl/reduce.h"
+#include "conversion/impl/select.h"
 
 namespace atenrt::conversion::aten_ops {
 namespace {
@@ -79,10 +85,20 @@ ATENRT_CONVERTER("aten._softmax.default", .validator = no_half_to_float, .suppor
 ATENRT_CONVERTER("aten._log_softmax.default", .validator = no_half_to_float, .supports_dynamic_shapes = true) {
   return one(act::softmax(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), true));
 }
+// softmax, except that a row masked entirely (every element -inf) gives 0s, not NaN.
 ATENRT_CONVERTER("aten._safe_softmax.default", .supports_dynamic_shapes = true) {
   auto* x = args.tensor("self");
   if (auto dt = args.opt_dtype("dtype")) x = impl::cast(ctx, args.name(), x, *dt);
-  return one(act::softmax(ctx, SourceIR::ATen, args.name(), x, args.i("dim"), false));
+  const std::string name(args.name());
+  auto* soft = act::softmax(ctx, SourceIR::ATen, name, x, args.i("dim"), false);
+  auto* row_max = impl::reduce::reduce(ctx, SourceIR::ATen, name + ".row_max", x, network::ReduceOp::Max, {args.i("dim")}, true);
+  Tensor minus_inf(row_max->dtype, {});  // a tensor: a Scalar holding inf would be cast to int
+  set_element(minus_inf, 0, -INFINITY);
+  auto* masked = impl::elementwise::compare(ctx, SourceIR::ATen, name + ".masked", Operand{row_max, {}},
+                                            Operand{ctx.constant(minus_inf, name + ".minus_inf"), {}},
+                                            network::ElementwiseOp::Equal);
+  return one(impl::select::where(ctx, SourceIR::ATen, name + ".safe", masked, Operand{nullptr, Scalar::of_float(0.0)},
+                                 Operand{soft, {}}));
 }
 ATENRT_CONVERTER("aten.softmax.int", .supports_dynamic_shapes = true) {
   auto* x = args.tensor("self");

@@ -9,6 +9,7 @@
 #include "conversion/context.h"
 #include "conversion/host_tensor.h"
 #include "conversion/registry.h"
+#include "evaluator_chain.h"
 #include "graph_builder.h"
 #include "runtime/reference/reference.h"
 
@@ -142,6 +143,21 @@ TEST(HandBuilt, SymSizeArithmeticFeedsAView) {
   auto out = run(b.g, {f32({2, 3}, {1, 2, 3, 4, 5, 6})});
   EXPECT_EQ(out[0].sizes(), (std::vector<std::int64_t>{6}));
   expect_near(out[0], {1, 2, 3, 4, 5, 6});
+}
+
+TEST(HandBuilt, EveryEvaluatorFoldsAsPythonWould) {
+  const auto chain = testing::evaluator_chain();
+  std::vector<double> iota(24);
+  for (std::size_t i = 0; i < iota.size(); ++i) iota[i] = static_cast<double>(i);
+  auto out = run(chain.graph, {f32({2, 3, 4}, iota)});
+  ASSERT_EQ(out.size(), 2 + chain.comparisons.size());
+  EXPECT_EQ(out[0].sizes(), (std::vector<std::int64_t>{2, 4}));
+  expect_near(out[0], std::vector<double>(8, 8.0));
+  for (std::size_t i = 0; i < chain.comparisons.size(); ++i) {
+    SCOPED_TRACE("comparison " + std::to_string(i));
+    expect_near(out[1 + i], {chain.comparisons[i]});
+  }
+  expect_near(out.back(), std::vector<double>(iota.begin() + 12, iota.end()));
 }
 
 TEST(HandBuilt, GetitemOnASplitAndADeadEmpty) {
