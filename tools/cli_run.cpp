@@ -8,10 +8,6 @@
 namespace atenrt::cli {
 namespace {
 
-std::string describe_tensor(const Tensor& t) {
-  return std::string(dtype_name(t.dtype())) + shape_to_string(t.sizes());
-}
-
 class RunCommand : public Command {
  public:
   void setup(CLI::App& app) override {
@@ -25,20 +21,24 @@ class RunCommand : public Command {
   int run() override {
     auto engine = load_or_compile(model_, flags_);
     if (!engine) return 0;
-    std::vector<Tensor> inputs = io::read_npz(inputs_);
     const auto& expected = engine->inputs();
-    if (inputs.size() != expected.size()) {
+    auto count_error = [&](std::size_t given) {
       std::string want;
       for (const auto& e : expected) want += "\n  " + e.to_string();
-      throw InputError(inputs_ + ": " + std::to_string(inputs.size()) + " arrays given, the model takes " +
-                       std::to_string(expected.size()) + ":" + want);
-    }
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (inputs[i].dtype() != expected[i].dtype || inputs[i].sizes() != expected[i].dims) {
-        throw InputError(inputs_ + ": arr_" + std::to_string(i) + " is " + describe_tensor(inputs[i]) +
-                         ", but input " + std::to_string(i) + " is " + expected[i].to_string());
+      return InputError(inputs_ + ": " + std::to_string(given) + " arrays given, the model takes " +
+                        std::to_string(expected.size()) + ":" + want);
+    };
+    // Each array's header is checked before its payload is read or inflated.
+    auto check = [&](std::size_t i, const std::string&, DType dtype, const std::vector<std::int64_t>& shape) {
+      if (i >= expected.size()) throw count_error(i + 1);
+      if (dtype != expected[i].dtype || shape != expected[i].dims) {
+        throw InputError(inputs_ + ": arr_" + std::to_string(i) + " is " + std::string(dtype_name(dtype)) +
+                         shape_to_string(shape) + ", but input " + std::to_string(i) + " is " +
+                         expected[i].to_string());
       }
-    }
+    };
+    std::vector<Tensor> inputs = io::read_npz(inputs_, check);
+    if (inputs.size() != expected.size()) throw count_error(inputs.size());
     auto context = engine->create_context();
     const auto& outputs = context.run(inputs);
     io::write_npz(outputs_, outputs);

@@ -18,6 +18,11 @@ std::string trimmed(std::string s) {
   return s;
 }
 
+// A short text record (archive_format, version, byteorder), trailing newline dropped.
+std::string read_record(const ZipArchive& zip, const std::string& name, const ReadLimits& limits) {
+  return trimmed(zip.read_text(name, limits.max_record_bytes, "record limit"));
+}
+
 // The root folder: the text before the first '/' of the first entry, if every
 // entry shares it (pt2_format.md §1.3 step 2).
 std::string common_root(const ZipArchive& zip) {
@@ -35,7 +40,8 @@ std::string common_root(const ZipArchive& zip) {
 void read_graph_json(const ZipArchive& zip, const std::string& entry, const ReadLimits& limits,
                      ir::ExportedProgram& ep) {
   const JsonReader r(zip.display() + ": " + entry);
-  const json root = parse_json(zip.read_text(entry), r.where(), limits.max_json_depth);
+  const json root = parse_json(zip.read_text(entry, limits.max_json_bytes, "JSON record limit"),
+                               r.where(), limits.max_json_depth);
   read_exported_program(root, r, ep);
   // Edges: every value used is defined before use, names are unique.
   try {
@@ -91,14 +97,14 @@ ir::ExportedProgram load_pt2_archive(const ZipArchive& zip, const std::string& r
   ep.info.root = root.empty() ? "" : root.substr(0, root.size() - 1);
   const std::string where = zip.display();
   if (zip.contains(root + "archive_version")) {
-    const std::string v = trimmed(zip.read_text(root + "archive_version"));
+    const std::string v = read_record(zip, root + "archive_version", limits);
     if (v != "0") {
       throw UnsupportedError(where + ": " + root + "archive_version: PT2 archive version '" + v +
                              "' is not supported (atenrt reads version 0)");
     }
   }
   if (zip.contains(root + "byteorder")) {
-    const std::string order = trimmed(zip.read_text(root + "byteorder"));
+    const std::string order = read_record(zip, root + "byteorder", limits);
     if (order != "little") {
       throw UnsupportedError(where + ": " + root + "byteorder: '" + order + "' byte order is not supported");
     }
@@ -158,7 +164,7 @@ ir::ExportedProgram load_legacy(const ZipArchive& zip, const ReadLimits& limits,
   const std::string where = zip.display();
   if (zip.contains("version")) {
     // "M.m" (2.2–2.7) or a bare int (2.1); the JSON's schema_version decides.
-    const std::string v = trimmed(zip.read_text("version"));
+    const std::string v = read_record(zip, "version", limits);
     const bool ok = !v.empty() && v.size() < 32 &&
                     v.find_first_not_of("0123456789.") == std::string::npos;
     if (!ok) throw FormatError(where + ": version: '" + v.substr(0, 32) + "' is not a version number");
@@ -194,7 +200,7 @@ ir::ExportedProgram load_pt2_from_memory(const std::byte* data, std::size_t size
   const std::string root = common_root(zip);
   ir::ExportedProgram ep;
   if (zip.contains(root + "archive_format")) {
-    const std::string fmt = trimmed(zip.read_text(root + "archive_format"));
+    const std::string fmt = read_record(zip, root + "archive_format", limits);
     if (fmt != "pt2") {
       throw UnsupportedError(display_name + ": " + root + "archive_format: '" + fmt.substr(0, 32) +
                              "' archives are not supported (expected 'pt2')");

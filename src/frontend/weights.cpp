@@ -1,27 +1,18 @@
 #include "frontend/weights.h"
 
-#include <limits>
+#include <algorithm>
 
 #include "atenrt/errors.h"
 #include "frontend/graph_json.h"
 #include "frontend/json_util.h"
 #include "frontend/pickle_reader.h"
+#include "ir/checked_math.h"
 
 namespace atenrt::frontend {
 
 std::uint64_t checked_nbytes(const std::vector<std::int64_t>& sizes, DType dtype,
                              const std::string& where) {
-  constexpr std::uint64_t kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  std::uint64_t n = element_size(dtype);
-  for (std::int64_t s : sizes) {
-    if (s < 0) throw FormatError(where + ": negative size in " + shape_to_string(sizes));
-    const auto u = static_cast<std::uint64_t>(s);
-    if (u != 0 && n > kMax / u) {
-      throw FormatError(where + ": sizes " + shape_to_string(sizes) + " overflow");
-    }
-    n *= u;
-  }
-  return n;
+  return checked::nbytes(sizes, element_size(dtype), where + ": bytes of shape " + shape_to_string(sizes));
 }
 
 Tensor make_checked_view(std::shared_ptr<Storage> storage, DType dtype,
@@ -41,6 +32,41 @@ Tensor make_checked_view(std::shared_ptr<Storage> storage, DType dtype,
 }
 
 namespace {
+
+// The bytes of a `payload_bytes` storage that a strided view needs (one past
+// its last element; 0 for an empty view), refused when the view reaches past
+// the payload. Checked before anything is inflated.
+std::uint64_t view_extent_bytes(const std::vector<std::int64_t>& sizes,
+                                const std::vector<std::int64_t>& strides, std::int64_t offset,
+                                DType dtype, std::uint64_t payload_bytes, const std::string& where) {
+  if (strides.size() != sizes.size()) {
+    throw FormatError(where + ": " + std::to_string(sizes.size()) + " sizes but " +
+                      std::to_string(strides.size()) + " strides");
+  }
+  if (offset < 0) throw FormatError(where + ": negative storage offset " + std::to_string(offset));
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] < 0) throw FormatError(where + ": negative size in " + shape_to_string(sizes));
+    if (strides[i] < 0) throw FormatError(where + ": negative stride in " + shape_to_string(strides));
+  }
+  for (std::int64_t s : sizes) {
+    if (s == 0) return 0;
+  }
+  const std::string what = where + ": last element of the view " + shape_to_string(sizes);
+  std::uint64_t highest = static_cast<std::uint64_t>(offset);
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const auto span = static_cast<std::uint64_t>(sizes[i] - 1);
+    highest = checked::add(highest, checked::mul(span, static_cast<std::uint64_t>(strides[i]), what),
+                           what);
+  }
+  const std::uint64_t capacity = payload_bytes / element_size(dtype);
+  if (highest >= capacity) {
+    throw FormatError(where + ": sizes " + shape_to_string(sizes) + ", strides " +
+                      shape_to_string(strides) + ", offset " + std::to_string(offset) +
+                      " reach element " + std::to_string(highest) + " but the payload holds " +
+                      std::to_string(capacity) + " elements of " + std::string(dtype_name(dtype)));
+  }
+  return (highest + 1) * element_size(dtype);  // <= payload_bytes
+}
 
 // Finds "<prefix>data.pkl" (the prefix is usually "archive/", but any folder
 // name is accepted, as PyTorchStreamReader does).
@@ -65,14 +91,14 @@ struct TorchSave {
 TorchSave read_torch_save(const ZipArchive& zip, const ReadLimits& limits) {
   const std::string prefix = find_pickle_prefix(zip);
   if (zip.contains(prefix + "byteorder")) {
-    std::string order = zip.read_text(prefix + "byteorder");
+    std::string order = zip.read_text(prefix + "byteorder", limits.max_record_bytes, "record limit");
     while (!order.empty() && (order.back() == '\n' || order.back() == '\r')) order.pop_back();
     if (order != "little") {
       throw UnsupportedError(zip.display() + ": " + prefix + "byteorder: '" + order +
                              "' byte order is not supported");
     }
   }
-  const auto pkl = zip.read(prefix + "data.pkl");
+  const auto pkl = zip.read(prefix + "data.pkl", limits.max_pickle_bytes, "pickle limit");
   pickle::Limits plimits;
   plimits.max_memo = limits.max_pickle_memo;
   TorchSave ts{pickle::unpickle(pkl.data(), pkl.size(), zip.display() + ": " + prefix + "data.pkl",
@@ -91,14 +117,17 @@ TorchSave read_torch_save(const ZipArchive& zip, const ReadLimits& limits) {
         throw FormatError(zip.display() + ": storage '" + sv.s + "' has no record " + entry);
       }
       const std::uint64_t need = checked_nbytes({sv.numel}, sv.dtype, zip.display() + ": " + entry);
+      // torch.save writes exactly the storage's bytes: a record of any other
+      // size is refused before anything is inflated.
       const std::uint64_t have = zip.entry_size(entry);
-      if (have < need) {
+      if (have != need) {
         throw FormatError(zip.display() + ": " + entry + ": storage holds " + std::to_string(have) +
                           " bytes but the pickle declares " + std::to_string(sv.numel) + " " +
                           std::string(dtype_name(sv.dtype)) + " elements (" + std::to_string(need) +
                           " bytes)");
       }
-      it = by_key.emplace(sv.s, std::make_shared<Storage>(zip.read(entry))).first;
+      it = by_key.emplace(sv.s, std::make_shared<Storage>(zip.read(entry, need, "its storage size")))
+               .first;
     }
     ts.storages[v.storage] = it->second;
   }
@@ -154,10 +183,19 @@ TensorMap load_payload_config(const ZipArchive& zip, const std::string& dir,
                               const std::string& config_entry, const ReadLimits& limits,
                               ByteBudget& budget) {
   const JsonReader r(zip.display() + ": " + config_entry);
-  const json root = parse_json(zip.read_text(config_entry), r.where(), limits.max_json_depth);
+  const json root = parse_json(zip.read_text(config_entry, limits.max_json_bytes, "JSON record limit"),
+                               r.where(), limits.max_json_depth);
   const json& config = r.object(r.at(root, "config", "$"), "$.config");
   TensorMap out;
-  std::map<std::string, std::shared_ptr<Storage>> files;
+  struct RawView {
+    std::string fqn, file;
+    DType dtype;
+    std::vector<std::int64_t> sizes, strides;
+    std::int64_t offset;
+    std::string where;
+  };
+  std::vector<RawView> raw_views;
+  std::map<std::string, std::uint64_t> file_extent;  // bytes the views of each file reach
   for (auto it = config.begin(); it != config.end(); ++it) {
     const std::string& fqn = it.key();
     const std::string path = "$.config['" + fqn + "']";
@@ -202,10 +240,22 @@ TensorMap load_payload_config(const ZipArchive& zip, const std::string& dir,
       out[fqn] = Tensor(*m.dtype, sizes);
       continue;
     }
-    auto f = files.find(file);
-    if (f == files.end()) f = files.emplace(file, std::make_shared<Storage>(zip.read(entry))).first;
-    out[fqn] = make_checked_view(f->second, *m.dtype, sizes, strides, *m.storage_offset.value, where,
-                                budget);
+    const std::int64_t offset = *m.storage_offset.value;
+    const std::uint64_t extent =
+        view_extent_bytes(sizes, strides, offset, *m.dtype, zip.entry_size(entry), where);
+    std::uint64_t& need = file_extent[file];
+    need = std::max(need, extent);
+    raw_views.push_back({fqn, file, *m.dtype, std::move(sizes), std::move(strides), offset, where});
+  }
+  // A raw file holds a whole storage; only the bytes some view reaches are
+  // inflated, so a payload longer than its tensors costs nothing.
+  std::map<std::string, std::shared_ptr<Storage>> files;
+  for (const auto& [file, need] : file_extent) {
+    files[file] = std::make_shared<Storage>(zip.read_prefix(dir + file, need));
+  }
+  for (auto& v : raw_views) {
+    out[v.fqn] = make_checked_view(files.at(v.file), v.dtype, v.sizes, v.strides, v.offset, v.where,
+                                   budget);
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "atenrt/errors.h"
+#include "ir/checked_math.h"
 
 namespace atenrt::io {
 namespace {
@@ -48,30 +49,22 @@ std::string header_value(const std::string& header, const std::string& key, cons
   return header.substr(start, end - start);
 }
 
-std::string read_entry(zip_t* archive, zip_uint64_t index, const std::string& where) {
-  zip_stat_t st;
-  if (zip_stat_index(archive, index, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE)) {
-    throw FormatError(where + ": cannot stat entry");
-  }
-  // numpy never writes arrays this large; guards against a hostile size.
-  if (st.size > (zip_uint64_t{1} << 36)) throw FormatError(where + ": entry is too large");
-  std::unique_ptr<zip_file_t, decltype(&zip_fclose)> file(zip_fopen_index(archive, index, 0), &zip_fclose);
-  if (!file) throw FormatError(where + ": cannot open entry");
-  std::string bytes(st.size, '\0');
-  zip_int64_t got = zip_fread(file.get(), bytes.data(), st.size);
-  if (got < 0 || static_cast<zip_uint64_t>(got) != st.size) throw FormatError(where + ": truncated entry");
-  return bytes;
-}
+struct NpyHeader {
+  DType dtype = DType::Float32;
+  std::vector<std::int64_t> shape;
+  std::size_t data_start = 0;  // bytes of magic + header
+  std::uint64_t data_bytes = 0;
+};
 
-}  // namespace
+constexpr std::size_t kMaxHeaderBytes = 1 << 16;  // numpy itself refuses headers over 10000
 
-Tensor parse_npy(const std::string& bytes, const std::string& where) {
+// The fixed part of a .npy header: its version and where the header text lies.
+void npy_preamble(const std::string& bytes, const std::string& where, std::size_t& header_start,
+                  std::size_t& header_len) {
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) {
     throw FormatError(where + ": not a .npy payload (bad magic)");
   }
   const int major = static_cast<unsigned char>(bytes[6]);
-  std::size_t header_len = 0;
-  std::size_t header_start = 0;
   if (major == 1) {
     header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
     header_start = 10;
@@ -79,11 +72,21 @@ Tensor parse_npy(const std::string& bytes, const std::string& where) {
     if (bytes.size() < 12) throw FormatError(where + ": truncated .npy header");
     std::uint32_t len = 0;
     std::memcpy(&len, bytes.data() + 8, 4);
+    if (len > kMaxHeaderBytes) {
+      throw FormatError(where + ": .npy header of " + std::to_string(len) + " bytes (limit " +
+                        std::to_string(kMaxHeaderBytes) + ")");
+    }
     header_len = len;
     header_start = 12;
   } else {
     throw FormatError(where + ": unsupported .npy version " + std::to_string(major));
   }
+}
+
+// Parses the header text at the start of `bytes` (which must hold all of it).
+NpyHeader parse_header(const std::string& bytes, const std::string& where) {
+  std::size_t header_start = 0, header_len = 0;
+  npy_preamble(bytes, where, header_start, header_len);
   if (header_start + header_len > bytes.size()) throw FormatError(where + ": truncated .npy header");
   const std::string header = bytes.substr(header_start, header_len);
   const std::string descr = header_value(header, "descr", where);
@@ -98,30 +101,109 @@ Tensor parse_npy(const std::string& bytes, const std::string& where) {
     }
   }
   if (!dtype) throw FormatError(where + ": unsupported array dtype '" + descr + "'");
+  NpyHeader h;
+  h.dtype = *dtype;
   std::string shape_text = header_value(header, "shape", where);
-  std::vector<std::int64_t> shape;
   static const std::regex number("[0-9]+");
   for (auto it = std::sregex_iterator(shape_text.begin(), shape_text.end(), number);
        it != std::sregex_iterator(); ++it) {
     const std::string digits = it->str();
-    if (digits.size() > 15) throw FormatError(where + ": array dimension too large");
-    shape.push_back(std::stoll(digits));
+    if (digits.size() > 15) throw FormatError(where + ": array dimension " + digits + " is too large");
+    h.shape.push_back(std::stoll(digits));
   }
-  const std::size_t data_start = header_start + header_len;
-  std::size_t expected = element_size(*dtype);
-  for (auto s : shape) {
-    if (s != 0 && expected > (std::size_t{1} << 40) / static_cast<std::size_t>(s)) {
-      throw FormatError(where + ": array of shape " + shape_to_string(shape) + " is too large");
+  h.data_start = header_start + header_len;
+  h.data_bytes = checked::nbytes(h.shape, element_size(h.dtype),
+                                 where + ": bytes of an array of shape " + shape_to_string(h.shape));
+  return h;
+}
+
+// Reads one member header first. Nothing beyond the header is inflated until
+// `check` has seen it and the declared size matches it exactly.
+Tensor read_member(zip_t* archive, zip_uint64_t index, const std::string& where, std::size_t position,
+                   const NpyHeaderCheck& check, std::uint64_t& bytes_left) {
+  zip_stat_t st;
+  zip_stat_init(&st);
+  const zip_uint64_t need = ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD;
+  if (zip_stat_index(archive, index, 0, &st) != 0 || (st.valid & need) != need) {
+    throw FormatError(where + ": cannot read the zip entry header");
+  }
+  if (st.comp_method != ZIP_CM_STORE && st.comp_method != ZIP_CM_DEFLATE) {
+    throw FormatError(where + ": unsupported compression method " + std::to_string(st.comp_method));
+  }
+  std::unique_ptr<zip_file_t, decltype(&zip_fclose)> file(zip_fopen_index(archive, index, 0), &zip_fclose);
+  if (!file) throw FormatError(where + ": cannot open entry");
+  auto read_into = [&](char* dst, std::uint64_t n, const char* what) {
+    std::uint64_t got = 0;
+    while (got < n) {
+      const zip_int64_t r = zip_fread(file.get(), dst + got, n - got);
+      if (r < 0) {
+        throw FormatError(where + ": cannot read " + what + " (" + zip_file_strerror(file.get()) + ")");
+      }
+      if (r == 0) break;
+      got += static_cast<std::uint64_t>(r);
     }
-    expected *= static_cast<std::size_t>(s);
+    return got;
+  };
+  // The preamble, then the header text, then (after the checks) the payload.
+  std::string head(std::min<std::uint64_t>(12, st.size), '\0');
+  head.resize(read_into(head.data(), head.size(), "the .npy header"));
+  std::size_t header_start = 0, header_len = 0;
+  npy_preamble(head, where, header_start, header_len);
+  const std::size_t have = head.size();
+  if (header_start + header_len > st.size) throw FormatError(where + ": truncated .npy header");
+  head.resize(header_start + header_len);
+  if (head.size() > have &&
+      read_into(head.data() + have, head.size() - have, "the .npy header") != head.size() - have) {
+    throw FormatError(where + ": truncated .npy header");
   }
-  if (bytes.size() - data_start != expected) {
-    throw FormatError(where + ": array of shape " + shape_to_string(shape) + " and dtype " +
-                      std::string(dtype_name(*dtype)) + " needs " + std::to_string(expected) +
-                      " bytes but the payload has " + std::to_string(bytes.size() - data_start));
+  const NpyHeader h = parse_header(head, where);
+  if (check) check(position, where, h.dtype, h.shape);
+  if (st.comp_method == ZIP_CM_STORE) {
+    if (st.size != st.comp_size) {
+      throw FormatError(where + ": stored zip entry has size " + std::to_string(st.size) +
+                        " but compressed size " + std::to_string(st.comp_size));
+    }
+  } else if (st.size / 1032 > st.comp_size + 1) {
+    // Deflate cannot expand more than ~1032x. No ratio bound beyond that: the
+    // size is now known to be exactly what the header (checked above) needs.
+    throw FormatError(where + ": deflated member claims " + std::to_string(st.size) + " bytes from " +
+                      std::to_string(st.comp_size) + " compressed bytes, more than deflate can expand");
   }
-  Tensor t(*dtype, shape);
-  if (expected) std::memcpy(t.raw_mutable_data(), bytes.data() + data_start, expected);
+  if (st.size - h.data_start != h.data_bytes) {
+    throw FormatError(where + ": array of shape " + shape_to_string(h.shape) + " and dtype " +
+                      std::string(dtype_name(h.dtype)) + " needs " + std::to_string(h.data_bytes) +
+                      " bytes but the member declares " + std::to_string(st.size - h.data_start));
+  }
+  if (h.data_bytes > bytes_left) {
+    throw FormatError(where + ": array of " + std::to_string(h.data_bytes) +
+                      " bytes exceeds what is left of the input limit (" + std::to_string(bytes_left) +
+                      " bytes)");
+  }
+  bytes_left -= h.data_bytes;
+  Tensor t(h.dtype, h.shape);
+  char* dst = reinterpret_cast<char*>(t.raw_mutable_data());
+  if (read_into(dst, h.data_bytes, "the array") != h.data_bytes) {
+    throw FormatError(where + ": member is short: it holds fewer than the " + std::to_string(h.data_bytes) +
+                      " bytes its header needs");
+  }
+  char extra = 0;
+  const zip_int64_t r = zip_fread(file.get(), &extra, 1);  // also makes libzip check the CRC
+  if (r < 0) throw FormatError(where + ": cannot read the array (" + zip_file_strerror(file.get()) + ")");
+  if (r > 0) throw FormatError(where + ": member holds more bytes than its header needs");
+  return t;
+}
+
+}  // namespace
+
+Tensor parse_npy(const std::string& bytes, const std::string& where) {
+  const NpyHeader h = parse_header(bytes, where);
+  if (bytes.size() - h.data_start != h.data_bytes) {
+    throw FormatError(where + ": array of shape " + shape_to_string(h.shape) + " and dtype " +
+                      std::string(dtype_name(h.dtype)) + " needs " + std::to_string(h.data_bytes) +
+                      " bytes but the payload has " + std::to_string(bytes.size() - h.data_start));
+  }
+  Tensor t(h.dtype, h.shape);
+  if (h.data_bytes) std::memcpy(t.raw_mutable_data(), bytes.data() + h.data_start, h.data_bytes);
   return t;
 }
 
@@ -154,7 +236,8 @@ std::string serialize_npy(const Tensor& tensor) {
   return out;
 }
 
-std::vector<Tensor> read_npz(const std::string& path) {
+std::vector<Tensor> read_npz(const std::string& path, const NpyHeaderCheck& check,
+                             std::uint64_t max_bytes) {
   int err = 0;
   std::unique_ptr<zip_t, decltype(&zip_discard)> archive(zip_open(path.c_str(), ZIP_RDONLY, &err), &zip_discard);
   if (!archive) {
@@ -192,9 +275,10 @@ std::vector<Tensor> read_npz(const std::string& path) {
     order = others;
   }
   std::vector<Tensor> tensors;
+  std::uint64_t bytes_left = max_bytes;
   for (auto idx : order) {
     const std::string where = path + ":" + zip_get_name(archive.get(), idx, 0);
-    tensors.push_back(parse_npy(read_entry(archive.get(), idx, where), where));
+    tensors.push_back(read_member(archive.get(), idx, where, tensors.size(), check, bytes_left));
   }
   return tensors;
 }

@@ -54,5 +54,51 @@ TEST(Npz, RejectsGarbageFile) {
   std::filesystem::remove(path);
 }
 
+// The header is checked before the payload: a refusal from the check comes
+// first, and a member whose declared size differs from its header's needs is
+// refused before it is inflated.
+TEST(Npz, HeaderIsCheckedBeforeThePayload) {
+  Tensor a(DType::Float32, {4096, 64});
+  const auto path = temp_path("header_first.npz");
+  write_npz(path, {a});
+  std::vector<std::string> seen;
+  try {
+    read_npz(path, [&](std::size_t i, const std::string& where, DType dtype,
+                       const std::vector<std::int64_t>& shape) {
+      seen.push_back(where);
+      EXPECT_EQ(i, 0u);
+      EXPECT_EQ(dtype, DType::Float32);
+      EXPECT_EQ(shape, (std::vector<std::int64_t>{4096, 64}));
+      throw InputError("refused by the check");
+    });
+    FAIL() << "read";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "refused by the check");
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{path + ":arr_0.npy"}));
+  // The same file under a total limit below its 1 MiB payload.
+  try {
+    read_npz(path, {}, 1000);
+    FAIL() << "read";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("input limit"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
+TEST(Npz, ShapeWhoseBytesOverflowIsRefusedNamingIt) {
+  std::string npy = serialize_npy(Tensor(DType::Float32, {1}));
+  const auto at = npy.find("(1,)");
+  ASSERT_NE(at, std::string::npos);
+  npy.replace(at, 4, "(999999999999999, 999999999999999)");
+  try {
+    parse_npy(npy, "x.npy");
+    FAIL();
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("overflows"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("x.npy"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace atenrt::io
