@@ -7,7 +7,6 @@
 #include "atenrt/atenrt.h"
 #include "builder/builder.h"
 #include "conversion/context.h"
-#include "conversion/node_view.h"
 #include "conversion/registry.h"
 #include "frontend/pt2_reader.h"
 #include "lowering/lower.h"
@@ -38,7 +37,7 @@ lowering::LoweringSettings api::lowering_settings(const CompileSettings& s) {
     return !conversion::ConverterRegistry::global().candidates(key).empty();
   };
   l.converter_accepts = [conv = conversion_settings(s)](const ir::Graph& graph, const ir::Node& node) {
-    return conversion::ConverterRegistry::global().select(conversion::NodeView(graph, node), conv).chosen != nullptr;
+    return conversion::ConverterRegistry::global().select(ir::NodeView(graph, node), conv).chosen != nullptr;
   };
   return l;
 }
@@ -77,7 +76,7 @@ partition::Partition analyze(ir::ExportedProgram& program, const CompileSettings
   const auto& registry = conversion::ConverterRegistry::global();
   const ir::Graph& graph = program.graph;
   auto supports = [&](const ir::Node& node) {
-    auto selection = registry.select(conversion::NodeView(graph, node), conv);
+    auto selection = registry.select(ir::NodeView(graph, node), conv);
     if (selection.chosen) return partition::NodeSupport{true, ""};
     return partition::NodeSupport{false, selection.reason()};
   };

@@ -10,13 +10,15 @@
 #include <string_view>
 #include <vector>
 
-#include "conversion/node_view.h"
 #include "conversion/settings.h"
 #include "conversion/value.h"
 #include "ir/graph.h"
+#include "ir/node_view.h"
 #include "network/network.h"
 
 namespace atenrt::conversion {
+
+using ir::NodeView;
 
 // A number written in a graph (PyTorch's "Scalar" / a wrapped number).
 struct Scalar {

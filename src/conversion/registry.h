@@ -15,26 +15,21 @@
 #include <string_view>
 #include <vector>
 
-#include "conversion/node_view.h"
 #include "conversion/settings.h"
 #include "conversion/value.h"
+#include "ir/node_view.h"
 
 namespace atenrt::conversion {
 
 class ConversionContext;
 class NodeArgs;
+// A validator's view of the node and its answer; decomposition validators
+// use the same two (ir/node_view.h).
+using ir::Capability;
+using ir::NodeView;
 
 enum class Priority : std::uint8_t { High, Standard };
 const char* priority_name(Priority p);
-
-// A validator's answer: yes, or no with a reason the dry-run report prints.
-struct Capability {
-  bool ok = true;
-  std::string reason;
-  static Capability yes() { return {}; }
-  static Capability no(std::string why) { return {false, std::move(why)}; }
-  explicit operator bool() const { return ok; }
-};
 
 using Validator = std::function<Capability(const NodeView&, const ConversionSettings&)>;
 using ConverterFn = std::function<Outputs(ConversionContext&, const NodeArgs&)>;

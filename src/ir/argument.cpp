@@ -95,4 +95,41 @@ std::string Argument::to_string() const {
       value);
 }
 
+std::optional<std::int64_t> literal_int(const Argument& arg) {
+  if (const auto* i = arg.get_if<std::int64_t>()) return *i;
+  if (const auto* s = arg.get_if<SymInt>()) return s->value;
+  return std::nullopt;
+}
+
+std::optional<double> literal_number(const Argument& arg) {
+  if (const auto* d = arg.get_if<double>()) return *d;
+  if (const auto* b = arg.get_if<bool>()) return *b ? 1.0 : 0.0;
+  if (auto i = literal_int(arg)) return static_cast<double>(*i);
+  return std::nullopt;
+}
+
+std::optional<bool> literal_bool(const Argument& arg) {
+  if (const auto* b = arg.get_if<bool>()) return *b;
+  return std::nullopt;
+}
+
+std::optional<std::string> literal_string(const Argument& arg) {
+  if (const auto* s = arg.get_if<std::string>()) return *s;
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::int64_t>> literal_ints(const Argument& arg) {
+  if (const auto* l = arg.get_if<IntList>()) return *l;
+  if (const auto* i = arg.get_if<std::int64_t>()) return std::vector<std::int64_t>{*i};
+  if (const auto* l = arg.get_if<SymIntList>()) {
+    std::vector<std::int64_t> out;
+    for (const auto& s : *l) {
+      if (!s.value) return std::nullopt;
+      out.push_back(*s.value);
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
 }  // namespace atenrt::ir

@@ -82,6 +82,38 @@ struct Argument {
   bool operator==(const Argument&) const = default;
 };
 
+// Calls `f(name)` for every graph value an argument refers to: tensors (in
+// lists too, None entries skipped) and symbolic ints. The one walker every
+// room uses, so a new argument kind that names values is added here once.
+template <typename F>
+void for_each_value(const Argument& arg, F&& f) {
+  if (const auto* t = arg.get_if<TensorRef>()) f(t->name);
+  if (const auto* l = arg.get_if<TensorList>()) {
+    for (const auto& t : *l) f(t.name);
+  }
+  if (const auto* l = arg.get_if<OptionalTensorList>()) {
+    for (const auto& t : *l) {
+      if (t) f(t->name);
+    }
+  }
+  if (const auto* s = arg.get_if<SymInt>(); s && !s->is_static()) f(s->name);
+  if (const auto* l = arg.get_if<SymIntList>()) {
+    for (const auto& s : *l) {
+      if (!s.is_static()) f(s.name);
+    }
+  }
+}
+
+// Literal readers: the value written in the argument itself (never resolved
+// through other nodes); nullopt when it is not a literal of that kind.
+// Lowering and conversion build their typed accessors and messages on these.
+std::optional<std::int64_t> literal_int(const Argument& arg);  // int or static SymInt
+std::optional<double> literal_number(const Argument& arg);     // float, bool, int or static SymInt
+std::optional<bool> literal_bool(const Argument& arg);
+std::optional<std::string> literal_string(const Argument& arg);
+// int[], a lone int, or a SymInt[] whose elements are all static.
+std::optional<std::vector<std::int64_t>> literal_ints(const Argument& arg);
+
 enum class ArgumentKind : std::uint8_t { Positional, Keyword };
 
 struct NamedArgument {

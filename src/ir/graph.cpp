@@ -113,32 +113,6 @@ std::vector<const InputSpec*> Graph::user_inputs() const {
   return out;
 }
 
-namespace {
-
-// Calls `f(name)` for every graph value an argument refers to.
-template <typename F>
-void for_each_value(const Argument& arg, F&& f) {
-  if (auto* t = arg.get_if<TensorRef>()) f(t->name);
-  if (auto* l = arg.get_if<TensorList>()) {
-    for (const auto& t : *l) f(t.name);
-  }
-  if (auto* l = arg.get_if<OptionalTensorList>()) {
-    for (const auto& t : *l) {
-      if (t) f(t->name);
-    }
-  }
-  if (auto* s = arg.get_if<SymInt>()) {
-    if (!s->is_static()) f(s->name);
-  }
-  if (auto* l = arg.get_if<SymIntList>()) {
-    for (const auto& s : *l) {
-      if (!s.is_static()) f(s.name);
-    }
-  }
-}
-
-}  // namespace
-
 void Graph::validate() const {
   std::set<std::string> defined;
   auto define = [&](const std::string& name, const std::string& where) {
@@ -154,7 +128,7 @@ void Graph::validate() const {
     for_each_value(in, [&](const std::string& n) { define(n, "graph input"); });
   }
   for (const auto& node : nodes) {
-    const std::string where = "node '" + node.name + "' (" + node.target.str() + ")";
+    const std::string where = node.describe();
     for (const auto& a : node.inputs) {
       for_each_value(a.arg, [&](const std::string& n) {
         if (!defined.contains(n)) {

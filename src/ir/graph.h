@@ -51,6 +51,11 @@ struct Node {
 
   // The argument named `name`, or nullptr.
   const Argument* input(const std::string& name) const;
+  // "node 'addmm' (aten.addmm.default)": how every message names a node.
+  std::string describe() const { return describe_node(name, target.str()); }
+  static std::string describe_node(const std::string& name, const std::string& target) {
+    return "node '" + name + "' (" + target + ")";
+  }
 };
 
 enum class InputKind : std::uint8_t { UserInput, Parameter, Buffer, TensorConstant, ConstantInput };

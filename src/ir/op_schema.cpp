@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "atenrt/errors.h"
+#include "ir/graph.h"
 
 namespace atenrt::ir {
 
@@ -291,7 +292,7 @@ void fill_schema_defaults(const std::string& node_name, const std::string& op_na
     schema = find_schema(q);
   }
   if (!schema) return;
-  const std::string where = "node '" + node_name + "' (" + op_name + ")";
+  const std::string where = Node::describe_node(node_name, op_name);
 
   std::vector<bool> used(args.size(), false);
   std::vector<NamedArgument> full;

@@ -99,12 +99,12 @@ std::optional<Tensor> eval_view(const ir::Node& n, const Tensor& x, const std::v
   }
   std::vector<std::int64_t> perm;
   if (op.name == "permute") {
-    for (auto d : int_list_arg(n, "dims")) perm.push_back(normalize_dim(d, r, describe(n)));
+    for (auto d : int_list_arg(n, "dims")) perm.push_back(normalize_dim(d, r, n.describe()));
   } else if (op.name == "t" || op.name == "transpose") {
     for (std::int64_t i = 0; i < r; ++i) perm.push_back(i);
     if (r >= 2) {
-      const auto d0 = op.name == "t" ? 0 : normalize_dim(int_arg(n, "dim0"), r, describe(n));
-      const auto d1 = op.name == "t" ? 1 : normalize_dim(int_arg(n, "dim1"), r, describe(n));
+      const auto d0 = op.name == "t" ? 0 : normalize_dim(int_arg(n, "dim0"), r, n.describe());
+      const auto d1 = op.name == "t" ? 1 : normalize_dim(int_arg(n, "dim1"), r, n.describe());
       std::swap(perm[static_cast<std::size_t>(d0)], perm[static_cast<std::size_t>(d1)]);
     }
   }
@@ -117,7 +117,7 @@ std::optional<Tensor> eval_view(const ir::Node& n, const Tensor& x, const std::v
     return restride(x, sizes, strides, x.storage_offset());
   }
   if (op.name == "slice") {
-    const auto d = static_cast<std::size_t>(normalize_dim(int_arg(n, "dim"), r, describe(n)));
+    const auto d = static_cast<std::size_t>(normalize_dim(int_arg(n, "dim"), r, n.describe()));
     const std::int64_t size = x.sizes()[d];
     std::int64_t start = opt_int_arg(n, "start").value_or(0);
     if (start < 0) start += size;

@@ -57,9 +57,9 @@ ir::TensorMeta make_meta(DType dtype, Sizes sizes) {
 
 const ir::TensorMeta& meta_of(const ir::Graph& g, const ir::Node& node, const std::string& value) {
   const ir::TensorMeta* m = g.meta(value);
-  if (!m) throw FormatError(describe(node) + ": value '" + value + "' has no tensor metadata");
+  if (!m) throw FormatError(node.describe() + ": value '" + value + "' has no tensor metadata");
   if (!m->dtype) {
-    throw UnsupportedError(describe(node) + ": value '" + value + "' has an unsupported dtype (code " +
+    throw UnsupportedError(node.describe() + ": value '" + value + "' has an unsupported dtype (code " +
                            std::to_string(m->dtype_code) + ")");
   }
   return *m;
@@ -109,7 +109,7 @@ std::vector<std::int64_t> reduce_dims(const ir::Node& node, const std::string& n
   if (dims.empty()) {
     for (std::size_t i = 0; i < rank; ++i) dims.push_back(static_cast<std::int64_t>(i));
   }
-  for (auto& d : dims) d = normalize_dim(d, static_cast<std::int64_t>(rank), describe(node));
+  for (auto& d : dims) d = normalize_dim(d, static_cast<std::int64_t>(rank), node.describe());
   return dims;
 }
 
@@ -132,14 +132,14 @@ Sizes view_sizes(const ir::Node& node, const Sizes& in, const std::string& arg_n
   } else if (auto* l = a.get_if<ir::SymIntList>()) {
     req = *l;
   } else {
-    throw FormatError(describe(node) + ", argument '" + arg_name + "': expected a list of sizes");
+    throw FormatError(node.describe() + ", argument '" + arg_name + "': expected a list of sizes");
   }
   int infer_at = -1;
   std::int64_t known = 1;
   bool all_static = true;
   for (std::size_t i = 0; i < req.size(); ++i) {
     if (req[i].is_static() && *req[i].value == -1) {
-      if (infer_at >= 0) throw FormatError(describe(node) + ": more than one -1 in the view size");
+      if (infer_at >= 0) throw FormatError(node.describe() + ": more than one -1 in the view size");
       infer_at = static_cast<int>(i);
     } else if (req[i].is_static()) {
       known *= *req[i].value;
@@ -155,7 +155,7 @@ Sizes view_sizes(const ir::Node& node, const Sizes& in, const std::string& arg_n
     }
     if (!all_static) throw Decline{"view size with -1 over a dynamic shape"};
     if (known == 0 || total % known != 0) {
-      throw FormatError(describe(node) + ": view size does not fit " + std::to_string(total) + " elements");
+      throw FormatError(node.describe() + ": view size does not fit " + std::to_string(total) + " elements");
     }
     req[static_cast<std::size_t>(infer_at)] = SymInt::of(total / known);
   }
@@ -180,11 +180,11 @@ std::vector<ir::TensorMeta> infer_binary(const ir::Graph& g, const ir::Node& nod
     sb = m.sizes;
     tb = m.dtype;
   }
-  if (!ta && !tb) throw FormatError(describe(node) + ": no tensor operand");
+  if (!ta && !tb) throw FormatError(node.describe() + ": no tensor operand");
   DType out = operand_dtype_promote(ta, tb, scalar_category(a), scalar_category(b));
   if (to_float && category(out) < 2) out = DType::Float32;
   if (to_bool) out = DType::Bool;
-  return {make_meta(out, broadcast(sa, sb, describe(node)))};
+  return {make_meta(out, broadcast(sa, sb, node.describe()))};
 }
 
 std::vector<ir::TensorMeta> infer_unary(const ir::Graph& g, const ir::Node& node, bool to_float, bool to_bool) {
@@ -202,7 +202,7 @@ std::vector<ir::TensorMeta> infer_reduce(const ir::Graph& g, const ir::Node& nod
   DType out = *m.dtype;
   if (auto d = opt_dtype_arg(node, "dtype")) out = *d;
   else if (sum_like && category(out) < 2) out = DType::Int64;
-  if (mean_like && category(out) < 2) throw FormatError(describe(node) + ": mean of an integer tensor");
+  if (mean_like && category(out) < 2) throw FormatError(node.describe() + ": mean of an integer tensor");
   return {make_meta(out, reduced_sizes(m.sizes, dims, bool_arg(node, "keepdim")))};
 }
 
@@ -227,7 +227,7 @@ const std::unordered_map<std::string, InferFn>& infer_table() {
     t["aten.where.self"] = [](const ir::Graph& g, const ir::Node& n) {
       auto v = infer_binary(g, n, "self", "other", false, false);
       const auto& c = meta_of(g, n, tensor_arg(n, "condition"));
-      v[0].sizes = broadcast(c.sizes, v[0].sizes, describe(n));
+      v[0].sizes = broadcast(c.sizes, v[0].sizes, n.describe());
       return std::vector<ir::TensorMeta>{make_meta(*v[0].dtype, v[0].sizes)};
     };
     t["aten.clamp.default"] = [](const ir::Graph& g, const ir::Node& n) {
@@ -258,13 +258,13 @@ const std::unordered_map<std::string, InferFn>& infer_table() {
     t["aten.mm.default"] = [](const ir::Graph& g, const ir::Node& n) {
       const auto& a = meta_of(g, n, tensor_arg(n, "self"));
       const auto& b = meta_of(g, n, tensor_arg(n, "mat2"));
-      if (a.sizes.size() != 2 || b.sizes.size() != 2) throw FormatError(describe(n) + ": mm needs 2-D operands");
+      if (a.sizes.size() != 2 || b.sizes.size() != 2) throw FormatError(n.describe() + ": mm needs 2-D operands");
       return std::vector<ir::TensorMeta>{make_meta(*a.dtype, {a.sizes[0], b.sizes[1]})};
     };
     t["aten.bmm.default"] = [](const ir::Graph& g, const ir::Node& n) {
       const auto& a = meta_of(g, n, tensor_arg(n, "self"));
       const auto& b = meta_of(g, n, tensor_arg(n, "mat2"));
-      if (a.sizes.size() != 3 || b.sizes.size() != 3) throw FormatError(describe(n) + ": bmm needs 3-D operands");
+      if (a.sizes.size() != 3 || b.sizes.size() != 3) throw FormatError(n.describe() + ": bmm needs 3-D operands");
       return std::vector<ir::TensorMeta>{make_meta(*a.dtype, {a.sizes[0], a.sizes[1], b.sizes[2]})};
     };
     t["aten.sum.dim_IntList"] = [](const ir::Graph& g, const ir::Node& n) { return infer_reduce(g, n, true, false); };
@@ -282,15 +282,15 @@ const std::unordered_map<std::string, InferFn>& infer_table() {
     t["aten.permute.default"] = [](const ir::Graph& g, const ir::Node& n) {
       const auto& m = meta_of(g, n, tensor_arg(n, "self"));
       const auto dims = int_list_arg(n, "dims");
-      if (dims.size() != m.sizes.size()) throw FormatError(describe(n) + ": permutation rank mismatch");
+      if (dims.size() != m.sizes.size()) throw FormatError(n.describe() + ": permutation rank mismatch");
       Sizes out;
-      for (auto d : dims) out.push_back(m.sizes[normalize_dim(d, static_cast<std::int64_t>(dims.size()), describe(n))]);
+      for (auto d : dims) out.push_back(m.sizes[normalize_dim(d, static_cast<std::int64_t>(dims.size()), n.describe())]);
       return std::vector<ir::TensorMeta>{make_meta(*m.dtype, out)};
     };
     t["aten.expand.default"] = [](const ir::Graph& g, const ir::Node& n) {
       const auto& m = meta_of(g, n, tensor_arg(n, "self"));
       const auto req = int_list_arg(n, "size");
-      if (req.size() < m.sizes.size()) throw FormatError(describe(n) + ": expand to fewer dims");
+      if (req.size() < m.sizes.size()) throw FormatError(n.describe() + ": expand to fewer dims");
       Sizes out;
       const std::size_t lead = req.size() - m.sizes.size();
       for (std::size_t i = 0; i < req.size(); ++i) {
@@ -302,14 +302,14 @@ const std::unordered_map<std::string, InferFn>& infer_table() {
     t["aten.unsqueeze.default"] = [](const ir::Graph& g, const ir::Node& n) {
       const auto& m = meta_of(g, n, tensor_arg(n, "self"));
       Sizes out = m.sizes;
-      const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(out.size()) + 1, describe(n));
+      const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(out.size()) + 1, n.describe());
       out.insert(out.begin() + d, SymInt::of(1));
       return std::vector<ir::TensorMeta>{make_meta(*m.dtype, out)};
     };
     t["aten.squeeze.dims"] = [](const ir::Graph& g, const ir::Node& n) {
       const auto& m = meta_of(g, n, tensor_arg(n, "self"));
       std::vector<std::int64_t> dims = int_list_arg(n, "dim");
-      for (auto& d : dims) d = normalize_dim(d, static_cast<std::int64_t>(m.sizes.size()), describe(n));
+      for (auto& d : dims) d = normalize_dim(d, static_cast<std::int64_t>(m.sizes.size()), n.describe());
       Sizes out;
       for (std::size_t i = 0; i < m.sizes.size(); ++i) {
         const bool listed = std::find(dims.begin(), dims.end(), static_cast<std::int64_t>(i)) != dims.end();
@@ -321,13 +321,13 @@ const std::unordered_map<std::string, InferFn>& infer_table() {
     t["aten.slice.Tensor"] = [](const ir::Graph& g, const ir::Node& n) {
       const auto& m = meta_of(g, n, tensor_arg(n, "self"));
       Sizes out = m.sizes;
-      const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(out.size()), describe(n));
+      const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(out.size()), n.describe());
       if (!out[d].is_static()) throw Decline{"slice of a dynamic dim"};
       const std::int64_t size = *out[d].value;
       std::int64_t start = opt_int_arg(n, "start").value_or(0);
       std::int64_t end = opt_int_arg(n, "end").value_or(size);
       const std::int64_t step = int_arg(n, "step");
-      if (step <= 0) throw FormatError(describe(n) + ": slice step must be positive");
+      if (step <= 0) throw FormatError(n.describe() + ": slice step must be positive");
       if (start < 0) start += size;
       if (end < 0) end += size;
       start = std::clamp<std::int64_t>(start, 0, size);
@@ -337,10 +337,10 @@ const std::unordered_map<std::string, InferFn>& infer_table() {
     };
     t["aten.cat.default"] = [](const ir::Graph& g, const ir::Node& n) {
       const auto* list = arg(n, "tensors").get_if<ir::TensorList>();
-      if (!list || list->empty()) throw FormatError(describe(n) + ": cat needs a non-empty tensor list");
+      if (!list || list->empty()) throw FormatError(n.describe() + ": cat needs a non-empty tensor list");
       const auto& first = meta_of(g, n, (*list)[0].name);
       Sizes out = first.sizes;
-      const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(out.size()), describe(n));
+      const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(out.size()), n.describe());
       std::int64_t total = 0;
       for (const auto& t : *list) {
         const auto& m = meta_of(g, n, t.name);
@@ -354,13 +354,13 @@ const std::unordered_map<std::string, InferFn>& infer_table() {
       const auto& m = meta_of(g, n, tensor_arg(n, "self"));
       const auto& idx = meta_of(g, n, tensor_arg(n, "index"));
       Sizes out = m.sizes;
-      const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(out.size()), describe(n));
+      const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(out.size()), n.describe());
       out[d] = idx.sizes.empty() ? SymInt::of(1) : idx.sizes[0];
       return std::vector<ir::TensorMeta>{make_meta(*m.dtype, out)};
     };
     t["aten.arange.start_step"] = [](const ir::Graph&, const ir::Node& n) {
       const double start = scalar_arg(n, "start"), end = scalar_arg(n, "end"), step = scalar_arg(n, "step");
-      if (step == 0) throw FormatError(describe(n) + ": arange step is zero");
+      if (step == 0) throw FormatError(n.describe() + ": arange step is zero");
       const auto len = static_cast<std::int64_t>(std::max(0.0, std::ceil((end - start) / step)));
       return std::vector<ir::TensorMeta>{make_meta(opt_dtype_arg(n, "dtype").value_or(DType::Int64), {SymInt::of(len)})};
     };

@@ -49,52 +49,31 @@ void Renames::apply_outputs(ir::Graph& graph) const {
   for (auto& spec : graph.signature.outputs) apply(spec.value);
 }
 
-namespace {
-template <typename F>
-void for_each_ref(const ir::Argument& a, F&& f) {
-  if (auto* t = a.get_if<ir::TensorRef>()) f(t->name);
-  if (auto* l = a.get_if<ir::TensorList>()) {
-    for (const auto& t : *l) f(t.name);
-  }
-  if (auto* l = a.get_if<ir::OptionalTensorList>()) {
-    for (const auto& t : *l) {
-      if (t) f(t->name);
-    }
-  }
-  if (auto* s = a.get_if<ir::SymInt>(); s && !s->is_static()) f(s->name);
-  if (auto* l = a.get_if<ir::SymIntList>()) {
-    for (const auto& s : *l) {
-      if (!s.is_static()) f(s.name);
-    }
-  }
-}
-}  // namespace
-
 std::unordered_map<std::string, int> use_counts(const ir::Graph& graph) {
   std::unordered_map<std::string, int> uses;
   for (const auto& node : graph.nodes) {
-    for (const auto& in : node.inputs) for_each_ref(in.arg, [&](const std::string& n) { ++uses[n]; });
+    for (const auto& in : node.inputs) ir::for_each_value(in.arg, [&](const std::string& n) { ++uses[n]; });
   }
-  for (const auto& o : graph.outputs) for_each_ref(o, [&](const std::string& n) { ++uses[n]; });
+  for (const auto& o : graph.outputs) ir::for_each_value(o, [&](const std::string& n) { ++uses[n]; });
   return uses;
 }
 
 std::set<std::string> graph_output_values(const ir::Graph& graph) {
   std::set<std::string> out;
-  for (const auto& o : graph.outputs) for_each_ref(o, [&](const std::string& n) { out.insert(n); });
+  for (const auto& o : graph.outputs) ir::for_each_value(o, [&](const std::string& n) { out.insert(n); });
   return out;
 }
 
 std::set<std::string> graph_input_values(const ir::Graph& graph) {
   std::set<std::string> out;
-  for (const auto& i : graph.inputs) for_each_ref(i, [&](const std::string& n) { out.insert(n); });
+  for (const auto& i : graph.inputs) ir::for_each_value(i, [&](const std::string& n) { out.insert(n); });
   return out;
 }
 
 void prune_value_table(ir::Graph& graph) {
   std::set<std::string> defined = graph_input_values(graph);
   for (const auto& node : graph.nodes) {
-    for (const auto& o : node.outputs) for_each_ref(o, [&](const std::string& n) { defined.insert(n); });
+    for (const auto& o : node.outputs) ir::for_each_value(o, [&](const std::string& n) { defined.insert(n); });
   }
   std::erase_if(graph.tensor_values, [&](const auto& kv) { return !defined.contains(kv.first); });
 }

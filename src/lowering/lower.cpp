@@ -52,6 +52,13 @@ int run_decompositions(ir::Graph& graph, const LoweringSettings& settings, Lower
         out.push_back(std::move(node));
         continue;
       }
+      if (d->options.validator) {
+        if (const ir::Capability fits = d->options.validator(ir::NodeView(graph, node)); !fits) {
+          report.not_decomposed[d->key] = "declined for " + node.describe() + ": " + fits.reason;
+          out.push_back(std::move(node));
+          continue;
+        }
+      }
       GraphBuilder b(graph, names, node.name, node.metadata);
       const auto originals = output_values(node);
       try {
@@ -68,7 +75,7 @@ int run_decompositions(ir::Graph& graph, const LoweringSettings& settings, Lower
         ++replaced;
       } catch (const Decline& decline) {
         b.abandon();
-        report.not_decomposed[d->key] = "declined for " + describe(node) + ": " + decline.reason;
+        report.not_decomposed[d->key] = "declined for " + node.describe() + ": " + decline.reason;
         out.push_back(std::move(node));
       }
     }

@@ -5,15 +5,11 @@
 
 namespace atenrt::lowering {
 
-std::string describe(const ir::Node& node) {
-  return "node '" + node.name + "' (" + node.target.str() + ")";
-}
-
 namespace {
 
 [[noreturn]] void bad(const ir::Node& node, const std::string& name, const std::string& expected,
                       const ir::Argument& got) {
-  throw FormatError(describe(node) + ", argument '" + name + "': expected " + expected + ", got " +
+  throw FormatError(node.describe() + ", argument '" + name + "': expected " + expected + ", got " +
                     got.kind_name() + " " + got.to_string());
 }
 
@@ -21,7 +17,7 @@ namespace {
 
 const ir::Argument& arg(const ir::Node& node, const std::string& name) {
   const ir::Argument* a = node.input(name);
-  if (!a) throw FormatError(describe(node) + ": argument '" + name + "' is missing");
+  if (!a) throw FormatError(node.describe() + ": argument '" + name + "' is missing");
   return *a;
 }
 
@@ -40,10 +36,7 @@ std::optional<std::string> opt_tensor_arg(const ir::Node& node, const std::strin
 
 double scalar_arg(const ir::Node& node, const std::string& name) {
   const auto& a = arg(node, name);
-  if (auto* d = a.get_if<double>()) return *d;
-  if (auto* i = a.get_if<std::int64_t>()) return static_cast<double>(*i);
-  if (auto* b = a.get_if<bool>()) return *b ? 1.0 : 0.0;
-  if (auto* s = a.get_if<ir::SymInt>(); s && s->value) return static_cast<double>(*s->value);
+  if (auto v = ir::literal_number(a)) return *v;
   bad(node, name, "a number", a);
 }
 
@@ -55,9 +48,8 @@ std::optional<double> opt_scalar_arg(const ir::Node& node, const std::string& na
 
 std::int64_t int_arg(const ir::Node& node, const std::string& name) {
   const auto& a = arg(node, name);
-  if (auto* i = a.get_if<std::int64_t>()) return *i;
-  if (auto* s = a.get_if<ir::SymInt>(); s && s->value) return *s->value;
-  if (auto* b = a.get_if<bool>()) return *b ? 1 : 0;
+  if (auto v = ir::literal_int(a)) return *v;
+  if (auto b = ir::literal_bool(a)) return *b ? 1 : 0;
   bad(node, name, "an int", a);
 }
 
@@ -73,22 +65,18 @@ std::optional<std::int64_t> opt_int_arg(const ir::Node& node, const std::string&
 
 bool bool_arg(const ir::Node& node, const std::string& name) {
   const auto& a = arg(node, name);
-  if (auto* b = a.get_if<bool>()) return *b;
+  if (auto b = ir::literal_bool(a)) return *b;
   if (auto* i = a.get_if<std::int64_t>()) return *i != 0;
   bad(node, name, "a bool", a);
 }
 
 std::vector<std::int64_t> int_list_arg(const ir::Node& node, const std::string& name) {
   const auto& a = arg(node, name);
-  if (auto* l = a.get_if<ir::IntList>()) return *l;
-  if (auto* i = a.get_if<std::int64_t>()) return {*i};
+  if (auto v = ir::literal_ints(a)) return *v;
   if (auto* l = a.get_if<ir::SymIntList>()) {
-    std::vector<std::int64_t> out;
     for (const auto& s : *l) {
       if (!s.value) throw Decline{"argument '" + name + "' has a symbolic element '" + s.name + "'"};
-      out.push_back(*s.value);
     }
-    return out;
   }
   bad(node, name, "a list of ints", a);
 }
@@ -104,7 +92,7 @@ std::optional<DType> opt_dtype_arg(const ir::Node& node, const std::string& name
   if (!a || a->is_none()) return std::nullopt;
   if (auto* s = a->get_if<ir::ScalarTypeArg>()) {
     if (!s->dtype) {
-      throw UnsupportedError(describe(node) + ", argument '" + name + "': scalar type code " +
+      throw UnsupportedError(node.describe() + ", argument '" + name + "': scalar type code " +
                              std::to_string(s->code) + " is not supported");
     }
     return s->dtype;
@@ -115,7 +103,7 @@ std::optional<DType> opt_dtype_arg(const ir::Node& node, const std::string& name
 std::optional<std::string> opt_string_arg(const ir::Node& node, const std::string& name) {
   const ir::Argument* a = node.input(name);
   if (!a || a->is_none()) return std::nullopt;
-  if (auto* s = a->get_if<std::string>()) return *s;
+  if (auto s = ir::literal_string(*a)) return s;
   bad(node, name, "a string", *a);
 }
 

@@ -11,8 +11,6 @@
 
 namespace atenrt::lowering {
 
-std::string describe(const ir::Node& node);  // "node 'addmm' (aten.addmm.default)"
-
 const ir::Argument& arg(const ir::Node& node, const std::string& name);
 std::string tensor_arg(const ir::Node& node, const std::string& name);
 std::optional<std::string> opt_tensor_arg(const ir::Node& node, const std::string& name);

@@ -41,10 +41,12 @@ std::vector<std::string> DecompositionRegistry::groups() const {
   return out;
 }
 
-DecompositionRegistrar::DecompositionRegistrar(std::string key, std::string group, DecomposeFn fn,
-                                               bool preferred_over_converter) {
-  DecompositionRegistry::instance().add(
-      Decomposition{std::move(key), std::move(group), std::move(fn), preferred_over_converter});
+DecompositionGroup::DecompositionGroup(std::string group, std::vector<DecompositionDef> defs) {
+  for (auto& def : defs) {
+    for (auto& key : def.keys.keys) {
+      DecompositionRegistry::instance().add(Decomposition{std::move(key), group, def.fn, def.options});
+    }
+  }
 }
 
 std::string decomposition_blocker(const Decomposition& d, const LoweringSettings& s, const ir::Graph* graph,
@@ -57,7 +59,7 @@ std::string decomposition_blocker(const Decomposition& d, const LoweringSettings
                                                                 : s.has_converter && s.has_converter(d.key);
   if (!converter) return {};
   if (s.converter_preferred.contains(d.key)) return "the converter is preferred by settings";
-  if (s.forced_decompositions.contains(d.key) || s.prefer_decompositions || d.preferred_over_converter) return {};
+  if (s.forced_decompositions.contains(d.key) || s.prefer_decompositions || d.options.preferred_over_converter) return {};
   return "a converter handles it";
 }
 

@@ -3,27 +3,40 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "ir/graph.h"
+#include "ir/node_view.h"
 #include "lowering/graph_builder.h"
 #include "lowering/settings.h"
 
 namespace atenrt::lowering {
 
 // Emits the replacement of `node` through `b` and returns one value per
-// output of the node (output_values(node) order); throws Decline to leave
-// the node alone.
+// output of the node (output_values(node) order). It runs only after the
+// validator said yes; it may still throw Decline when the graph builder
+// meets what the validator could not foresee (a dynamic dim mid-way).
 using DecomposeFn = std::function<std::vector<std::string>(GraphBuilder& b, const ir::Node& node)>;
 
-struct Decomposition {
-  std::string key;    // op overload: "aten.addmm.default"
-  std::string group;  // "linear_algebra", "activations", "normalization", "reductions", "misc"
-  DecomposeFn fn;
+// May this decomposition take this node? Yes, or no with the reason the
+// lowering report prints: the same answer, and the same view of the node,
+// as a converter's capability validator.
+using DecompositionValidator = std::function<ir::Capability(const ir::NodeView& node)>;
+
+struct DecompositionOptions {
+  DecompositionValidator validator = {};  // empty: always yes
   // Runs even when the op has a converter (the converter is worse: e.g. a
   // composite whose pieces fuse better).
   bool preferred_over_converter = false;
+};
+
+struct Decomposition {
+  std::string key;    // op overload: "aten.addmm.default"
+  std::string group;  // "linear_algebra", "activations", "normalization", "reductions", "misc", "views"
+  DecomposeFn fn;
+  DecompositionOptions options;
 };
 
 class DecompositionRegistry {
@@ -39,8 +52,28 @@ class DecompositionRegistry {
   std::vector<Decomposition> entries_;
 };
 
-struct DecompositionRegistrar {
-  DecompositionRegistrar(std::string key, std::string group, DecomposeFn fn, bool preferred_over_converter = false);
+// The op overloads one definition serves: one key, or several that share a
+// function ({"aten.var.correction", "aten.var.dim"}).
+struct DecompositionKeys {
+  DecompositionKeys(const char* key) : keys{key} {}  // NOLINT: implicit, reads as a literal
+  DecompositionKeys(std::initializer_list<const char*> list) : keys(list.begin(), list.end()) {}
+  std::vector<std::string> keys;
+};
+
+struct DecompositionDef {
+  DecompositionKeys keys;
+  DecomposeFn fn;
+  DecompositionOptions options = {};
+};
+
+// The one way to register decompositions: a static object in the group's
+// file lists the group's definitions.
+//   const DecompositionGroup registered{"views", {
+//       {"aten.t.default", t},
+//       {"aten.flatten.using_ints", flatten, {.validator = static_shape("self")}},
+//   }};
+struct DecompositionGroup {
+  DecompositionGroup(std::string group, std::vector<DecompositionDef> defs);
 };
 
 // Why a decomposition does or does not run for `key` under `settings`

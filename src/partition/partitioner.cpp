@@ -10,27 +10,7 @@
 namespace atenrt::partition {
 namespace {
 
-// Calls f(name) for every graph value an argument refers to.
-template <typename F>
-void for_each_value(const ir::Argument& arg, F&& f) {
-  if (auto* t = arg.get_if<ir::TensorRef>()) f(t->name);
-  if (auto* l = arg.get_if<ir::TensorList>()) {
-    for (const auto& t : *l) f(t.name);
-  }
-  if (auto* l = arg.get_if<ir::OptionalTensorList>()) {
-    for (const auto& t : *l) {
-      if (t) f(t->name);
-    }
-  }
-  if (auto* s = arg.get_if<ir::SymInt>()) {
-    if (!s->is_static()) f(s->name);
-  }
-  if (auto* l = arg.get_if<ir::SymIntList>()) {
-    for (const auto& s : *l) {
-      if (!s.is_static()) f(s.name);
-    }
-  }
-}
+using ir::for_each_value;
 
 struct Dataflow {
   std::map<std::string, std::size_t> producer;        // value -> node index

@@ -6,14 +6,6 @@
 namespace atenrt::lowering::decomp {
 namespace {
 
-std::string self_float(GraphBuilder& b, const ir::Node& n, const char* name = "self") {
-  auto x = tensor_arg(n, name);
-  require_floating(b, x, n.target.name.c_str());
-  return x;
-}
-
-void reg(const char* key, DecomposeFn fn) { DecompositionRegistrar(key, "activations", std::move(fn)); }
-
 // x * clamp(x + 3, 0, 6) / 6
 std::string hardsigmoid_of(GraphBuilder& b, const std::string& x) {
   return b.div(tv(b.clamp(b.add(tv(x), num(3)), 0.0, 6.0)), num(6));
@@ -38,9 +30,7 @@ std::string elu_of(GraphBuilder& b, const std::string& x, double alpha, double s
 std::string softmax_of(GraphBuilder& b, std::string x, std::int64_t dim, std::optional<DType> dtype, bool log,
                        const ir::Node& n) {
   if (dtype) x = b.cast(x, *dtype);
-  require_floating(b, x, "softmax");
-  if (b.rank(x) == 0) throw Decline{"0-d input"};
-  const auto d = normalize_dim(dim, b.rank(x), describe(n));
+  const auto d = normalize_dim(dim, b.rank(x), n.describe());
   const auto shifted = b.sub(tv(x), tv(b.amax(x, {d}, true)));
   const auto e = b.unary("exp", shifted);
   const auto total = b.sum(e, {d}, true);
@@ -48,50 +38,66 @@ std::string softmax_of(GraphBuilder& b, std::string x, std::int64_t dim, std::op
   return b.div(tv(e), tv(total));
 }
 
-const bool registered = [] {
-  reg("aten.hardswish.default", [](GraphBuilder& b, const ir::Node& n) {
-    const auto x = self_float(b, n);
+// Softmax computes in a floating dtype (after its optional cast) along a dim.
+Capability softmax_fits(const ir::NodeView& n) {
+  if (auto dt = dtype_after_cast(n, "self"); dt && !is_floating(*dt)) {
+    return Capability::no("softmax is decomposed for floating tensors only");
+  }
+  if (const ir::TensorMeta* m = n.meta("self"); m && m->sizes.empty()) return Capability::no("0-d input");
+  return Capability::yes();
+}
+
+Capability celu_fits(const ir::NodeView& n) {
+  if (n.literal_number("alpha") == 0.0) return Capability::no("alpha is 0");
+  return floating_tensors(n, {"self"});
+}
+
+const DecompositionOptions kFloatingSelf{.validator = floating({"self"})};
+const DecompositionOptions kSoftmax{.validator = softmax_fits};
+
+const DecompositionGroup registered{"activations", {
+  {"aten.hardswish.default", [](GraphBuilder& b, const ir::Node& n) {
+    const auto x = tensor_arg(n, "self");
     return Values{b.mul(tv(x), tv(hardsigmoid_of(b, x)))};
-  });
-  reg("aten.hardsigmoid.default", [](GraphBuilder& b, const ir::Node& n) {
-    return Values{hardsigmoid_of(b, self_float(b, n))};
-  });
-  reg("aten.silu.default", [](GraphBuilder& b, const ir::Node& n) {
-    const auto x = self_float(b, n);
+  }, kFloatingSelf},
+  {"aten.hardsigmoid.default", [](GraphBuilder& b, const ir::Node& n) {
+    return Values{hardsigmoid_of(b, tensor_arg(n, "self"))};
+  }, kFloatingSelf},
+  {"aten.silu.default", [](GraphBuilder& b, const ir::Node& n) {
+    const auto x = tensor_arg(n, "self");
     return Values{b.mul(tv(x), tv(b.unary("sigmoid", x)))};
-  });
-  reg("aten.mish.default", [](GraphBuilder& b, const ir::Node& n) {
-    const auto x = self_float(b, n);
+  }, kFloatingSelf},
+  {"aten.mish.default", [](GraphBuilder& b, const ir::Node& n) {
+    const auto x = tensor_arg(n, "self");
     return Values{b.mul(tv(x), tv(b.unary("tanh", softplus_of(b, x, 1.0, 20.0))))};
-  });
-  reg("aten.softplus.default", [](GraphBuilder& b, const ir::Node& n) {
-    return Values{softplus_of(b, self_float(b, n), scalar_arg(n, "beta"), scalar_arg(n, "threshold"))};
-  });
-  reg("aten.elu.default", [](GraphBuilder& b, const ir::Node& n) {
-    return Values{elu_of(b, self_float(b, n), scalar_arg(n, "alpha"), scalar_arg(n, "scale"),
+  }, kFloatingSelf},
+  {"aten.softplus.default", [](GraphBuilder& b, const ir::Node& n) {
+    return Values{softplus_of(b, tensor_arg(n, "self"), scalar_arg(n, "beta"), scalar_arg(n, "threshold"))};
+  }, kFloatingSelf},
+  {"aten.elu.default", [](GraphBuilder& b, const ir::Node& n) {
+    return Values{elu_of(b, tensor_arg(n, "self"), scalar_arg(n, "alpha"), scalar_arg(n, "scale"),
                          scalar_arg(n, "input_scale"))};
-  });
-  reg("aten.selu.default", [](GraphBuilder& b, const ir::Node& n) {
-    return Values{elu_of(b, self_float(b, n), 1.6732632423543772848170429916717, 1.0507009873554804934193349852946, 1.0)};
-  });
-  reg("aten.celu.default", [](GraphBuilder& b, const ir::Node& n) {
+  }, kFloatingSelf},
+  {"aten.selu.default", [](GraphBuilder& b, const ir::Node& n) {
+    return Values{elu_of(b, tensor_arg(n, "self"), 1.6732632423543772848170429916717, 1.0507009873554804934193349852946, 1.0)};
+  }, kFloatingSelf},
+  {"aten.celu.default", [](GraphBuilder& b, const ir::Node& n) {
     const double alpha = scalar_arg(n, "alpha");
-    if (alpha == 0) throw Decline{"alpha is 0"};
-    return Values{elu_of(b, self_float(b, n), alpha, 1.0, 1.0 / alpha)};
-  });
-  reg("aten.leaky_relu.default", [](GraphBuilder& b, const ir::Node& n) {
-    const auto x = self_float(b, n);
+    return Values{elu_of(b, tensor_arg(n, "self"), alpha, 1.0, 1.0 / alpha)};
+  }, {.validator = celu_fits}},
+  {"aten.leaky_relu.default", [](GraphBuilder& b, const ir::Node& n) {
+    const auto x = tensor_arg(n, "self");
     const auto neg = b.mul(tv(x), num(scalar_arg(n, "negative_slope")));
     return Values{b.where(b.compare("gt", x, num(0)), x, neg)};
-  });
-  reg("aten.hardtanh.default", [](GraphBuilder& b, const ir::Node& n) {
-    return Values{b.clamp(self_float(b, n), scalar_arg(n, "min_val"), scalar_arg(n, "max_val"))};
-  });
-  reg("aten.relu6.default", [](GraphBuilder& b, const ir::Node& n) {
-    return Values{b.clamp(self_float(b, n), 0.0, 6.0)};
-  });
-  reg("aten.gelu.default", [](GraphBuilder& b, const ir::Node& n) {
-    const auto x = self_float(b, n);
+  }, kFloatingSelf},
+  {"aten.hardtanh.default", [](GraphBuilder& b, const ir::Node& n) {
+    return Values{b.clamp(tensor_arg(n, "self"), scalar_arg(n, "min_val"), scalar_arg(n, "max_val"))};
+  }, kFloatingSelf},
+  {"aten.relu6.default", [](GraphBuilder& b, const ir::Node& n) {
+    return Values{b.clamp(tensor_arg(n, "self"), 0.0, 6.0)};
+  }, kFloatingSelf},
+  {"aten.gelu.default", [](GraphBuilder& b, const ir::Node& n) {
+    const auto x = tensor_arg(n, "self");
     const auto approximate = opt_string_arg(n, "approximate").value_or("none");
     std::string inner;
     if (approximate == "none") {
@@ -102,33 +108,32 @@ const bool registered = [] {
       const auto poly = b.add(tv(x), tv(b.mul(tv(cube), num(0.044715))));
       inner = b.unary("tanh", b.mul(tv(poly), num(M_2_SQRTPI * M_SQRT1_2)));
     } else {
-      throw FormatError(describe(n) + ", argument 'approximate': unknown value '" + approximate + "'");
+      throw FormatError(n.describe() + ", argument 'approximate': unknown value '" + approximate + "'");
     }
     return Values{b.mul(tv(b.mul(tv(x), num(0.5))), tv(b.add(tv(inner), num(1))))};
-  });
-  reg("aten.glu.default", [](GraphBuilder& b, const ir::Node& n) {
-    const auto x = self_float(b, n);
-    const auto d = normalize_dim(int_arg(n, "dim"), b.rank(x), describe(n));
+  }, kFloatingSelf},
+  {"aten.glu.default", [](GraphBuilder& b, const ir::Node& n) {
+    const auto x = tensor_arg(n, "self");
+    const auto d = normalize_dim(int_arg(n, "dim"), b.rank(x), n.describe());
     const auto size = b.static_dim(x, static_cast<int>(d), "glu");
-    if (size % 2 != 0) throw FormatError(describe(n) + ": glu halves dim " + std::to_string(d) + " of odd size " + std::to_string(size));
+    if (size % 2 != 0) throw FormatError(n.describe() + ": glu halves dim " + std::to_string(d) + " of odd size " + std::to_string(size));
     const auto first = b.slice(x, d, 0, size / 2);
     const auto second = b.slice(x, d, size / 2, size);
     return Values{b.mul(tv(first), tv(b.unary("sigmoid", second)))};
-  });
-  reg("aten._softmax.default", [](GraphBuilder& b, const ir::Node& n) {
+  }, kFloatingSelf},
+  {"aten._softmax.default", [](GraphBuilder& b, const ir::Node& n) {
     return Values{softmax_of(b, tensor_arg(n, "self"), int_arg(n, "dim"), std::nullopt, false, n)};
-  });
-  reg("aten.softmax.int", [](GraphBuilder& b, const ir::Node& n) {
+  }, kSoftmax},
+  {"aten.softmax.int", [](GraphBuilder& b, const ir::Node& n) {
     return Values{softmax_of(b, tensor_arg(n, "self"), int_arg(n, "dim"), opt_dtype_arg(n, "dtype"), false, n)};
-  });
-  reg("aten._log_softmax.default", [](GraphBuilder& b, const ir::Node& n) {
+  }, kSoftmax},
+  {"aten._log_softmax.default", [](GraphBuilder& b, const ir::Node& n) {
     return Values{softmax_of(b, tensor_arg(n, "self"), int_arg(n, "dim"), std::nullopt, true, n)};
-  });
-  reg("aten.log_softmax.int", [](GraphBuilder& b, const ir::Node& n) {
+  }, kSoftmax},
+  {"aten.log_softmax.int", [](GraphBuilder& b, const ir::Node& n) {
     return Values{softmax_of(b, tensor_arg(n, "self"), int_arg(n, "dim"), opt_dtype_arg(n, "dtype"), true, n)};
-  });
-  return true;
-}();
+  }, kSoftmax},
+}};
 
 }  // namespace
 }  // namespace atenrt::lowering::decomp

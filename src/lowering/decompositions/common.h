@@ -29,9 +29,41 @@ inline std::string beta_alpha(GraphBuilder& b, const std::string& self, const st
 
 inline ir::Argument tv(const std::string& v) { return ir::TensorRef{v}; }
 
-// Floating dtype required (integer inputs change PyTorch's arithmetic).
-inline void require_floating(GraphBuilder& b, const std::string& v, const char* what) {
-  if (!is_floating(b.dtype(v))) throw Decline{std::string(what) + " is decomposed for floating tensors only"};
+// ---- validator pieces: a decomposition refuses a node before it runs.
+
+using ir::Capability;
+
+// Yes when every named tensor argument has a floating dtype (integer inputs
+// change PyTorch's arithmetic). `what` names the decomposition in the
+// reason; empty: the op's name. Arguments without metadata are left to the
+// decomposition itself, which reports them as malformed.
+inline Capability floating_tensors(const ir::NodeView& n, const std::vector<std::string>& args,
+                                   const std::string& what = {}) {
+  for (const auto& a : args) {
+    const ir::Argument* arg = n.find(a);
+    const auto* t = arg ? arg->get_if<ir::TensorRef>() : nullptr;
+    const ir::TensorMeta* m = t ? n.graph().meta(t->name) : nullptr;
+    if (!m) continue;
+    if (!m->dtype) return Capability::no("value '" + t->name + "' has an unsupported dtype");
+    if (!is_floating(*m->dtype)) {
+      return Capability::no((what.empty() ? n.node().target.name : what) + " is decomposed for floating tensors only");
+    }
+  }
+  return Capability::yes();
+}
+
+inline DecompositionValidator floating(std::vector<std::string> args, std::string what = {}) {
+  return [args = std::move(args), what = std::move(what)](const ir::NodeView& n) {
+    return floating_tensors(n, args, what);
+  };
+}
+
+// The dtype a softmax-like op computes in: its `dtype` argument, else the input's.
+inline std::optional<DType> dtype_after_cast(const ir::NodeView& n, const std::string& input) {
+  if (const ir::Argument* d = n.find("dtype")) {
+    if (const auto* s = d->get_if<ir::ScalarTypeArg>()) return s->dtype;
+  }
+  return n.dtype_of(input);
 }
 
 // Normalised reduction dims; empty/None means all dims.

@@ -4,18 +4,37 @@
 namespace atenrt::lowering::decomp {
 namespace {
 
-[[maybe_unused]] const DecompositionRegistrar addmm("aten.addmm.default", "linear_algebra", [](GraphBuilder& b, const ir::Node& n) {
+Values addmm(GraphBuilder& b, const ir::Node& n) {
   const auto prod = b.mm(tensor_arg(n, "mat1"), tensor_arg(n, "mat2"));
   return Values{beta_alpha(b, tensor_arg(n, "self"), prod, scalar_arg(n, "beta"), scalar_arg(n, "alpha"))};
-});
+}
+
+int rank_of(const ir::NodeView& n, const char* arg) {
+  const ir::TensorMeta* m = n.meta(arg);
+  return m ? static_cast<int>(m->sizes.size()) : -1;
+}
+
+Capability linear_fits(const ir::NodeView& n) {
+  const int w = rank_of(n, "weight"), x = rank_of(n, "input");
+  if (w >= 0 && w != 2) return Capability::no("weight is not 2-D");
+  if (x == 0) return Capability::no("0-d input");
+  if (x > 2 && !n.meta("input")->is_static()) {
+    return Capability::no("linear over a rank > 2 input needs a static shape");
+  }
+  return Capability::yes();
+}
+
+Capability matvec_fits(const ir::NodeView& n) {
+  const int m = rank_of(n, n.has("mat") ? "mat" : "self"), v = rank_of(n, "vec");
+  if ((m >= 0 && m != 2) || (v >= 0 && v != 1)) return Capability::no("mv needs a 2-D matrix and a 1-D vector");
+  return Capability::yes();
+}
 
 // input @ weight.T + bias; inputs of rank > 2 are flattened to 2-D around the mm.
-[[maybe_unused]] const DecompositionRegistrar linear("aten.linear.default", "linear_algebra", [](GraphBuilder& b, const ir::Node& n) {
+Values linear(GraphBuilder& b, const ir::Node& n) {
   const auto x = tensor_arg(n, "input");
   const auto w = tensor_arg(n, "weight");
-  if (b.rank(w) != 2) throw Decline{"weight is not 2-D"};
   const int r = b.rank(x);
-  if (r == 0) throw Decline{"0-d input"};
   const std::int64_t out_features = b.static_dim(w, 0, "linear");
   const auto wt = b.transpose2d(w);
   std::string y;
@@ -35,38 +54,37 @@ namespace {
   }
   if (auto bias = opt_tensor_arg(n, "bias")) y = b.add(tv(y), tv(*bias));
   return Values{y};
-});
+}
 
 // mat @ vec as an mm with a column, viewed back to 1-D.
 std::string matvec(GraphBuilder& b, const std::string& mat, const std::string& vec) {
-  if (b.rank(mat) != 2 || b.rank(vec) != 1) throw Decline{"mv needs a 2-D matrix and a 1-D vector"};
   return b.squeeze(b.mm(mat, b.unsqueeze(vec, 1)), {1});
 }
 
-[[maybe_unused]] const DecompositionRegistrar mv("aten.mv.default", "linear_algebra", [](GraphBuilder& b, const ir::Node& n) {
+Values mv(GraphBuilder& b, const ir::Node& n) {
   return Values{matvec(b, tensor_arg(n, "self"), tensor_arg(n, "vec"))};
-});
+}
 
-[[maybe_unused]] const DecompositionRegistrar addmv("aten.addmv.default", "linear_algebra", [](GraphBuilder& b, const ir::Node& n) {
+Values addmv(GraphBuilder& b, const ir::Node& n) {
   const auto prod = matvec(b, tensor_arg(n, "mat"), tensor_arg(n, "vec"));
   return Values{beta_alpha(b, tensor_arg(n, "self"), prod, scalar_arg(n, "beta"), scalar_arg(n, "alpha"))};
-});
+}
 
-[[maybe_unused]] const DecompositionRegistrar dot("aten.dot.default", "linear_algebra", [](GraphBuilder& b, const ir::Node& n) {
+Values dot(GraphBuilder& b, const ir::Node& n) {
   const auto prod = b.mul(tv(tensor_arg(n, "self")), tv(tensor_arg(n, "tensor")));
   return Values{b.sum(prod, {0}, false)};
-});
+}
 
-[[maybe_unused]] const DecompositionRegistrar baddbmm("aten.baddbmm.default", "linear_algebra", [](GraphBuilder& b, const ir::Node& n) {
+Values baddbmm(GraphBuilder& b, const ir::Node& n) {
   const auto prod = b.bmm(tensor_arg(n, "batch1"), tensor_arg(n, "batch2"));
   return Values{beta_alpha(b, tensor_arg(n, "self"), prod, scalar_arg(n, "beta"), scalar_arg(n, "alpha"))};
-});
+}
 
 // Sum over the batch of the products.
-[[maybe_unused]] const DecompositionRegistrar addbmm("aten.addbmm.default", "linear_algebra", [](GraphBuilder& b, const ir::Node& n) {
+Values addbmm(GraphBuilder& b, const ir::Node& n) {
   const auto prod = b.sum(b.bmm(tensor_arg(n, "batch1"), tensor_arg(n, "batch2")), {0}, false);
   return Values{beta_alpha(b, tensor_arg(n, "self"), prod, scalar_arg(n, "beta"), scalar_arg(n, "alpha"))};
-});
+}
 
 // Indices of the `offset` diagonal of a row-major [rows, cols] matrix, as a
 // flat index list: start, start + cols + 1, ...
@@ -88,11 +106,11 @@ std::string flat_diagonal(GraphBuilder& b, const std::string& m, std::int64_t of
 }
 
 // 1-D → square matrix with the vector on diagonal `d`; 2-D → that diagonal.
-[[maybe_unused]] const DecompositionRegistrar diag("aten.diag.default", "linear_algebra", [](GraphBuilder& b, const ir::Node& n) {
+Values diag(GraphBuilder& b, const ir::Node& n) {
   const auto x = tensor_arg(n, "self");
   const std::int64_t d = int_arg(n, "diagonal");
   if (b.rank(x) == 2) return Values{flat_diagonal(b, x, d)};
-  if (b.rank(x) != 1) throw FormatError(describe(n) + ": diag expects a 1-D or 2-D tensor");
+  if (b.rank(x) != 1) throw FormatError(n.describe() + ": diag expects a 1-D or 2-D tensor");
   const std::int64_t len = b.static_dim(x, 0, "diag");
   const std::int64_t k = d < 0 ? -d : d;
   const std::int64_t m = len + k;
@@ -105,13 +123,25 @@ std::string flat_diagonal(GraphBuilder& b, const std::string& m, std::int64_t of
   const auto values = d >= 0 ? b.unsqueeze(padded, 1) : padded;
   const auto zero = b.full({}, 0.0, b.dtype(x));
   return Values{b.where(mask, values, zero)};
-});
+}
 
-[[maybe_unused]] const DecompositionRegistrar trace("aten.trace.default", "linear_algebra", [](GraphBuilder& b, const ir::Node& n) {
+Values trace(GraphBuilder& b, const ir::Node& n) {
   const auto x = tensor_arg(n, "self");
-  if (b.rank(x) != 2) throw FormatError(describe(n) + ": trace expects a 2-D tensor");
+  if (b.rank(x) != 2) throw FormatError(n.describe() + ": trace expects a 2-D tensor");
   return Values{b.sum(flat_diagonal(b, x, 0), {0}, false)};
-});
+}
+
+const DecompositionGroup registered{"linear_algebra", {
+  {"aten.addmm.default", addmm},
+  {"aten.linear.default", linear, {.validator = linear_fits}},
+  {"aten.mv.default", mv, {.validator = matvec_fits}},
+  {"aten.addmv.default", addmv, {.validator = matvec_fits}},
+  {"aten.dot.default", dot},
+  {"aten.baddbmm.default", baddbmm},
+  {"aten.addbmm.default", addbmm},
+  {"aten.diag.default", diag},
+  {"aten.trace.default", trace},
+}};
 
 }  // namespace
 }  // namespace atenrt::lowering::decomp

@@ -4,8 +4,6 @@
 namespace atenrt::lowering::decomp {
 namespace {
 
-void reg(const char* key, DecomposeFn fn) { DecompositionRegistrar(key, "normalization", std::move(fn)); }
-
 struct Normalized {
   std::string out, mean, rstd;  // mean/rstd keep the reduced dims as size 1
 };
@@ -33,10 +31,9 @@ std::string channel_affine(GraphBuilder& b, std::string x, const std::optional<s
 
 Normalized layer_norm(GraphBuilder& b, const ir::Node& n) {
   const auto x = tensor_arg(n, "input");
-  require_floating(b, x, "layer_norm");
   const auto shape = int_list_arg(n, "normalized_shape");
   const int r = b.rank(x);
-  if (shape.empty() || static_cast<int>(shape.size()) > r) throw FormatError(describe(n) + ": bad normalized_shape");
+  if (shape.empty() || static_cast<int>(shape.size()) > r) throw FormatError(n.describe() + ": bad normalized_shape");
   std::vector<std::int64_t> dims;
   for (int i = r - static_cast<int>(shape.size()); i < r; ++i) dims.push_back(i);
   Normalized norm = normalize(b, x, dims, scalar_arg(n, "eps"));
@@ -48,12 +45,11 @@ Normalized layer_norm(GraphBuilder& b, const ir::Node& n) {
 // Group statistics over [N, G, C/G * HxW]; returns out in x's shape, mean and rstd as [N, G].
 Normalized group_norm(GraphBuilder& b, const std::string& x, std::int64_t groups, const std::optional<std::string>& w,
                       const std::optional<std::string>& bias, double eps, const ir::Node& n) {
-  require_floating(b, x, "group_norm");
   const auto sizes = b.static_sizes(x, "group_norm");
-  if (sizes.size() < 2) throw FormatError(describe(n) + ": group_norm needs at least 2 dims");
+  if (sizes.size() < 2) throw FormatError(n.describe() + ": group_norm needs at least 2 dims");
   const std::int64_t N = sizes[0], C = sizes[1];
   if (groups <= 0 || C % groups != 0) {
-    throw FormatError(describe(n) + ": " + std::to_string(C) + " channels do not split into " +
+    throw FormatError(n.describe() + ": " + std::to_string(C) + " channels do not split into " +
                       std::to_string(groups) + " groups");
   }
   std::int64_t per_group = C / groups;
@@ -66,27 +62,28 @@ Normalized group_norm(GraphBuilder& b, const std::string& x, std::int64_t groups
   return r;
 }
 
-const bool registered = [] {
-  reg("aten.native_layer_norm.default", [](GraphBuilder& b, const ir::Node& n) {
+const DecompositionOptions kFloatingInput{.validator = floating({"input"})};
+
+const DecompositionGroup registered{"normalization", {
+  {"aten.native_layer_norm.default", [](GraphBuilder& b, const ir::Node& n) {
     auto r = layer_norm(b, n);
     return Values{r.out, r.mean, r.rstd};
-  });
-  reg("aten.layer_norm.default", [](GraphBuilder& b, const ir::Node& n) { return Values{layer_norm(b, n).out}; });
-  reg("aten.native_group_norm.default", [](GraphBuilder& b, const ir::Node& n) {
+  }, kFloatingInput},
+  {"aten.layer_norm.default", [](GraphBuilder& b, const ir::Node& n) { return Values{layer_norm(b, n).out}; }, kFloatingInput},
+  {"aten.native_group_norm.default", [](GraphBuilder& b, const ir::Node& n) {
     auto r = group_norm(b, tensor_arg(n, "input"), int_arg(n, "group"), opt_tensor_arg(n, "weight"),
                         opt_tensor_arg(n, "bias"), scalar_arg(n, "eps"), n);
     return Values{r.out, r.mean, r.rstd};
-  });
-  reg("aten.group_norm.default", [](GraphBuilder& b, const ir::Node& n) {
+  }, kFloatingInput},
+  {"aten.group_norm.default", [](GraphBuilder& b, const ir::Node& n) {
     return Values{group_norm(b, tensor_arg(n, "input"), int_arg(n, "num_groups"), opt_tensor_arg(n, "weight"),
                              opt_tensor_arg(n, "bias"), scalar_arg(n, "eps"), n)
                       .out};
-  });
-  reg("aten.instance_norm.default", [](GraphBuilder& b, const ir::Node& n) {
+  }, kFloatingInput},
+  {"aten.instance_norm.default", [](GraphBuilder& b, const ir::Node& n) {
     const auto x = tensor_arg(n, "input");
-    require_floating(b, x, "instance_norm");
     const int r = b.rank(x);
-    if (r < 3) throw FormatError(describe(n) + ": instance_norm needs at least 3 dims");
+    if (r < 3) throw FormatError(n.describe() + ": instance_norm needs at least 3 dims");
     const double eps = scalar_arg(n, "eps");
     std::string out;
     if (bool_arg(n, "use_input_stats")) {
@@ -96,7 +93,7 @@ const bool registered = [] {
     } else {
       const auto rm = opt_tensor_arg(n, "running_mean");
       const auto rv = opt_tensor_arg(n, "running_var");
-      if (!rm || !rv) throw FormatError(describe(n) + ": use_input_stats=False needs running_mean and running_var");
+      if (!rm || !rv) throw FormatError(n.describe() + ": use_input_stats=False needs running_mean and running_var");
       std::vector<std::int64_t> shape{-1};
       for (int i = 2; i < r; ++i) shape.push_back(1);
       const auto centered = b.sub(tv(x), tv(b.view(*rm, shape)));
@@ -104,9 +101,8 @@ const bool registered = [] {
       out = b.mul(tv(centered), tv(rstd));
     }
     return Values{channel_affine(b, out, opt_tensor_arg(n, "weight"), opt_tensor_arg(n, "bias"))};
-  });
-  return true;
-}();
+  }, kFloatingInput},
+}};
 
 }  // namespace
 }  // namespace atenrt::lowering::decomp

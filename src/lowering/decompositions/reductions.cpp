@@ -8,8 +8,6 @@
 namespace atenrt::lowering::decomp {
 namespace {
 
-void reg(const char* key, DecomposeFn fn) { DecompositionRegistrar(key, "reductions", std::move(fn)); }
-
 struct Moments {
   std::string var, mean;
 };
@@ -18,7 +16,6 @@ struct Moments {
 // mean comes along for var_mean.
 Moments moments(GraphBuilder& b, const std::string& x, std::vector<std::int64_t> dims,
                 double correction, bool keepdim) {
-  require_floating(b, x, "var");
   const std::int64_t count = count_over(b, x, dims, "var");
   const auto mean_k = b.mean(x, dims, true);
   const auto diff = b.sub(tv(x), tv(mean_k));
@@ -38,15 +35,15 @@ Moments moments_of(GraphBuilder& b, const ir::Node& n) {
   double correction = 1;
   bool keepdim = false;
   if (ov == "correction") {
-    dims = dims_or_all(opt_int_list_arg(n, "dim"), r, describe(n));
+    dims = dims_or_all(opt_int_list_arg(n, "dim"), r, n.describe());
     correction = opt_scalar_arg(n, "correction").value_or(1.0);
     keepdim = bool_arg(n, "keepdim");
   } else if (ov == "dim") {
-    dims = dims_or_all(opt_int_list_arg(n, "dim"), r, describe(n));
+    dims = dims_or_all(opt_int_list_arg(n, "dim"), r, n.describe());
     correction = bool_arg(n, "unbiased") ? 1 : 0;
     keepdim = bool_arg(n, "keepdim");
   } else {
-    dims = dims_or_all(std::nullopt, r, describe(n));
+    dims = dims_or_all(std::nullopt, r, n.describe());
     correction = bool_arg(n, "unbiased") ? 1 : 0;
   }
   return moments(b, x, dims, correction, keepdim);
@@ -55,7 +52,6 @@ Moments moments_of(GraphBuilder& b, const ir::Node& n) {
 // p-norm over dims; p = 0, 1, 2, ±inf special-cased as PyTorch does.
 std::string pnorm(GraphBuilder& b, const std::string& x, double p, const std::vector<std::int64_t>& dims,
                   bool keepdim) {
-  require_floating(b, x, "norm");
   if (p == 2) return b.unary("sqrt", b.sum(b.mul(tv(x), tv(x)), dims, keepdim));
   const auto a = b.unary("abs", x);
   if (p == 1) return b.sum(a, dims, keepdim);
@@ -65,72 +61,81 @@ std::string pnorm(GraphBuilder& b, const std::string& x, double p, const std::ve
   return b.pow(b.sum(b.pow(a, p), dims, keepdim), 1.0 / p);
 }
 
-const bool registered = [] {
-  for (const char* key : {"aten.var.correction", "aten.var.dim", "aten.var.default"}) {
-    reg(key, [](GraphBuilder& b, const ir::Node& n) { return Values{moments_of(b, n).var}; });
+const DecompositionOptions kMoments{.validator = floating({"self"}, "var")};
+const DecompositionOptions kNorm{.validator = floating({"self"}, "norm")};
+
+Capability vector_norm_fits(const ir::NodeView& n) {
+  if (auto dt = dtype_after_cast(n, "self"); dt && !is_floating(*dt)) {
+    return Capability::no("norm is decomposed for floating tensors only");
   }
-  for (const char* key : {"aten.std.correction", "aten.std.dim", "aten.std.default"}) {
-    reg(key, [](GraphBuilder& b, const ir::Node& n) { return Values{b.unary("sqrt", moments_of(b, n).var)}; });
-  }
-  for (const char* key : {"aten.var_mean.correction", "aten.var_mean.dim", "aten.var_mean.default"}) {
-    reg(key, [](GraphBuilder& b, const ir::Node& n) {
-      auto m = moments_of(b, n);
-      return Values{m.var, m.mean};
-    });
-  }
-  for (const char* key : {"aten.std_mean.correction", "aten.std_mean.dim", "aten.std_mean.default"}) {
-    reg(key, [](GraphBuilder& b, const ir::Node& n) {
-      auto m = moments_of(b, n);
-      return Values{b.unary("sqrt", m.var), m.mean};
-    });
-  }
+  return Capability::yes();
+}
+
+Capability cosine_fits(const ir::NodeView& n) {
+  if (auto fits = floating_tensors(n, {"x1", "x2"}); !fits) return fits;
+  const ir::TensorMeta* a = n.meta("x1");
+  const ir::TensorMeta* b = n.meta("x2");
+  if (a && b && a->sizes.size() != b->sizes.size()) return Capability::no("inputs of different rank");
+  return Capability::yes();
+}
+
+const DecompositionGroup registered{"reductions", {
+  {{"aten.var.correction", "aten.var.dim", "aten.var.default"},
+   [](GraphBuilder& b, const ir::Node& n) { return Values{moments_of(b, n).var}; }, kMoments},
+  {{"aten.std.correction", "aten.std.dim", "aten.std.default"},
+   [](GraphBuilder& b, const ir::Node& n) { return Values{b.unary("sqrt", moments_of(b, n).var)}; }, kMoments},
+  {{"aten.var_mean.correction", "aten.var_mean.dim", "aten.var_mean.default"},
+   [](GraphBuilder& b, const ir::Node& n) {
+     auto m = moments_of(b, n);
+     return Values{m.var, m.mean};
+   }, kMoments},
+  {{"aten.std_mean.correction", "aten.std_mean.dim", "aten.std_mean.default"},
+   [](GraphBuilder& b, const ir::Node& n) {
+     auto m = moments_of(b, n);
+     return Values{b.unary("sqrt", m.var), m.mean};
+   }, kMoments},
   // log(sum(exp(x - m))) + m, with m = max, replaced by 0 where it is infinite.
-  reg("aten.logsumexp.default", [](GraphBuilder& b, const ir::Node& n) {
+  {"aten.logsumexp.default", [](GraphBuilder& b, const ir::Node& n) {
     const auto x = tensor_arg(n, "self");
-    require_floating(b, x, "logsumexp");
-    const auto dims = dims_or_all(int_list_arg(n, "dim"), b.rank(x), describe(n));
+    const auto dims = dims_or_all(int_list_arg(n, "dim"), b.rank(x), n.describe());
     const bool keepdim = bool_arg(n, "keepdim");
     const auto m = b.amax(x, dims, true);
     const auto safe = b.where(b.unary("isinf", m), b.full({}, 0.0, b.dtype(x)), m);
     const auto lse = b.unary("log", b.sum(b.unary("exp", b.sub(tv(x), tv(safe))), dims, keepdim));
     const auto shift = keepdim ? safe : b.squeeze(safe, dims);
     return Values{b.add(tv(lse), tv(shift))};
-  });
-  reg("aten.norm.Scalar", [](GraphBuilder& b, const ir::Node& n) {
+  }, {.validator = floating({"self"})}},
+  {"aten.norm.Scalar", [](GraphBuilder& b, const ir::Node& n) {
     const auto x = tensor_arg(n, "self");
-    return Values{pnorm(b, x, scalar_arg(n, "p"), dims_or_all(std::nullopt, b.rank(x), describe(n)), false)};
-  });
-  reg("aten.norm.ScalarOpt_dim", [](GraphBuilder& b, const ir::Node& n) {
+    return Values{pnorm(b, x, scalar_arg(n, "p"), dims_or_all(std::nullopt, b.rank(x), n.describe()), false)};
+  }, kNorm},
+  {"aten.norm.ScalarOpt_dim", [](GraphBuilder& b, const ir::Node& n) {
     const auto x = tensor_arg(n, "self");
     return Values{pnorm(b, x, opt_scalar_arg(n, "p").value_or(2.0),
-                        dims_or_all(int_list_arg(n, "dim"), b.rank(x), describe(n)), bool_arg(n, "keepdim"))};
-  });
-  reg("aten.linalg_vector_norm.default", [](GraphBuilder& b, const ir::Node& n) {
+                        dims_or_all(int_list_arg(n, "dim"), b.rank(x), n.describe()), bool_arg(n, "keepdim"))};
+  }, kNorm},
+  {"aten.linalg_vector_norm.default", [](GraphBuilder& b, const ir::Node& n) {
     auto x = tensor_arg(n, "self");
     if (auto dt = opt_dtype_arg(n, "dtype")) x = b.cast(x, *dt);
-    return Values{pnorm(b, x, scalar_arg(n, "ord"), dims_or_all(opt_int_list_arg(n, "dim"), b.rank(x), describe(n)),
+    return Values{pnorm(b, x, scalar_arg(n, "ord"), dims_or_all(opt_int_list_arg(n, "dim"), b.rank(x), n.describe()),
                         bool_arg(n, "keepdim"))};
-  });
-  reg("aten.frobenius_norm.dim", [](GraphBuilder& b, const ir::Node& n) {
+  }, {.validator = vector_norm_fits}},
+  {"aten.frobenius_norm.dim", [](GraphBuilder& b, const ir::Node& n) {
     const auto x = tensor_arg(n, "self");
-    return Values{pnorm(b, x, 2.0, dims_or_all(int_list_arg(n, "dim"), b.rank(x), describe(n)), bool_arg(n, "keepdim"))};
-  });
+    return Values{pnorm(b, x, 2.0, dims_or_all(int_list_arg(n, "dim"), b.rank(x), n.describe()), bool_arg(n, "keepdim"))};
+  }, kNorm},
   // sum((x1 / max(|x1|, eps)) * (x2 / max(|x2|, eps))) along dim.
-  reg("aten.cosine_similarity.default", [](GraphBuilder& b, const ir::Node& n) {
+  {"aten.cosine_similarity.default", [](GraphBuilder& b, const ir::Node& n) {
     const auto x1 = tensor_arg(n, "x1");
     const auto x2 = tensor_arg(n, "x2");
-    require_floating(b, x1, "cosine_similarity");
-    require_floating(b, x2, "cosine_similarity");
-    if (b.rank(x1) != b.rank(x2)) throw Decline{"inputs of different rank"};
-    const auto d = normalize_dim(int_arg(n, "dim"), b.rank(x1), describe(n));
+    const auto d = normalize_dim(int_arg(n, "dim"), b.rank(x1), n.describe());
     const double eps = scalar_arg(n, "eps");
     auto unit = [&](const std::string& x) {
       return b.div(tv(x), tv(b.clamp(pnorm(b, x, 2.0, {d}, true), eps, std::nullopt)));
     };
     return Values{b.sum(b.mul(tv(unit(x1)), tv(unit(x2))), {d}, false)};
-  });
-  return true;
-}();
+  }, {.validator = cosine_fits}},
+}};
 
 }  // namespace
 }  // namespace atenrt::lowering::decomp

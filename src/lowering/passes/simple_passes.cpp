@@ -229,23 +229,7 @@ int dead_code(ir::Graph& graph, const LoweringSettings&) {
   auto uses = use_counts(graph);
   std::vector<bool> keep(graph.nodes.size(), true);
   int removed = 0;
-  auto dec = [&](const ir::Argument& a) {
-    if (auto* t = a.get_if<ir::TensorRef>()) --uses[t->name];
-    if (auto* l = a.get_if<ir::TensorList>()) {
-      for (const auto& t : *l) --uses[t.name];
-    }
-    if (auto* l = a.get_if<ir::OptionalTensorList>()) {
-      for (const auto& t : *l) {
-        if (t) --uses[t->name];
-      }
-    }
-    if (auto* s = a.get_if<ir::SymInt>(); s && !s->is_static()) --uses[s->name];
-    if (auto* l = a.get_if<ir::SymIntList>()) {
-      for (const auto& s : *l) {
-        if (!s.is_static()) --uses[s.name];
-      }
-    }
-  };
+  auto dec = [&](const ir::Argument& a) { ir::for_each_value(a, [&](const std::string& n) { --uses[n]; }); };
   for (std::size_t i = graph.nodes.size(); i-- > 0;) {
     const auto& node = graph.nodes[i];
     if (has_side_effects(node)) continue;

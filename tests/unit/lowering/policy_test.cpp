@@ -15,11 +15,34 @@
 namespace atenrt::lowering::testing {
 namespace {
 
-// A test-only op whose decomposition is marked preferred_over_converter.
-[[maybe_unused]] const DecompositionRegistrar preferred(
-    "aten.lowering_test_preferred.default", "misc",
-    [](GraphBuilder& b, const ir::Node& n) { return std::vector<std::string>{b.unary("relu", tensor_arg(n, "self"))}; },
-    /*preferred_over_converter=*/true);
+// Test-only ops: a decomposition marked preferred_over_converter, and one
+// whose validator refuses inputs of rank 1.
+[[maybe_unused]] const DecompositionGroup test_only{"misc", {
+    {"aten.lowering_test_preferred.default",
+     [](GraphBuilder& b, const ir::Node& n) { return std::vector<std::string>{b.unary("relu", tensor_arg(n, "self"))}; },
+     {.preferred_over_converter = true}},
+    {"aten.lowering_test_validated.default",
+     [](GraphBuilder& b, const ir::Node& n) { return std::vector<std::string>{b.unary("relu", tensor_arg(n, "self"))}; },
+     {.validator = [](const ir::NodeView& n) {
+       const ir::TensorMeta* m = n.meta("self");
+       return m && m->sizes.size() == 1 ? ir::Capability::no("rank 1 is refused") : ir::Capability::yes();
+     }}},
+}};
+
+// A one-node graph `op(self=x)` over an input of `sizes`.
+ir::Graph one_op_graph(const char* op, std::vector<std::int64_t> sizes) {
+  GraphMaker m;
+  m.input("x", sizes);
+  ir::Node n;
+  n.name = "p";
+  n.target = ir::OpName::parse(op);
+  n.inputs = {A("self", R("x"))};
+  n.outputs = {ir::TensorRef{"p"}};
+  m.g.tensor_values["p"] = tmeta(sizes);
+  m.g.nodes.push_back(n);
+  m.output("p");
+  return m.g;
+}
 
 ir::Graph addmm_graph() {
   GraphMaker m;
@@ -94,22 +117,28 @@ TEST(LoweringPolicy, SettingsCanForceTheDecompositionOverAConverter) {
 }
 
 TEST(LoweringPolicy, PreferredDecompositionRunsDespiteAConverter) {
-  GraphMaker m;
-  m.input("x", {4});
-  ir::Node n;
-  n.name = "p";
-  n.target = ir::OpName::parse("aten.lowering_test_preferred.default");
-  n.inputs = {A("self", R("x"))};
-  n.outputs = {ir::TensorRef{"p"}};
-  m.g.tensor_values["p"] = tmeta({4});
-  m.g.nodes.push_back(n);
-  m.output("p");
+  auto g = one_op_graph("aten.lowering_test_preferred.default", {4});
   LoweringSettings s;
   s.has_converter = [](const std::string&) { return true; };
-  auto report = lower(m.g, s);
+  auto report = lower(g, s);
   EXPECT_TRUE(report.decomposed("aten.lowering_test_preferred.default")) << report.to_string();
-  EXPECT_TRUE(has(m.g, "aten.relu.default")) << graph_to_string(m.g);
-  EXPECT_FALSE(has(m.g, "aten.lowering_test_preferred.default"));
+  EXPECT_TRUE(has(g, "aten.relu.default")) << graph_to_string(g);
+  EXPECT_FALSE(has(g, "aten.lowering_test_preferred.default"));
+}
+
+// A validator refuses before the decomposition runs: the node stays and
+// the report carries the validator's reason.
+TEST(LoweringPolicy, AValidatorThatRefusesKeepsTheNodeWithItsReason) {
+  auto refused = one_op_graph("aten.lowering_test_validated.default", {4});
+  auto report = lower(refused);
+  EXPECT_FALSE(report.decomposed("aten.lowering_test_validated.default"));
+  EXPECT_TRUE(has(refused, "aten.lowering_test_validated.default")) << graph_to_string(refused);
+  EXPECT_EQ(report.not_decomposed.at("aten.lowering_test_validated.default"),
+            "declined for node 'p' (aten.lowering_test_validated.default): rank 1 is refused");
+
+  auto accepted = one_op_graph("aten.lowering_test_validated.default", {2, 4});
+  EXPECT_TRUE(lower(accepted).decomposed("aten.lowering_test_validated.default"));
+  EXPECT_TRUE(has(accepted, "aten.relu.default")) << graph_to_string(accepted);
 }
 
 TEST(LoweringPolicy, GroupsAndKeysSwitchDecompositionsOff) {
@@ -154,8 +183,8 @@ TEST(LoweringPolicy, ADecompositionThatDoesNotFitLeavesTheNodeAndSaysWhy) {
 
 TEST(LoweringRegistry, KeysAreUniqueOverloadsInNamedGroups) {
   auto& reg = DecompositionRegistry::instance();
-  EXPECT_THROW(reg.add(Decomposition{"aten.addmm.default", "misc", nullptr, false}), std::logic_error);
-  EXPECT_THROW(reg.add(Decomposition{"aten.addmm", "misc", nullptr, false}), std::logic_error);
+  EXPECT_THROW(reg.add(Decomposition{"aten.addmm.default", "misc", nullptr, {}}), std::logic_error);
+  EXPECT_THROW(reg.add(Decomposition{"aten.addmm", "misc", nullptr, {}}), std::logic_error);
   const auto groups = reg.groups();
   for (const char* g : {"activations", "linear_algebra", "misc", "normalization", "reductions", "views"}) {
     EXPECT_NE(std::find(groups.begin(), groups.end(), g), groups.end()) << g;

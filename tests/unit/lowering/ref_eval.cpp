@@ -181,7 +181,7 @@ void split_dim(const Sizes& s, std::int64_t d, std::int64_t& outer, std::int64_t
 
 Sizes output_sizes(const ir::Graph& g, const ir::Node& n) {
   const ir::TensorMeta* m = g.meta(output_values(n).at(0));
-  if (!m || !m->is_static()) throw std::runtime_error("ref_eval: output of " + describe(n) + " has no static shape");
+  if (!m || !m->is_static()) throw std::runtime_error("ref_eval: output of " + n.describe() + " has no static shape");
   return m->static_sizes();
 }
 
@@ -267,7 +267,7 @@ RefTensor eval_node(const ir::Graph& g, const ir::Node& n, const Env& env) {
       key == "aten.unsqueeze.default" || key == "aten.squeeze.dims" || key == "aten.squeeze.dim") {
     auto x = in("self");
     x.sizes = output_sizes(g, n);
-    if (numel(x.sizes) != static_cast<std::int64_t>(x.data.size())) throw std::runtime_error("ref_eval: bad view in " + describe(n));
+    if (numel(x.sizes) != static_cast<std::int64_t>(x.data.size())) throw std::runtime_error("ref_eval: bad view in " + n.describe());
     return x;
   }
   if (key == "aten.permute.default") {
@@ -285,7 +285,7 @@ RefTensor eval_node(const ir::Graph& g, const ir::Node& n, const Env& env) {
   }
   if (key == "aten.slice.Tensor" || key == "aten.index_select.default") {
     const auto x = in("self");
-    const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(x.sizes.size()), describe(n));
+    const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(x.sizes.size()), n.describe());
     std::vector<std::int64_t> idx;
     if (key == "aten.index_select.default") {
       for (double v : in("index").data) idx.push_back(static_cast<std::int64_t>(v));
@@ -313,7 +313,7 @@ RefTensor eval_node(const ir::Graph& g, const ir::Node& n, const Env& env) {
     const auto* list = arg(n, "tensors").get_if<ir::TensorList>();
     std::vector<RefTensor> xs;
     for (const auto& t : *list) xs.push_back(operand(env, ir::TensorRef{t.name}));
-    const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(xs[0].sizes.size()), describe(n));
+    const auto d = normalize_dim(int_arg(n, "dim"), static_cast<std::int64_t>(xs[0].sizes.size()), n.describe());
     RefTensor r;
     r.sizes = output_sizes(g, n);
     std::int64_t outer, inner;
@@ -337,7 +337,7 @@ RefTensor eval_node(const ir::Graph& g, const ir::Node& n, const Env& env) {
     r.data.assign(static_cast<std::size_t>(numel(r.sizes)), scalar_arg(n, "fill_value"));
     return r;
   }
-  throw std::runtime_error("ref_eval: no reference for " + describe(n));
+  throw std::runtime_error("ref_eval: no reference for " + n.describe());
 }
 
 }  // namespace
@@ -356,7 +356,7 @@ std::vector<RefTensor> ref_evaluate(const ir::Graph& graph, const std::map<std::
   for (const auto& node : graph.nodes) {
     RefTensor r = finish(eval_node(graph, node, env), graph, node);
     const auto outs = output_values(node);
-    if (outs.size() != 1) throw std::runtime_error("ref_eval: multi-output node " + describe(node));
+    if (outs.size() != 1) throw std::runtime_error("ref_eval: multi-output node " + node.describe());
     env[outs[0]] = std::move(r);
   }
   std::vector<RefTensor> out;

@@ -1,5 +1,6 @@
 // A read-only view of one graph node with its graph: what validators look
 // at (argument literals, tensor metadata) and where error messages start.
+// Converter and decomposition validators both take it.
 #pragma once
 
 #include <cstdint>
@@ -10,27 +11,36 @@
 
 #include "ir/graph.h"
 
-namespace atenrt::conversion {
+namespace atenrt::ir {
+
+// A validator's answer: yes, or no with a reason the reports print.
+struct Capability {
+  bool ok = true;
+  std::string reason;
+  static Capability yes() { return {}; }
+  static Capability no(std::string why) { return {false, std::move(why)}; }
+  explicit operator bool() const { return ok; }
+};
 
 class NodeView {
  public:
-  NodeView(const ir::Graph& graph, const ir::Node& node) : graph_(&graph), node_(&node) {}
+  NodeView(const Graph& graph, const Node& node) : graph_(&graph), node_(&node) {}
 
-  const ir::Graph& graph() const { return *graph_; }
-  const ir::Node& node() const { return *node_; }
+  const Graph& graph() const { return *graph_; }
+  const Node& node() const { return *node_; }
   const std::string& name() const { return node_->name; }
   std::string target() const { return node_->target.str(); }
   // "node 'relu_1' (aten.relu.default)": the prefix of every message about it.
   std::string where() const;
 
   // Arguments by schema name (full: defaults are filled in by the reader).
-  const ir::Argument* find(std::string_view arg_name) const;
+  const Argument* find(std::string_view arg_name) const;
   bool has(std::string_view arg_name) const { return find(arg_name) != nullptr; }
   // Throws UnsupportedError naming the node when the argument is absent.
-  const ir::Argument& arg(std::string_view arg_name) const;
+  const Argument& arg(std::string_view arg_name) const;
   // Positional access (Python operators: operator.mul(a, b)).
   std::size_t num_args() const { return node_->inputs.size(); }
-  const ir::Argument& arg(std::size_t index) const;
+  const Argument& arg(std::size_t index) const;
   bool is_none(std::string_view arg_name) const;
 
   // Literal values written in the node (not resolved through other nodes);
@@ -42,9 +52,9 @@ class NodeView {
   std::optional<std::vector<std::int64_t>> literal_ints(std::string_view arg_name) const;
 
   // Metadata of the tensor passed as `arg_name` (nullptr if not a tensor or unknown).
-  const ir::TensorMeta* meta(std::string_view arg_name) const;
+  const TensorMeta* meta(std::string_view arg_name) const;
   // Metadata of output `index` (nullptr if not a tensor).
-  const ir::TensorMeta* output_meta(std::size_t index = 0) const;
+  const TensorMeta* output_meta(std::size_t index = 0) const;
   std::optional<DType> dtype_of(std::string_view arg_name) const;
   // Whether output `index` is read by any node or is a graph output.
   bool output_used(std::size_t index) const;
@@ -52,8 +62,8 @@ class NodeView {
   bool has_dynamic_shapes() const;
 
  private:
-  const ir::Graph* graph_;
-  const ir::Node* node_;
+  const Graph* graph_;
+  const Node* node_;
 };
 
-}  // namespace atenrt::conversion
+}  // namespace atenrt::ir
