@@ -2,13 +2,15 @@
 # Runs every test of atenrt: the release build's tests (C++ unit, converter and
 # model tests against PyTorch, Python tests), the same C++ tests under
 # AddressSanitizer + UndefinedBehaviorSanitizer, and the .pt2 reader fuzzer
-# for a bounded time. Exits non-zero on the first failure.
+# and the engine-file loader for a bounded time. Exits non-zero on the first
+# failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 PY=/usr/bin/python3  # Debian's interpreter: the one that has torch 1.13
 export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
 FUZZ_SECONDS="${ATENRT_FUZZ_SECONDS:-60}"
+ENGINE_FUZZ_SECONDS="${ATENRT_ENGINE_FUZZ_SECONDS:-30}"
 
 step() { printf '\n==== %s\n' "$*"; }
 
@@ -54,6 +56,11 @@ scripts/build.sh fuzz
 mkdir -p build-fuzz/corpus-work
 build-fuzz/tests/fuzz/pt2_reader_fuzz -dict=tests/fuzz/pt2.dict -max_total_time="$FUZZ_SECONDS" \
   -rss_limit_mb=2048 -timeout=10 build-fuzz/corpus-work tests/corpus 2>&1 | tail -n 5
+
+step "fuzzing the engine-file loader (checksums fixed up) for ${ENGINE_FUZZ_SECONDS}s"
+mkdir -p build-fuzz/engine-corpus-work
+build-fuzz/tests/fuzz/engine_file_fuzz -dict=tests/fuzz/engine.dict -max_total_time="$ENGINE_FUZZ_SECONDS" \
+  -rss_limit_mb=2048 -timeout=10 build-fuzz/engine-corpus-work tests/fuzz/engine_corpus 2>&1 | tail -n 5
 
 step "every dependency the builds used is installed by scripts/install_deps.sh"
 $PY scripts/check_deps.py build build-asan build-fuzz

@@ -77,10 +77,11 @@ class Engine {
 
   ExecutionContext create_context() const;
 
-  // Versioned binary file: magic, version, payload length, CRC-32 of the
-  // payload; the payload holds the program (tensors, steps, weights) and the
-  // options. Loading validates everything and re-creates the kernels;
-  // a corrupt or foreign file is a FormatError.
+  // Engine files (docs/engine-format.md): a versioned container of
+  // checksummed sections (program, weights). Loading verifies the whole file
+  // before use and re-creates the kernels; a corrupt, foreign or
+  // other-version file is a FormatError. save() writes a temporary file and
+  // renames it over `path`.
   void save(const std::string& path) const;
   static Engine load(const std::string& path);
   std::vector<std::byte> serialize() const;

@@ -1,199 +1,35 @@
-// Engine files.
+// Engine files: the program section, the weights sections, save and load.
+// The container (header, section table, checksums, version rules) is in
+// serialize_container.cpp; docs/engine-format.md is the specification.
 //
-//   offset 0   8 bytes  magic "ATENRTE\0"
-//          8   u32      format version (kFormatVersion)
-//         12   u32      CRC-32 (IEEE) of the payload
-//         16   u64      payload length
-//         24   payload  options, tensors (with constant bytes), steps, inputs, outputs
-//
-// Little-endian throughout. Reading checks the header, the length and the
-// checksum before parsing, every count against the bytes left, every enum
-// against its range, and finally the whole program (Program::validate re-runs
-// shape inference on every step); then the kernels are re-created.
+// Loading verifies the whole file before it builds anything: the container
+// (every checksum), then every count against the bytes left, every enum
+// against its range, every dim and weight size, and finally the program
+// (Program::validate re-runs shape inference on every step); then the kernels
+// are re-created on this machine.
+#include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
+#include <unistd.h>
 
 #include "atenrt/errors.h"
+#include "runtime/cpu/kernel.h"
 #include "runtime/engine.h"
 #include "runtime/engine_impl.h"
+#include "runtime/serialize.h"
+#include "runtime/serialize_fields.h"
 
 namespace atenrt::runtime {
 
 namespace {
 
-constexpr char kMagic[8] = {'A', 'T', 'E', 'N', 'R', 'T', 'E', '\0'};
-constexpr std::uint32_t kFormatVersion = 1;
-constexpr std::size_t kHeaderBytes = 24;
+using file::Reader;
+using file::Writer;
 
-std::uint32_t crc32(const std::byte* data, std::size_t n) {
-  static const auto table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t i = 0; i < 256; ++i) {
-      std::uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  std::uint32_t c = 0xFFFFFFFFu;
-  for (std::size_t i = 0; i < n; ++i) c = table[(c ^ static_cast<std::uint8_t>(data[i])) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
+constexpr std::int64_t kMaxDim = std::int64_t{1} << 40;
+constexpr std::size_t kWeightEntryBytes = 40;  // the smallest entry (no dims)
 
-[[noreturn]] void corrupt(const std::string& what) { throw FormatError("engine file: " + what); }
-
-class Writer {
- public:
-  std::vector<std::byte> out;
-  template <typename T>
-  void raw(const T& v) {
-    const auto* p = reinterpret_cast<const std::byte*>(&v);
-    out.insert(out.end(), p, p + sizeof(T));
-  }
-  void operator()(const bool& v) { raw<std::uint8_t>(v ? 1 : 0); }
-  void operator()(const std::int64_t& v) { raw(v); }
-  void operator()(const double& v) { raw(v); }
-  void operator()(const std::string& s) {
-    raw<std::uint64_t>(s.size());
-    const auto* p = reinterpret_cast<const std::byte*>(s.data());
-    out.insert(out.end(), p, p + s.size());
-  }
-  void operator()(const Dims& d) {
-    raw<std::uint64_t>(d.size());
-    for (auto v : d) raw(v);
-  }
-  void operator()(const std::vector<double>& d) {
-    raw<std::uint64_t>(d.size());
-    for (auto v : d) raw(v);
-  }
-  void operator()(const std::optional<std::int64_t>& v) {
-    (*this)(v.has_value());
-    if (v) raw(*v);
-  }
-  template <typename E>
-  void e(const E& v, int /*count*/) { raw<std::uint8_t>(static_cast<std::uint8_t>(v)); }
-};
-
-class Reader {
- public:
-  Reader(const std::byte* p, std::size_t n) : p_(p), end_(p + n) {}
-  bool done() const { return p_ == end_; }
-  template <typename T>
-  T raw() {
-    need(sizeof(T));
-    T v;
-    std::memcpy(&v, p_, sizeof(T));
-    p_ += sizeof(T);
-    return v;
-  }
-  void need(std::size_t n) const {
-    if (static_cast<std::size_t>(end_ - p_) < n) corrupt("truncated payload");
-  }
-  // A count of items of at least `item_bytes` each, checked against the bytes left.
-  std::size_t count(std::size_t item_bytes) {
-    const auto n = raw<std::uint64_t>();
-    if (item_bytes && n > static_cast<std::uint64_t>(end_ - p_) / item_bytes) corrupt("count exceeds the payload");
-    return static_cast<std::size_t>(n);
-  }
-  const std::byte* take(std::size_t n) {
-    need(n);
-    const auto* at = p_;
-    p_ += n;
-    return at;
-  }
-  void operator()(bool& v) {
-    const auto b = raw<std::uint8_t>();
-    if (b > 1) corrupt("bad boolean");
-    v = b;
-  }
-  void operator()(std::int64_t& v) { v = raw<std::int64_t>(); }
-  void operator()(double& v) { v = raw<double>(); }
-  void operator()(std::string& s) {
-    const std::size_t n = count(1);
-    const auto* at = take(n);
-    s.assign(reinterpret_cast<const char*>(at), n);
-  }
-  void operator()(Dims& d) {
-    d.resize(count(8));
-    for (auto& v : d) v = raw<std::int64_t>();
-  }
-  void operator()(std::vector<double>& d) {
-    d.resize(count(8));
-    for (auto& v : d) v = raw<double>();
-  }
-  void operator()(std::optional<std::int64_t>& v) {
-    bool has = false;
-    (*this)(has);
-    if (has) v = raw<std::int64_t>();
-    else v.reset();
-  }
-  template <typename E>
-  void e(E& v, int count) {
-    const auto b = raw<std::uint8_t>();
-    if (b >= count) corrupt("enum value " + std::to_string(b) + " out of range");
-    v = static_cast<E>(b);
-  }
-
- private:
-  const std::byte* p_;
-  const std::byte* end_;
-};
-
-// ---- one field list per params struct, shared by Writer and Reader
-using namespace network;
-template <typename A, typename P> void fields(A& a, P& p);
-template <typename A> void fields(A& a, ActivationParams& p) { a.e(p.op, kActivationOpCount); a(p.alpha); a(p.beta); }
-template <typename A> void fields(A& a, ElementwiseParams& p) { a.e(p.op, kElementwiseOpCount); }
-template <typename A> void fields(A& a, UnaryParams& p) { a.e(p.op, kUnaryOpCount); }
-template <typename A> void fields(A& a, MatMulParams& p) { a(p.transpose_a); a(p.transpose_b); }
-template <typename A> void fields(A& a, ConvolutionParams& p) {
-  a(p.stride); a(p.padding_pre); a(p.padding_post); a(p.dilation); a(p.groups);
-}
-template <typename A> void fields(A& a, DeconvolutionParams& p) {
-  a(p.stride); a(p.padding_pre); a(p.padding_post); a(p.dilation); a(p.output_padding); a(p.groups);
-}
-template <typename A> void fields(A& a, PoolingParams& p) {
-  a.e(p.op, 2); a(p.adaptive); a(p.output_size); a(p.kernel); a(p.stride); a(p.padding_pre);
-  a(p.padding_post); a(p.dilation); a(p.ceil_mode); a(p.count_include_pad); a(p.divisor_override);
-}
-template <typename A> void fields(A& a, SoftmaxParams& p) { a(p.axis); a(p.log); }
-template <typename A> void fields(A& a, NormalizationParams& p) {
-  a.e(p.op, 4); a(p.epsilon); a(p.axis); a(p.num_groups);
-}
-template <typename A> void fields(A& a, ReduceParams& p) { a.e(p.op, 9); a(p.axes); a(p.keep_dims); }
-template <typename A> void fields(A& a, ShuffleParams& p) {
-  a(p.first_perm); a(p.reshape); a(p.reshape_dims); a(p.second_perm);
-}
-template <typename A> void fields(A& a, SliceParams& p) { a(p.start); a(p.size); a(p.step); }
-template <typename A> void fields(A& a, ConcatenationParams& p) { a(p.axis); }
-template <typename A> void fields(A& a, GatherParams& p) { a.e(p.mode, 2); a(p.axis); }
-template <typename A> void fields(A& a, ScatterParams& p) { a(p.axis); a.e(p.reduce, 3); }
-template <typename A> void fields(A&, SelectParams&) {}
-template <typename A> void fields(A&, ConstantParams&) { corrupt("a Constant layer cannot be a step"); }
-template <typename A> void fields(A& a, CastParams& p) { a.e(p.to, kDTypeCount); }
-template <typename A> void fields(A& a, PaddingParams& p) { a.e(p.mode, 4); a(p.pre); a(p.post); a(p.value); }
-template <typename A> void fields(A& a, ResizeParams& p) {
-  a.e(p.mode, 4); a(p.output_size); a(p.scales); a(p.align_corners);
-}
-template <typename A> void fields(A& a, TopKParams& p) { a(p.k); a(p.axis); a(p.largest); }
-template <typename A> void fields(A& a, CumulativeParams& p) {
-  a.e(p.op, 2); a(p.axis); a(p.exclusive); a(p.reverse);
-}
-template <typename A> void fields(A&, ShapeParams&) {}
-template <typename A> void fields(A& a, FillParams& p) {
-  a.e(p.op, 2); a.e(p.dtype, kDTypeCount); a(p.dims); a(p.value); a(p.delta); a(p.axis);
-}
-
-template <std::size_t I = 0>
-LayerParams params_of_kind(std::size_t kind) {
-  if constexpr (I < std::variant_size_v<LayerParams>) {
-    if (kind == I) return LayerParams(std::in_place_index<I>);
-    return params_of_kind<I + 1>(kind);
-  } else {
-    corrupt("layer kind " + std::to_string(kind) + " out of range");
-  }
-}
+// ---- program section: options, tensors (no bytes), steps, bindings
 
 void write_options(Writer& w, const EngineOptions& o) {
   w(static_cast<std::int64_t>(o.num_threads));
@@ -207,7 +43,7 @@ EngineOptions read_options(Reader& r) {
   EngineOptions o;
   std::int64_t threads = 0;
   r(threads);
-  if (threads < 0 || threads > 4096) corrupt("thread count out of range");
+  if (threads < 0 || threads > 4096) r.corrupt("thread count " + std::to_string(threads) + " out of range (0..4096)");
   o.num_threads = static_cast<int>(threads);
   r(o.blocked_layout);
   r(o.prepack_weights);
@@ -226,35 +62,27 @@ std::vector<int> read_ids(Reader& r) {
   return ids;  // ranges checked by Program::validate
 }
 
-}  // namespace
-
-std::vector<std::byte> Engine::serialize() const {
-  const Program& prog = impl_->program;
+std::vector<std::byte> encode_program(const Program& prog, const EngineOptions& options) {
   Writer w;
-  write_options(w, impl_->options);
+  write_options(w, options);
   w.raw<std::uint64_t>(prog.tensors.size());
   for (const auto& t : prog.tensors) {
     w(t.name);
     w.e(t.dtype, kDTypeCount);
     w(t.dims);
     w.e(t.role, 3);
-    if (t.role == TensorRole::Constant) {
-      const auto bytes = t.value.to_bytes();
-      w.raw<std::uint64_t>(bytes.size());
-      w.out.insert(w.out.end(), bytes.begin(), bytes.end());
-    }
   }
   w.raw<std::uint64_t>(prog.steps.size());
   for (const auto& s : prog.steps) {
     w(s.name);
     w.raw<std::uint8_t>(static_cast<std::uint8_t>(s.params.index()));
-    std::visit([&](const auto& p) { fields(w, const_cast<std::decay_t<decltype(p)>&>(p)); }, s.params);
+    std::visit([&](const auto& p) { file::fields(w, const_cast<std::decay_t<decltype(p)>&>(p)); }, s.params);
     write_ids(w, s.inputs);
     write_ids(w, s.outputs);
     w.raw<std::uint64_t>(s.post_ops.size());
     for (const auto& op : s.post_ops) {
       w.e(op.kind, 2);
-      fields(w, const_cast<ActivationParams&>(op.activation));
+      file::fields(w, const_cast<network::ActivationParams&>(op.activation));
       w.raw<std::int32_t>(op.operand);
       w(op.fused_layer);
     }
@@ -262,102 +90,311 @@ std::vector<std::byte> Engine::serialize() const {
   }
   write_ids(w, prog.inputs);
   write_ids(w, prog.outputs);
-
-  std::vector<std::byte> file(kHeaderBytes + w.out.size());
-  std::memcpy(file.data(), kMagic, 8);
-  const std::uint32_t version = kFormatVersion, crc = crc32(w.out.data(), w.out.size());
-  const std::uint64_t length = w.out.size();
-  std::memcpy(file.data() + 8, &version, 4);
-  std::memcpy(file.data() + 12, &crc, 4);
-  std::memcpy(file.data() + 16, &length, 8);
-  if (!w.out.empty()) std::memcpy(file.data() + kHeaderBytes, w.out.data(), w.out.size());
-  return file;
+  return std::move(w.out);
 }
 
-Engine Engine::deserialize(const std::vector<std::byte>& file) {
-  if (file.size() < kHeaderBytes || std::memcmp(file.data(), kMagic, 8) != 0) {
-    corrupt("not an atenrt engine file (bad magic)");
-  }
-  std::uint32_t version = 0, crc = 0;
-  std::uint64_t length = 0;
-  std::memcpy(&version, file.data() + 8, 4);
-  std::memcpy(&crc, file.data() + 12, 4);
-  std::memcpy(&length, file.data() + 16, 8);
-  if (version != kFormatVersion) {
-    corrupt("format version " + std::to_string(version) + " is not supported (this build reads " +
-            std::to_string(kFormatVersion) + ")");
-  }
-  if (length != file.size() - kHeaderBytes) {
-    corrupt("payload is " + std::to_string(file.size() - kHeaderBytes) + " bytes, header says " +
-            std::to_string(length) + " (truncated or padded)");
-  }
-  const std::byte* payload = file.data() + kHeaderBytes;
-  if (crc32(payload, length) != crc) corrupt("checksum mismatch (corrupt file)");
-
-  Reader r(payload, length);
-  EngineOptions options = read_options(r);
+Program decode_program(std::span<const std::byte> bytes, EngineOptions& options) {
+  Reader r(bytes.data(), bytes.size(), "program");
+  options = read_options(r);
   Program prog;
-  prog.tensors.resize(r.count(11));
+  prog.tensors.resize(r.count(18));  // name length, dtype, dims count, role
   for (auto& t : prog.tensors) {
     r(t.name);
-    r.e(t.dtype, kDTypeCount);
+    r.e(t.dtype, kDTypeCount, "dtype");
     r(t.dims);
-    r.e(t.role, 3);
+    r.e(t.role, 3, "tensor role");
     for (auto d : t.dims) {
-      if (d < 0 || d > (std::int64_t{1} << 40)) corrupt("tensor '" + t.name + "' has a bad dim");
+      if (d < 0 || d > kMaxDim) r.corrupt("tensor '" + t.name + "' has dim " + std::to_string(d) + " out of range (0..2^40)");
     }
-    if (t.role == TensorRole::Constant) {
-      const std::size_t n = r.count(1);
-      // numel * element size, overflow-safe given the dim bound above
-      std::uint64_t expect = element_size(t.dtype);
-      for (auto d : t.dims) {
-        if (d && expect > (std::uint64_t{1} << 62) / static_cast<std::uint64_t>(d)) corrupt("constant too large");
-        expect *= static_cast<std::uint64_t>(d);
+    // numel * element size, overflow-safe given the dim bound above
+    std::uint64_t bytes_needed = element_size(t.dtype);
+    for (auto d : t.dims) {
+      if (d && bytes_needed > (std::uint64_t{1} << 62) / static_cast<std::uint64_t>(d)) {
+        r.corrupt("tensor '" + t.name + "' is larger than 2^62 bytes");
       }
-      if (n != expect) corrupt("constant '" + t.name + "' has " + std::to_string(n) + " bytes, expected " + std::to_string(expect));
-      const auto* at = r.take(n);
-      t.value = Tensor(std::make_shared<Storage>(std::vector<std::byte>(at, at + n)), t.dtype, t.dims,
-                       contiguous_strides(t.dims), 0);
+      bytes_needed *= static_cast<std::uint64_t>(d);
     }
   }
   prog.steps.resize(r.count(20));
   for (auto& s : prog.steps) {
     r(s.name);
-    s.params = params_of_kind(r.raw<std::uint8_t>());
-    std::visit([&](auto& p) { fields(r, p); }, s.params);
+    s.params = file::params_of_kind(r.raw<std::uint8_t>());
+    std::visit([&](auto& p) { file::fields(r, p); }, s.params);
     s.inputs = read_ids(r);
     s.outputs = read_ids(r);
     s.post_ops.resize(r.count(8));
     for (auto& op : s.post_ops) {
-      r.e(op.kind, 2);
-      fields(r, op.activation);
+      r.e(op.kind, 2, "post-op kind");
+      file::fields(r, op.activation);
       op.operand = r.raw<std::int32_t>();
       r(op.fused_layer);
     }
-    r.e(s.precision, 2);
+    r.e(s.precision, 2, "precision");
   }
   prog.inputs = read_ids(r);
   prog.outputs = read_ids(r);
-  if (!r.done()) corrupt("trailing bytes after the program");
+  if (!r.done()) r.corrupt(std::to_string(r.left()) + " trailing bytes after the program");
+  return prog;
+}
+
+// ---- weights section: an index, then each constant's bytes (64-aligned)
+//
+//   u64 entry count
+//   per entry: u32 tensor id, u8 stored dtype, u8 layout (0: plain
+//     row-major), u16 0, u32 layout tag (0), u32 0, u64 offset from the
+//     section's start, u64 byte count, u64 dims count + i64 dims (the packed
+//     form's dims; none for plain)
+//   the bytes
+
+struct WeightEntry {
+  std::uint32_t tensor = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t bytes = 0;
+};
+
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+
+std::vector<WeightEntry> weight_layout(const Program& prog, std::vector<std::byte>& index) {
+  std::vector<WeightEntry> entries;
+  for (std::size_t i = 0; i < prog.tensors.size(); ++i) {
+    if (prog.tensors[i].role == TensorRole::Constant) entries.push_back({static_cast<std::uint32_t>(i), 0, tensor_bytes(prog.tensors[i])});
+  }
+  const std::uint64_t index_bytes = 8 + entries.size() * kWeightEntryBytes;
+  std::uint64_t at = align_up(index_bytes, file::kWeightAlignment);
+  for (auto& e : entries) {
+    e.offset = at;
+    at = align_up(at + e.bytes, file::kWeightAlignment);
+  }
+  Writer w;
+  w.raw<std::uint64_t>(entries.size());
+  for (const auto& e : entries) {
+    w.raw<std::uint32_t>(e.tensor);
+    w.raw<std::uint8_t>(static_cast<std::uint8_t>(prog.tensors[e.tensor].dtype));
+    w.raw<std::uint8_t>(0);
+    w.raw<std::uint16_t>(0);
+    w.raw<std::uint32_t>(0);
+    w.raw<std::uint32_t>(0);
+    w.raw<std::uint64_t>(e.offset);
+    w.raw<std::uint64_t>(e.bytes);
+    w.raw<std::uint64_t>(0);  // dims of a packed form
+  }
+  index = std::move(w.out);
+  return entries;
+}
+
+void decode_weights(std::span<const std::byte> bytes, Program& prog) {
+  Reader r(bytes.data(), bytes.size(), "weights");
+  const std::size_t n = r.count(kWeightEntryBytes);
+  std::vector<bool> seen(prog.tensors.size(), false);
+  struct Placed {
+    std::uint32_t id;
+    std::uint64_t offset, size;
+    std::string what;
+  };
+  std::vector<Placed> placed;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto id = r.raw<std::uint32_t>();
+    const auto dtype = r.raw<std::uint8_t>();
+    const auto layout = r.raw<std::uint8_t>();
+    const auto pad16 = r.raw<std::uint16_t>();
+    const auto tag = r.raw<std::uint32_t>();
+    const auto pad32 = r.raw<std::uint32_t>();
+    const auto offset = r.raw<std::uint64_t>();
+    const auto size = r.raw<std::uint64_t>();
+    Dims packed_dims;
+    r(packed_dims);
+    const std::string entry = "entry " + std::to_string(i);
+    if (id >= prog.tensors.size()) {
+      r.corrupt(entry + ": tensor id " + std::to_string(id) + " out of range (" + std::to_string(prog.tensors.size()) + " tensors)");
+    }
+    auto& t = prog.tensors[id];
+    const std::string what = entry + " (tensor '" + t.name + "')";
+    if (t.role != TensorRole::Constant) r.corrupt(what + " is not a constant");
+    if (seen[id]) r.corrupt(what + " appears twice");
+    seen[id] = true;
+    if (dtype != static_cast<std::uint8_t>(t.dtype)) r.corrupt(what + ": stored dtype " + std::to_string(dtype) + " differs from the tensor's");
+    if (layout != 0 || tag != 0) r.corrupt(what + ": layout " + std::to_string(layout) + "/" + std::to_string(tag) + " out of range (0: plain)");
+    if (pad16 || pad32) r.corrupt(what + ": reserved fields are not zero");
+    if (!packed_dims.empty()) r.corrupt(what + ": a plain weight has packed dims");
+    if (size != tensor_bytes(t)) {
+      r.corrupt(what + " has " + std::to_string(size) + " bytes, expected " + std::to_string(tensor_bytes(t)));
+    }
+    placed.push_back({id, offset, size, what});
+  }
+  // The bytes lie after the index, aligned, inside the section.
+  const std::uint64_t data_start = bytes.size() - r.left();
+  for (const auto& p : placed) {
+    if (p.offset % file::kWeightAlignment || p.offset < data_start || p.offset > bytes.size() ||
+        p.size > bytes.size() - p.offset) {
+      r.corrupt(p.what + ": bytes [" + std::to_string(p.offset) + ", +" + std::to_string(p.size) +
+                ") are unaligned or outside the section's data (" + std::to_string(data_start) + ".." +
+                std::to_string(bytes.size()) + ")");
+    }
+    auto& t = prog.tensors[p.id];
+    const std::byte* at = bytes.data() + p.offset;
+    t.value = Tensor(std::make_shared<Storage>(std::vector<std::byte>(at, at + p.size)), t.dtype, t.dims,
+                     contiguous_strides(t.dims), 0);
+  }
+  for (std::size_t i = 0; i < prog.tensors.size(); ++i) {
+    if (prog.tensors[i].role == TensorRole::Constant && !seen[i]) {
+      r.corrupt("constant '" + prog.tensors[i].name + "' has no bytes");
+    }
+  }
+}
+
+// ---- whole files
+
+class VectorSink : public file::Sink {
+ public:
+  std::vector<std::byte> out;
+  void write(const void* data, std::size_t n) override {
+    const auto* p = static_cast<const std::byte*>(data);
+    out.insert(out.end(), p, p + n);
+  }
+};
+
+class FileSink : public file::Sink {
+ public:
+  FileSink(std::FILE* f, std::string path) : f_(f), path_(std::move(path)) {}
+  void write(const void* data, std::size_t n) override {
+    if (n && std::fwrite(data, 1, n, f_) != n) throw Error("engine save: writing '" + path_ + "' failed");
+  }
+
+ private:
+  std::FILE* f_;
+  std::string path_;
+};
+
+bool any_bf16(const Program& prog) {
+  for (const auto& s : prog.steps) {
+    if (s.precision == Precision::BFloat16) return true;
+  }
+  return false;
+}
+
+void write_engine(file::Sink& out, const Program& prog, const EngineOptions& options) {
+  file::Header header;
+  header.producer = file::producer_string();
+  const bool bf16 = any_bf16(prog);
+  if (bf16) header.required_features |= file::kFeatureBf16;
+
+  auto program_bytes = std::make_shared<std::vector<std::byte>>(encode_program(prog, options));
+  auto index = std::make_shared<std::vector<std::byte>>();
+  const auto entries = weight_layout(prog, *index);
+  std::uint64_t weights_size = index->size();
+  if (!entries.empty()) weights_size = entries.back().offset + entries.back().bytes;
+
+  std::vector<file::SectionSource> sections(2);
+  sections[0].entry.kind = static_cast<std::uint32_t>(file::SectionKind::Program);
+  sections[0].entry.flags = file::kSectionRequired;
+  sections[0].entry.alignment = 8;
+  sections[0].size = program_bytes->size();
+  sections[0].write = [program_bytes](file::Sink& s) { s.write(program_bytes->data(), program_bytes->size()); };
+
+  sections[1].entry.kind = static_cast<std::uint32_t>(file::SectionKind::Weights);
+  sections[1].entry.flags = file::kSectionRequired;
+  sections[1].entry.alignment = file::kPageAlignment;
+  sections[1].entry.isa = static_cast<std::uint32_t>(file::PackIsa::Portable);
+  sections[1].entry.precision =
+      static_cast<std::uint32_t>(bf16 ? file::WeightPrecision::BFloat16 : file::WeightPrecision::Float32);
+  sections[1].size = weights_size;
+  // Streams each constant from memory: no second copy of the weights.
+  sections[1].write = [index, entries, &prog](file::Sink& s) {
+    static const std::byte zeros[file::kWeightAlignment] = {};
+    s.write(index->data(), index->size());
+    std::uint64_t at = index->size();
+    for (const auto& e : entries) {
+      s.write(zeros, e.offset - at);
+      const Tensor& v = prog.tensors[e.tensor].value;
+      if (v.is_contiguous()) {
+        s.write(v.raw_data(), e.bytes);
+      } else {
+        const auto bytes = v.to_bytes();
+        s.write(bytes.data(), bytes.size());
+      }
+      at = e.offset + e.bytes;
+    }
+  };
+  file::write_container(out, header, sections);
+}
+
+// The CPU must have what the file's kernels need (header.required_features).
+void check_features(const file::Header& h) {
+  if (h.required_features & file::kFeatureBf16) {
+    const std::string isa = cpu::cpu_isa_name();
+    if (isa.rfind("avx512_core", 0) != 0) {
+      throw FormatError("engine file: needs avx512_core (bf16 compute), this CPU's ISA is " + isa +
+                        " (written by '" + h.producer + "'); compile an fp32 engine for this machine");
+    }
+  }
+}
+
+Engine deserialize_span(std::span<const std::byte> bytes) {
+  const file::Container c = file::parse_container(bytes);
+  check_features(c.header);
+  EngineOptions options;
+  Program prog = decode_program(c.payload(*c.find(file::SectionKind::Program)), options);
+  const bool bf16 = any_bf16(prog);
+  if (bf16 != bool(c.header.required_features & file::kFeatureBf16)) {
+    throw FormatError("engine file: the header's bf16 requirement does not match the program's steps");
+  }
+  const auto want_precision = static_cast<std::uint32_t>(bf16 ? file::WeightPrecision::BFloat16 : file::WeightPrecision::Float32);
+  const file::Section* weights = nullptr;
+  for (const auto& s : c.sections) {
+    if (s.kind == static_cast<std::uint32_t>(file::SectionKind::Weights) && s.precision == want_precision) weights = &s;
+  }
+  if (!weights) throw FormatError("engine file: no weights section for this engine's precision");
+  decode_weights(c.payload(*weights), prog);
   return Engine(std::move(prog), options);  // validates the program, re-creates kernels
 }
 
+}  // namespace
+
+std::vector<std::byte> file::encode_engine(const Program& program, const EngineOptions& options) {
+  VectorSink sink;
+  write_engine(sink, program, options);
+  return std::move(sink.out);
+}
+
+std::vector<std::byte> Engine::serialize() const { return file::encode_engine(impl_->program, impl_->options); }
+
+Engine Engine::deserialize(const std::vector<std::byte>& file) { return deserialize_span(file); }
+
+// Written beside the target and renamed over it: a process that has the old
+// file mapped keeps its pages, and no reader ever sees half a file.
 void Engine::save(const std::string& path) const {
-  const auto bytes = serialize();
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error("engine save: cannot open '" + path + "' for writing");
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw Error("engine save: writing '" + path + "' failed");
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw Error("engine save: cannot open '" + tmp + "' for writing");
+  try {
+    FileSink sink(f, tmp);
+    write_engine(sink, impl_->program, impl_->options);
+  } catch (...) {
+    std::fclose(f);
+    std::remove(tmp.c_str());
+    throw;
+  }
+  const bool flushed = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+  if (std::fclose(f) != 0 || !flushed) {
+    std::remove(tmp.c_str());
+    throw Error("engine save: writing '" + tmp + "' failed");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw Error("engine save: cannot rename '" + tmp + "' to '" + path + "'");
+  }
 }
 
 Engine Engine::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw FormatError("engine file '" + path + "': cannot open");
-  std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> bytes(raw.size());
-  std::memcpy(bytes.data(), raw.data(), raw.size());
+  const auto size = static_cast<std::size_t>(in.tellg());
+  in.seekg(0);
+  std::vector<std::byte> bytes(size);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
+  if (!in) throw FormatError("engine file '" + path + "': cannot read");
   try {
-    return deserialize(bytes);
+    return deserialize_span(bytes);
   } catch (const FormatError& e) {
     throw FormatError("'" + path + "': " + e.what());
   }

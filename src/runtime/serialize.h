@@ -1,0 +1,113 @@
+// Internal: the engine file container (docs/engine-format.md is the spec).
+//
+// A file is a 64-byte header, a table of sections and the sections' payloads.
+// Every section carries its offset, size, alignment and a CRC-32C; the header
+// and the table have CRCs of their own. parse_container() checks all of it
+// (bounds, overlap, alignment, every checksum, version and required-section
+// rules) before anything reads a payload.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "runtime/engine.h"
+
+namespace atenrt::runtime::file {
+
+inline constexpr char kMagic[8] = {'A', 'T', 'E', 'N', 'R', 'T', 'E', '\0'};
+// Major: a reader reads exactly its own major version. Minor: newer minors
+// only add optional sections, so any minor of the same major is read.
+inline constexpr std::uint16_t kFormatMajor = 2;
+inline constexpr std::uint16_t kFormatMinor = 0;
+inline constexpr std::size_t kHeaderBytes = 64;
+inline constexpr std::size_t kSectionEntryBytes = 48;
+inline constexpr std::size_t kMaxSections = 4096;
+inline constexpr std::uint32_t kPageAlignment = 4096;  // weight sections (mappable)
+inline constexpr std::uint32_t kWeightAlignment = 64;  // each weight inside its section
+
+enum class SectionKind : std::uint32_t {
+  Program = 1,        // options, tensors, steps, bindings
+  Weights = 2,        // constant tensors for one (isa, precision)
+  // Reserved for later issues; a reader that does not know a kind skips it
+  // unless the entry's Required flag is set, then it refuses the file.
+  Ranges = 3,         // symbolic dimensions (dynamic shapes)
+  TorchSegments = 4,  // fallback segments of hybrid engines
+  Calibration = 5,    // int8 calibration scales
+};
+std::string section_kind_name(std::uint32_t kind);
+
+inline constexpr std::uint32_t kSectionRequired = 1;  // flags: refuse if the kind is unknown
+
+// Features a file's kernels need from the CPU (header.required_features).
+inline constexpr std::uint32_t kFeatureBf16 = 1;  // bf16 compute: oneDNN needs avx512_core
+inline constexpr std::uint32_t kKnownFeatures = kFeatureBf16;
+
+// The ISA a weights section was packed for; Portable means plain layouts that
+// any CPU reads (packing then happens at load).
+enum class PackIsa : std::uint32_t { Portable = 0 };
+
+enum class WeightPrecision : std::uint32_t { Float32 = 0, BFloat16 = 1, Int8 = 2 };
+
+struct Section {
+  std::uint32_t kind = 0;
+  std::uint32_t flags = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+  std::uint32_t alignment = 8;
+  std::uint32_t checksum = 0;  // CRC-32C of the payload
+  std::uint32_t isa = 0;       // Weights: PackIsa
+  std::uint32_t precision = 0; // Weights: WeightPrecision
+};
+
+struct Header {
+  std::uint16_t major = kFormatMajor;
+  std::uint16_t minor = kFormatMinor;
+  std::uint64_t file_bytes = 0;
+  std::uint32_t required_features = 0;
+  std::string producer;  // "atenrt 0.1.0" (at most 15 bytes)
+};
+
+// A parsed, verified container over bytes owned by the caller.
+struct Container {
+  Header header;
+  std::vector<Section> sections;
+  std::span<const std::byte> bytes;
+  std::span<const std::byte> payload(const Section& s) const { return bytes.subspan(s.offset, s.size); }
+  // The one section of a kind (null if absent; more than one is refused by parse).
+  const Section* find(SectionKind kind) const;
+};
+
+// Checks the header, table and every section (checksums included) and the
+// version and feature rules; throws FormatError("engine file: ...").
+Container parse_container(std::span<const std::byte> bytes);
+
+// A section to write: its payload comes from `write`, called with a sink.
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual void write(const void* data, std::size_t n) = 0;
+};
+
+struct SectionSource {
+  Section entry;  // kind, flags, alignment, isa, precision; the rest is computed
+  std::uint64_t size = 0;
+  // Writes exactly `size` bytes. Called twice: once to checksum, once to write.
+  std::function<void(Sink&)> write;
+};
+
+// Lays out and writes a whole file: header, table, aligned payloads.
+void write_container(Sink& out, const Header& header, const std::vector<SectionSource>& sections);
+
+// The whole file of a program (Engine::serialize without an Engine: tests use
+// it to write programs that the loader must refuse).
+std::vector<std::byte> encode_engine(const Program& program, const EngineOptions& options);
+
+std::uint32_t crc32c(const std::byte* data, std::size_t n, std::uint32_t crc = 0);
+
+std::string producer_string();  // "atenrt <version>"
+
+}  // namespace atenrt::runtime::file

@@ -1,0 +1,181 @@
+// Internal: byte-level Writer/Reader and the field list of every layer's
+// parameters, shared by the encoder and the decoder of the program section
+// (one list per params struct, so the two cannot drift apart).
+#pragma once
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "atenrt/errors.h"
+#include "network/layers.h"
+#include "runtime/program.h"
+
+namespace atenrt::runtime::file {
+
+// Errors while decoding a section name it: "engine file: program section: ...".
+[[noreturn]] inline void corrupt_section(const char* section, const std::string& what) {
+  throw FormatError(std::string("engine file: ") + section + " section: " + what);
+}
+
+class Writer {
+ public:
+  std::vector<std::byte> out;
+  template <typename T>
+  void raw(const T& v) {
+    const auto* p = reinterpret_cast<const std::byte*>(&v);
+    out.insert(out.end(), p, p + sizeof(T));
+  }
+  void operator()(const bool& v) { raw<std::uint8_t>(v ? 1 : 0); }
+  void operator()(const std::int64_t& v) { raw(v); }
+  void operator()(const double& v) { raw(v); }
+  void operator()(const std::string& s) {
+    raw<std::uint64_t>(s.size());
+    const auto* p = reinterpret_cast<const std::byte*>(s.data());
+    out.insert(out.end(), p, p + s.size());
+  }
+  void operator()(const Dims& d) {
+    raw<std::uint64_t>(d.size());
+    for (auto v : d) raw(v);
+  }
+  void operator()(const std::vector<double>& d) {
+    raw<std::uint64_t>(d.size());
+    for (auto v : d) raw(v);
+  }
+  void operator()(const std::optional<std::int64_t>& v) {
+    (*this)(v.has_value());
+    if (v) raw(*v);
+  }
+  template <typename E>
+  void e(const E& v, int /*count*/, const char* /*name*/ = nullptr) { raw<std::uint8_t>(static_cast<std::uint8_t>(v)); }
+};
+
+class Reader {
+ public:
+  Reader(const std::byte* p, std::size_t n, const char* section) : p_(p), end_(p + n), section_(section) {}
+  [[noreturn]] void corrupt(const std::string& what) const { corrupt_section(section_, what); }
+  std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
+  bool done() const { return p_ == end_; }
+  template <typename T>
+  T raw() {
+    need(sizeof(T));
+    T v;
+    std::memcpy(&v, p_, sizeof(T));
+    p_ += sizeof(T);
+    return v;
+  }
+  void need(std::size_t n) const {
+    if (left() < n) corrupt("ends early (needs " + std::to_string(n) + " more bytes, " + std::to_string(left()) + " left)");
+  }
+  // A count of items of at least `item_bytes` each, checked against the bytes left.
+  std::size_t count(std::size_t item_bytes) {
+    const auto n = raw<std::uint64_t>();
+    if (item_bytes && n > left() / item_bytes) {
+      corrupt("count " + std::to_string(n) + " exceeds the " + std::to_string(left()) + " bytes left");
+    }
+    return static_cast<std::size_t>(n);
+  }
+  const std::byte* take(std::size_t n) {
+    need(n);
+    const auto* at = p_;
+    p_ += n;
+    return at;
+  }
+  void operator()(bool& v) {
+    const auto b = raw<std::uint8_t>();
+    if (b > 1) corrupt("bad boolean");
+    v = b;
+  }
+  void operator()(std::int64_t& v) { v = raw<std::int64_t>(); }
+  void operator()(double& v) { v = raw<double>(); }
+  void operator()(std::string& s) {
+    const std::size_t n = count(1);
+    const auto* at = take(n);
+    s.assign(reinterpret_cast<const char*>(at), n);
+  }
+  void operator()(Dims& d) {
+    d.resize(count(8));
+    for (auto& v : d) v = raw<std::int64_t>();
+  }
+  void operator()(std::vector<double>& d) {
+    d.resize(count(8));
+    for (auto& v : d) v = raw<double>();
+  }
+  void operator()(std::optional<std::int64_t>& v) {
+    bool has = false;
+    (*this)(has);
+    if (has) v = raw<std::int64_t>();
+    else v.reset();
+  }
+  template <typename E>
+  void e(E& v, int count, const char* name = "enum value") {
+    const auto b = raw<std::uint8_t>();
+    if (b >= count) corrupt(std::string(name) + " " + std::to_string(b) + " out of range (0.." + std::to_string(count - 1) + ")");
+    v = static_cast<E>(b);
+  }
+
+ private:
+  const std::byte* p_;
+  const std::byte* end_;
+  const char* section_;
+};
+
+
+// ---- one field list per params struct, shared by Writer and Reader
+using namespace network;  // NOLINT: the params types, in this internal header only
+template <typename A, typename P> void fields(A& a, P& p);
+template <typename A> void fields(A& a, ActivationParams& p) { a.e(p.op, kActivationOpCount, "activation op"); a(p.alpha); a(p.beta); }
+template <typename A> void fields(A& a, ElementwiseParams& p) { a.e(p.op, kElementwiseOpCount, "elementwise op"); }
+template <typename A> void fields(A& a, UnaryParams& p) { a.e(p.op, kUnaryOpCount, "unary op"); }
+template <typename A> void fields(A& a, MatMulParams& p) { a(p.transpose_a); a(p.transpose_b); }
+template <typename A> void fields(A& a, ConvolutionParams& p) {
+  a(p.stride); a(p.padding_pre); a(p.padding_post); a(p.dilation); a(p.groups);
+}
+template <typename A> void fields(A& a, DeconvolutionParams& p) {
+  a(p.stride); a(p.padding_pre); a(p.padding_post); a(p.dilation); a(p.output_padding); a(p.groups);
+}
+template <typename A> void fields(A& a, PoolingParams& p) {
+  a.e(p.op, 2, "pooling op"); a(p.adaptive); a(p.output_size); a(p.kernel); a(p.stride); a(p.padding_pre);
+  a(p.padding_post); a(p.dilation); a(p.ceil_mode); a(p.count_include_pad); a(p.divisor_override);
+}
+template <typename A> void fields(A& a, SoftmaxParams& p) { a(p.axis); a(p.log); }
+template <typename A> void fields(A& a, NormalizationParams& p) {
+  a.e(p.op, 4, "normalization op"); a(p.epsilon); a(p.axis); a(p.num_groups);
+}
+template <typename A> void fields(A& a, ReduceParams& p) { a.e(p.op, 9, "reduce op"); a(p.axes); a(p.keep_dims); }
+template <typename A> void fields(A& a, ShuffleParams& p) {
+  a(p.first_perm); a(p.reshape); a(p.reshape_dims); a(p.second_perm);
+}
+template <typename A> void fields(A& a, SliceParams& p) { a(p.start); a(p.size); a(p.step); }
+template <typename A> void fields(A& a, ConcatenationParams& p) { a(p.axis); }
+template <typename A> void fields(A& a, GatherParams& p) { a.e(p.mode, 2, "gather mode"); a(p.axis); }
+template <typename A> void fields(A& a, ScatterParams& p) { a(p.axis); a.e(p.reduce, 3, "scatter reduction"); }
+template <typename A> void fields(A&, SelectParams&) {}
+template <typename A> void fields(A&, ConstantParams&) { corrupt_section("program", "a Constant layer cannot be a step"); }
+template <typename A> void fields(A& a, CastParams& p) { a.e(p.to, kDTypeCount, "cast dtype"); }
+template <typename A> void fields(A& a, PaddingParams& p) { a.e(p.mode, 4, "padding mode"); a(p.pre); a(p.post); a(p.value); }
+template <typename A> void fields(A& a, ResizeParams& p) {
+  a.e(p.mode, 4, "resize mode"); a(p.output_size); a(p.scales); a(p.align_corners);
+}
+template <typename A> void fields(A& a, TopKParams& p) { a(p.k); a(p.axis); a(p.largest); }
+template <typename A> void fields(A& a, CumulativeParams& p) {
+  a.e(p.op, 2, "cumulative op"); a(p.axis); a(p.exclusive); a(p.reverse);
+}
+template <typename A> void fields(A&, ShapeParams&) {}
+template <typename A> void fields(A& a, FillParams& p) {
+  a.e(p.op, 2, "fill op"); a.e(p.dtype, kDTypeCount, "fill dtype"); a(p.dims); a(p.value); a(p.delta); a(p.axis);
+}
+
+template <std::size_t I = 0>
+LayerParams params_of_kind(std::size_t kind) {
+  if constexpr (I < std::variant_size_v<LayerParams>) {
+    if (kind == I) return LayerParams(std::in_place_index<I>);
+    return params_of_kind<I + 1>(kind);
+  } else {
+    corrupt_section("program", "layer kind " + std::to_string(kind) + " out of range");
+  }
+}
+
+
+}  // namespace atenrt::runtime::file
