@@ -3,10 +3,12 @@
 // outputs; engine files; settings that refuse; wrong inputs.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "atenrt/atenrt.h"
 #include "ir/npz.h"
@@ -44,6 +46,19 @@ void expect_close(const Tensor& got, const Tensor& want, double rtol, const std:
     const double b = w.data<float>()[i];
     ASSERT_LE(std::abs(a - b), rtol + rtol * std::abs(b)) << what << " element " << i;
   }
+}
+
+// expect_close without gtest assertions, for worker threads.
+bool matches(const Tensor& got, const Tensor& want, double rtol) {
+  if (got.dtype() != want.dtype() || got.sizes() != want.sizes()) return false;
+  const Tensor g = got.contiguous(), w = want.contiguous();
+  if (want.dtype() != DType::Float32) return g.to_bytes() == w.to_bytes();
+  double scale = 0;
+  for (std::int64_t i = 0; i < w.numel(); ++i) scale = std::max(scale, std::abs(static_cast<double>(w.data<float>()[i])));
+  for (std::int64_t i = 0; i < w.numel(); ++i) {
+    if (!(std::abs(static_cast<double>(g.data<float>()[i]) - w.data<float>()[i]) <= rtol * scale)) return false;
+  }
+  return true;
 }
 
 void check_model(const std::string& name, const CompileSettings& settings, double rtol) {
@@ -91,6 +106,14 @@ TEST(Api, OptimizationLevelsAndLoweringOffAgree) {
   }
 }
 
+// Steps of describe() that say they compute in bf16.
+int bf16_steps(const Engine& engine) {
+  int n = 0;
+  const std::string text = engine.describe();
+  for (std::size_t at = text.find("  bf16"); at != std::string::npos; at = text.find("  bf16", at + 1)) ++n;
+  return n;
+}
+
 TEST(Api, Bf16StaysCloseToPyTorch) {
   REQUIRE_FIXTURES();
   CompileSettings s;
@@ -99,13 +122,65 @@ TEST(Api, Bf16StaysCloseToPyTorch) {
   auto expected = io::read_npz(fixtures() + "/tiny_cnn.outputs.npz");
   auto ctx = compile(model("tiny_cnn"), s).create_context();
   const Tensor out = ctx.run(inputs).at(0);
-  double scale = 0;
+  double scale = 0, error = 0;
   for (std::int64_t i = 0; i < expected[0].numel(); ++i) {
     scale = std::max(scale, std::abs(static_cast<double>(expected[0].data<float>()[i])));
   }
   for (std::int64_t i = 0; i < expected[0].numel(); ++i) {
     EXPECT_NEAR(out.data<float>()[i], expected[0].data<float>()[i], 2e-2 * scale);
+    error = std::max(error, std::abs(static_cast<double>(out.data<float>()[i]) - expected[0].data<float>()[i]));
   }
+  // bf16 operands (8 mantissa bits) move the result by ~1e-3 of its scale; fp32 by ~1e-7.
+  EXPECT_GT(error, 1e-4 * scale) << "the bf16 engine gives fp32's answer: was bf16 used?";
+}
+
+TEST(Api, CompiledStepsSayWhichPrecisionTheyUse) {
+  REQUIRE_FIXTURES();
+  CompileSettings bf16;
+  bf16.precision = Precision::BF16;
+  const Engine engine = compile(model("tiny_cnn"), bf16);
+  EXPECT_GE(bf16_steps(engine), 2) << engine.describe();  // the convolution and the linear
+  const auto path = (fs::temp_directory_path() / "atenrt_api_bf16.atrt").string();
+  engine.save(path);
+  EXPECT_EQ(bf16_steps(Engine::load(path)), bf16_steps(engine)) << "the engine file lost the precision";
+  fs::remove(path);
+  EXPECT_EQ(bf16_steps(compile(model("tiny_cnn"))), 0);
+}
+
+// Two hybrid engines (int_bool: oneDNN, own and reference kernels;
+// transformer: oneDNN and own) shared by eight threads, 20 runs each, every
+// output checked against PyTorch's.
+TEST(Api, ThreadsSharingHybridEnginesMatchPyTorch) {
+  REQUIRE_FIXTURES();
+  struct Case {
+    Engine engine;
+    std::vector<Tensor> inputs, expected;
+  };
+  std::vector<Case> cases;
+  for (const char* name : {"int_bool", "transformer"}) {
+    cases.push_back({compile(model(name)), io::read_npz(fixtures() + "/" + name + ".inputs.npz"),
+                     io::read_npz(fixtures() + "/" + name + ".outputs.npz")});
+  }
+  std::atomic<int> wrong{0}, runs{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      const Case& c = cases[t % cases.size()];
+      auto ctx = c.engine.create_context();
+      for (int i = 0; i < 20; ++i) {
+        const auto& out = ctx.run(c.inputs);
+        if (out.size() != c.expected.size()) {
+          ++wrong;
+          continue;
+        }
+        for (std::size_t k = 0; k < out.size(); ++k) wrong += !matches(out[k], c.expected[k], 1e-4);
+        ++runs;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(runs.load(), 8 * 20);
+  EXPECT_EQ(wrong.load(), 0) << "outputs that differ from PyTorch's";
 }
 
 TEST(Api, SavedEngineRunsBitIdentically) {

@@ -1,7 +1,11 @@
 // Engine-level behaviour: threads, input validation, memory plan (engine files: engine_file_test.cpp).
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+
+#include <atomic>
 #include <cstdio>
+#include <map>
 #include <thread>
 
 #include "mixed_network.h"
@@ -12,30 +16,66 @@ namespace {
 
 using namespace atenrt::network;
 
-TEST(Threads, EightContextsOnOneEngineGiveIdenticalResults) {
-  const auto engine = builder::build(resnet_like(2));
-  Network ref = resnet_like(2);
-  const auto inputs = random_inputs(ref);
-  auto ctx = engine.create_context();
-  const Tensor want = ctx.run(inputs).at("logits");
-  std::vector<Tensor> got(8);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 8; ++t) {
-    threads.emplace_back([&, t] {
-      auto own = engine.create_context();
-      for (int i = 0; i < 3; ++i) got[t] = own.run(inputs).at("logits").contiguous();
-      got[t] = Tensor(std::make_shared<Storage>(got[t].to_bytes()), got[t].dtype(), got[t].sizes(),
-                      contiguous_strides(got[t].sizes()), 0);
-    });
-  }
-  for (auto& th : threads) th.join();
-  for (int t = 0; t < 8; ++t) EXPECT_TRUE(bit_identical(got[t], want)) << "thread " << t;
+// OpenMP's thread count as the runtime oneDNN loaded sees it (-1 when oneDNN
+// does not use OpenMP).
+int omp_max_threads() {
+  using Get = int (*)();
+  static const Get get = reinterpret_cast<Get>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+  return get ? get() : -1;
 }
 
 TEST(Threads, ThreadCountOption) {
-  builder::BuilderConfig one;
-  one.engine.num_threads = 1;
-  expect_engine_matches_reference([] { return resnet_like(); }, one, 1e-4, "1 thread");
+  for (int threads : {1, 3}) {
+    builder::BuilderConfig config;
+    config.engine.num_threads = threads;
+    expect_engine_matches_reference([] { return resnet_like(); }, config, 1e-4, std::to_string(threads) + " threads");
+    if (omp_max_threads() < 0) GTEST_SKIP() << "oneDNN does not use OpenMP here: no thread count to check";
+    EXPECT_EQ(omp_max_threads(), threads) << "a run did not set the engine's thread count";
+  }
+}
+
+// A copy that owns its bytes (a context's outputs are overwritten by its next run).
+Tensor owned_copy(const Tensor& t) {
+  return Tensor(std::make_shared<Storage>(t.to_bytes()), t.dtype(), t.sizes(), contiguous_strides(t.sizes()), 0);
+}
+
+// Eight threads, each with its own contexts on two shared engines (the hybrid
+// network of oneDNN, own and reference kernels, and the oneDNN-heavy ResNet),
+// 25 runs each: every result equals the reference executor's and is
+// bit-identical across threads. (The API tests check threads against PyTorch.)
+TEST(Threads, ContextsOnSharedHybridEnginesInEightThreads) {
+  const auto hybrid = builder::build(mixed());
+  const auto resnet = builder::build(resnet_like(2));
+  const auto hybrid_in = mixed_inputs();
+  Network resnet_net = resnet_like(2);
+  const auto resnet_in = random_inputs(resnet_net);
+  const auto hybrid_want = reference::run(mixed(), hybrid_in);
+  const auto resnet_want = reference::run(resnet_net, resnet_in);
+  std::map<std::string, Tensor> first_hybrid, first_resnet;
+  {
+    auto c = hybrid.create_context();
+    for (const auto& [k, v] : c.run(hybrid_in)) first_hybrid[k] = owned_copy(v);
+    auto r = resnet.create_context();
+    for (const auto& [k, v] : r.run(resnet_in)) first_resnet[k] = owned_copy(v);
+  }
+  for (const auto& [k, v] : first_hybrid) EXPECT_TRUE(close(v, hybrid_want.at(k), 1e-5)) << k;
+  for (const auto& [k, v] : first_resnet) EXPECT_TRUE(close(v, resnet_want.at(k), 1e-4)) << k;
+  std::atomic<int> differ{0}, runs{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&] {
+      auto h = hybrid.create_context();
+      auto r = resnet.create_context();
+      for (int i = 0; i < 25; ++i) {
+        for (const auto& [k, v] : h.run(hybrid_in)) differ += !bit_identical(v.contiguous(), first_hybrid.at(k));
+        for (const auto& [k, v] : r.run(resnet_in)) differ += !bit_identical(v.contiguous(), first_resnet.at(k));
+        ++runs;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(runs.load(), 8 * 25);
+  EXPECT_EQ(differ.load(), 0) << "outputs that differ from the single-threaded run";
 }
 
 TEST(Inputs, WrongCountDtypeOrShapeIsAnInputError) {
