@@ -1,7 +1,9 @@
 // The pipeline behind atenrt::compile (DESIGN.md §1): import → lower →
 // partition → convert → build.
+#include <algorithm>
 #include <chrono>
 #include <sstream>
+#include <stdexcept>
 
 #include "api/pipeline.h"
 #include "atenrt/atenrt.h"
@@ -67,24 +69,52 @@ builder::BuilderConfig builder_config(const CompileSettings& s) {
   return b;
 }
 
+// The partition of the lowered graph, and the registry's answer for each
+// node it asked about: conversion reuses these answers instead of asking again.
+struct Analysis {
+  partition::Partition partition;
+  std::vector<conversion::Selection> selections;  // per graph node
+};
+
 // Lowers and partitions `program`, filling the report's partition parts.
-partition::Partition analyze(ir::ExportedProgram& program, const CompileSettings& settings,
-                             CompileReport& report, const lowering::LoweringSettings* lowering = nullptr) {
+Analysis analyze(ir::ExportedProgram& program, const CompileSettings& settings, CompileReport& report,
+                 const lowering::LoweringSettings* lowering = nullptr) {
   auto lowered = lowering::lower(program.graph, lowering ? *lowering : api::lowering_settings(settings));
   report.lowering = lowered.to_string();
   const auto conv = conversion_settings(settings);
   const auto& registry = conversion::ConverterRegistry::global();
   const ir::Graph& graph = program.graph;
+  Analysis out;
+  out.selections.resize(graph.nodes.size());
   auto supports = [&](const ir::Node& node) {
-    auto selection = registry.select(ir::NodeView(graph, node), conv);
+    auto& selection = out.selections[static_cast<std::size_t>(&node - graph.nodes.data())];
+    selection = registry.select(ir::NodeView(graph, node), conv);
     if (selection.chosen) return partition::NodeSupport{true, ""};
     return partition::NodeSupport{false, selection.reason()};
   };
-  auto part = partition::partition_graph(graph, supports, partition_settings(settings));
-  report.partition = part.report(graph);
-  report.total_ops = part.total_ops;
-  report.supported_ops = part.supported_ops;
-  return part;
+  out.partition = partition::partition_graph(graph, supports, partition_settings(settings));
+  report.partition = out.partition.report(graph);
+  report.total_ops = out.partition.total_ops;
+  report.supported_ops = out.partition.supported_ops;
+  return out;
+}
+
+// What conversion takes: the engine segments' nodes, in graph order, with
+// the converters the partition's query chose for them.
+conversion::SegmentPlan engine_plan(const ir::Graph& graph, const Analysis& analysis) {
+  conversion::SegmentPlan plan;
+  for (const auto& seg : analysis.partition.segments) {
+    if (seg.target != partition::SegmentTarget::Engine) continue;
+    plan.nodes.insert(plan.nodes.end(), seg.nodes.begin(), seg.nodes.end());
+  }
+  std::sort(plan.nodes.begin(), plan.nodes.end());
+  // One engine per graph: require_single_engine has made sure every node is in it.
+  if (plan.nodes.size() != graph.nodes.size()) {
+    throw std::logic_error("engine segments hold " + std::to_string(plan.nodes.size()) + " of " +
+                           std::to_string(graph.nodes.size()) + " nodes");
+  }
+  for (auto i : plan.nodes) plan.selections.push_back(analysis.selections[i]);
+  return plan;
 }
 
 std::vector<TensorSpec> specs(const std::vector<runtime::TensorInfo>& infos) {
@@ -113,9 +143,10 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
   const auto start = std::chrono::steady_clock::now();
   CompileReport local;
   CompileReport& r = report ? *report : local;
-  auto part = analyze(program, settings, r, lowering);
-  partition::require_single_engine(program.graph, part, partition_settings(settings));
-  conversion::ConvertedGraph converted = conversion::convert_graph(program.graph, conversion_settings(settings));
+  const Analysis analysis = analyze(program, settings, r, lowering);
+  partition::require_single_engine(program.graph, analysis.partition, partition_settings(settings));
+  conversion::ConvertedGraph converted =
+      conversion::convert_segment(program.graph, engine_plan(program.graph, analysis), conversion_settings(settings));
   builder::BuildReport build_report;
   auto engine = std::make_shared<const runtime::Engine>(
       builder::build(std::move(converted.network), builder_config(settings), &build_report));

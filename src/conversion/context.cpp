@@ -315,6 +315,20 @@ void bind_outputs(ConversionContext& ctx, const NodeView& node, const Outputs& o
 }  // namespace
 
 ConvertedGraph convert_graph(const ir::Graph& graph, const ConversionSettings& settings) {
+  SegmentPlan plan;
+  const auto& registry = ConverterRegistry::global();
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    plan.nodes.push_back(i);
+    plan.selections.push_back(registry.select(NodeView(graph, graph.nodes[i]), settings));
+  }
+  return convert_segment(graph, plan, settings);
+}
+
+ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, const ConversionSettings& settings) {
+  if (plan.selections.size() != plan.nodes.size()) {
+    throw std::logic_error("segment plan has " + std::to_string(plan.selections.size()) + " selections for " +
+                           std::to_string(plan.nodes.size()) + " nodes");
+  }
   ConversionContext ctx(graph, settings);
   ConvertedGraph result;
   const ir::Node no_node{"graph inputs", ir::OpName{"graph", "input", ""}, {}, {}, {}};
@@ -369,10 +383,13 @@ ConvertedGraph convert_graph(const ir::Graph& graph, const ConversionSettings& s
     }
   }
 
-  const auto& registry = ConverterRegistry::global();
-  for (const auto& node : graph.nodes) {
+  for (std::size_t k = 0; k < plan.nodes.size(); ++k) {
+    if (plan.nodes[k] >= graph.nodes.size() || (k > 0 && plan.nodes[k] <= plan.nodes[k - 1])) {
+      throw std::logic_error("segment plan lists nodes out of graph order");
+    }
+    const ir::Node& node = graph.nodes[plan.nodes[k]];
     NodeView view(graph, node);
-    const Selection sel = registry.select(view, settings);
+    const Selection& sel = plan.selections[k];
     if (!sel.chosen) throw UnsupportedError(view.where() + ": not supported: " + sel.reason());
     try {
       NodeArgs args(ctx, node);

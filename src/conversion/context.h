@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "conversion/registry.h"
 #include "conversion/settings.h"
 #include "conversion/value.h"
 #include "ir/graph.h"
@@ -138,10 +139,24 @@ struct ConvertedGraph {
   std::vector<network::NetworkTensor*> outputs;
 };
 
-// Converts every node: user inputs → network inputs, weights → constants,
-// nodes → converters (registry order rules), outputs marked in order.
-// Throws UnsupportedError naming the node when no converter takes it or a
-// converter fails.
+// What to convert: nodes (indices into graph.nodes, in graph order) and,
+// one per node, the registry's answer for it. The pipeline fills it from
+// the partition, whose query already chose each converter, so conversion
+// never asks the registry again.
+struct SegmentPlan {
+  std::vector<std::size_t> nodes;
+  std::vector<Selection> selections;
+};
+
+// Converts the plan's nodes with the converters it chose: user inputs →
+// network inputs, weights → constants, outputs = the graph's outputs, in
+// order (atenrt compiles a graph into one engine, so the engine segment's
+// nodes are every node). Throws UnsupportedError naming the node when it has
+// no converter or its converter fails.
+ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, const ConversionSettings& settings = {});
+
+// Selects a converter for every node (registry order rules), then
+// convert_segment: for callers without a partition (tests, tools).
 ConvertedGraph convert_graph(const ir::Graph& graph, const ConversionSettings& settings = {});
 
 }  // namespace atenrt::conversion
