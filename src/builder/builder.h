@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "network/network.h"
+#include "runtime/backend.h"
 #include "runtime/engine.h"
 
 namespace atenrt::builder {
@@ -51,8 +52,10 @@ int fold_batchnorm(network::Network& net);
 int remove_dead_layers(network::Network& net);
 // Network → Program; throws UnsupportedError on dynamic dims.
 runtime::Program lower(const network::Network& net);
-// Applies the fusion table until nothing matches; returns what was fused.
-std::vector<std::string> fuse_post_ops(runtime::Program& program);
+// Applies the fusion table until nothing matches, within what `backend`'s
+// kernels apply exactly; returns what was fused.
+std::vector<std::string> fuse_post_ops(runtime::Program& program,
+                                       const runtime::Backend& backend = runtime::cpu_backend());
 void set_precision(runtime::Program& program, runtime::Precision precision);
 
 }  // namespace atenrt::builder

@@ -1,17 +1,20 @@
 // Post-op fusion over the Program. Fusions are data: a name, a matcher that
 // finds (producer step, consumer step) pairs, legality rules in one helper,
 // and a rewrite. The producer (conv/deconv/matmul) absorbs the consumer as a
-// oneDNN post-op and moves to the consumer's position, so that an Add operand
-// produced in between is ready when the fused step runs.
+// post-op and moves to the consumer's position, so that an Add operand
+// produced in between is ready when the fused step runs. What a step can take
+// (kinds, dtypes, which activations may follow which) is the backend's call
+// (runtime/backend.h); the builder checks only what any fusion needs.
 #include <functional>
 #include <optional>
 
 #include "builder/builder.h"
-#include "runtime/cpu/kernel.h"
+#include "runtime/backend.h"
 
 namespace atenrt::builder {
 
 using network::LayerKind;
+using runtime::Backend;
 using runtime::PostOp;
 using runtime::PostOpKind;
 using runtime::Program;
@@ -28,21 +31,17 @@ struct Match {
 
 struct Fusion {
   std::string name;
-  std::function<std::optional<Match>(const Program&, std::size_t producer, std::size_t consumer)> match;
+  std::function<std::optional<Match>(const Program&, const Backend&, std::size_t producer, std::size_t consumer)>
+      match;
 };
 
-bool takes_post_ops(const Step& s) {
-  const auto k = s.kind();
-  return k == LayerKind::Convolution || k == LayerKind::Deconvolution || k == LayerKind::MatMul;
-}
-
-// Legality shared by every fusion: the producer's single output is f32, is
-// not a network output, and is read exactly once, by the consumer.
-bool legal(const Program& prog, std::size_t producer, std::size_t consumer) {
+// Legality shared by every fusion: the backend takes post-ops on the
+// producer, whose single output is not a network output and is read exactly
+// once, by the consumer.
+bool legal(const Program& prog, const Backend& backend, std::size_t producer, std::size_t consumer) {
   const Step& p = prog.steps[producer];
-  if (!takes_post_ops(p) || p.outputs.size() != 1) return false;
+  if (p.outputs.size() != 1 || !backend.takes_post_ops(prog, p)) return false;
   const int y = p.outputs[0];
-  if (prog.tensors[y].dtype != DType::Float32) return false;
   for (int o : prog.outputs) {
     if (o == y) return false;
   }
@@ -58,22 +57,10 @@ bool legal(const Program& prog, std::size_t producer, std::size_t consumer) {
   return uses == 1;
 }
 
-// Activations that oneDNN cannot apply as a post-op with torch's results
-// (relu, clip, hardsigmoid drop NaN; softplus has no form) run as the
-// runtime's own pass after the primitive: nothing oneDNN applies may follow.
-bool has_own_tail(const Step& s) {
-  for (const auto& op : s.post_ops) {
-    if (op.kind == PostOpKind::Activation && !runtime::cpu::onednn_activation_matches_torch(op.activation)) {
-      return true;
-    }
-  }
-  return false;
-}
-
 const std::vector<Fusion>& fusions() {
   static const std::vector<Fusion> table = {
       {"activation",
-       [](const Program& prog, std::size_t p, std::size_t c) -> std::optional<Match> {
+       [](const Program& prog, const Backend& backend, std::size_t p, std::size_t c) -> std::optional<Match> {
          const Step& consumer = prog.steps[c];
          if (consumer.kind() != LayerKind::Activation) return std::nullopt;
          const auto& a = std::get<network::ActivationParams>(consumer.params);
@@ -81,16 +68,16 @@ const std::vector<Fusion>& fusions() {
          m.op.kind = PostOpKind::Activation;
          m.op.activation = a;
          m.op.fused_layer = consumer.name;
+         if (!backend.can_append_post_op(prog, prog.steps[p], m.op, -1)) return std::nullopt;
          return m;
        }},
       {"add",  // residual (same dims: sum post-op) or bias (broadcast: binary post-op)
-       [](const Program& prog, std::size_t p, std::size_t c) -> std::optional<Match> {
+       [](const Program& prog, const Backend& backend, std::size_t p, std::size_t c) -> std::optional<Match> {
          const Step& consumer = prog.steps[c];
          if (consumer.kind() != LayerKind::Elementwise ||
              std::get<network::ElementwiseParams>(consumer.params).op != network::ElementwiseOp::Add) {
            return std::nullopt;
          }
-         if (has_own_tail(prog.steps[p])) return std::nullopt;
          const int y = prog.steps[p].outputs[0];
          const int other = consumer.inputs[0] == y ? consumer.inputs[1] : consumer.inputs[0];
          if (other == y) return std::nullopt;  // y + y
@@ -98,17 +85,11 @@ const std::vector<Fusion>& fusions() {
          const auto& ot = prog.tensors[other];
          const auto& out = prog.tensors[consumer.outputs[0]];
          // The sum must keep y's dims (the operand broadcasts into y, not y into it).
-         if (out.dims != yt.dims || ot.dtype != DType::Float32) return std::nullopt;
-         if (ot.dims.size() > yt.dims.size()) return std::nullopt;
-         // MatMul post-ops need oneDNN's dst dims: rank >= 2 operands.
-         if (prog.steps[p].kind() == LayerKind::MatMul) {
-           for (int in : {prog.steps[p].inputs[0], prog.steps[p].inputs[1]}) {
-             if (prog.tensors[in].dims.size() < 2) return std::nullopt;
-           }
-         }
+         if (out.dims != yt.dims || ot.dims.size() > yt.dims.size()) return std::nullopt;
          Match m{p, c, {}, other};
          m.op.kind = PostOpKind::Add;
          m.op.fused_layer = consumer.name;
+         if (!backend.can_append_post_op(prog, prog.steps[p], m.op, other)) return std::nullopt;
          return m;
        }},
   };
@@ -159,21 +140,21 @@ void drop_unused_tensors(Program& prog) {
 
 }  // namespace
 
-std::vector<std::string> fuse_post_ops(Program& prog) {
+std::vector<std::string> fuse_post_ops(Program& prog, const Backend& backend) {
   std::vector<std::string> applied;
   bool changed = true;
   while (changed) {
     changed = false;
     for (std::size_t p = 0; p < prog.steps.size() && !changed; ++p) {
-      if (!takes_post_ops(prog.steps[p]) || prog.steps[p].outputs.size() != 1) continue;
+      if (prog.steps[p].outputs.size() != 1 || !backend.takes_post_ops(prog, prog.steps[p])) continue;
       const int y = prog.steps[p].outputs[0];
       for (std::size_t c = p + 1; c < prog.steps.size() && !changed; ++c) {
         bool reads = false;
         for (int in : prog.steps[c].inputs) reads = reads || in == y;
         if (!reads) continue;
-        if (!legal(prog, p, c)) break;
+        if (!legal(prog, backend, p, c)) break;
         for (const auto& f : fusions()) {
-          if (auto m = f.match(prog, p, c)) {
+          if (auto m = f.match(prog, backend, p, c)) {
             applied.push_back(f.name + ": " + m->op.fused_layer + " into " + prog.steps[p].name);
             rewrite(prog, *m);
             changed = true;

@@ -9,7 +9,7 @@
 
 #include "atenrt/errors.h"
 #include "network/network.h"
-#include "runtime/cpu/kernel.h"
+#include "runtime/cpu/providers.h"
 #include "runtime/engine_impl.h"
 #include "runtime/memory_plan.h"
 
@@ -45,60 +45,18 @@ void Engine::Impl::compile() {
 
   auto blocked_allowed = [&](int id) {
     if (!options.blocked_layout || output_ids.count(id) || producer[id] < 0) return false;
-    if (!cpu::onednn_may_produce_blocked(program.steps[producer[id]], program)) return false;
+    if (!cpu::may_produce_blocked(program.steps[producer[id]], program)) return false;
     for (auto [s, i] : consumers[id]) {
-      if (!cpu::onednn_accepts_blocked(program.steps[s], i, program)) return false;
+      if (!cpu::accepts_blocked(program.steps[s], i, program)) return false;
     }
     return !consumers[id].empty();
   };
-
-  for (int s = 0; s < static_cast<int>(program.steps.size()); ++s) {
+  std::vector<bool> blocked_output(program.steps.size(), false);
+  for (std::size_t s = 0; s < program.steps.size(); ++s) {
     const Step& step = program.steps[s];
-    cpu::KernelRequest req;
-    req.step = &step;
-    req.prepack_weights = options.prepack_weights;
-    for (int id : step.inputs) req.inputs.push_back({&program.tensors[id], buffers[id].layout});
-    for (int id : step.outputs) req.outputs.push_back(&program.tensors[id]);
-    req.blocked_output_allowed = step.outputs.size() == 1 && blocked_allowed(step.outputs[0]);
-
-    ExecStep exec;
-    exec.step = s;
-    for (int id : step.inputs) exec.inputs.push_back(id);
-    exec.outputs = step.outputs;
-    auto choice = cpu::make_onednn_kernel(req);
-    if (choice.kernel) {
-      exec.kernel = std::move(choice.kernel);
-      for (std::size_t i = 0; i < step.outputs.size(); ++i) buffers[step.outputs[i]].layout = choice.output_layouts[i];
-    } else {
-      // Plain kernels: blocked inputs (a primitive that could not be made)
-      // are reordered to plain first, through an extra buffer.
-      for (std::size_t i = 0; i < step.inputs.size(); ++i) {
-        const int id = step.inputs[i];
-        if (buffers[id].layout.is_plain()) continue;
-        ExecStep convert;
-        convert.step = s;
-        convert.kernel = cpu::make_to_plain_kernel(buffers[id].layout, program.tensors[id]);
-        convert.inputs = {id};
-        const int extra = static_cast<int>(buffers.size());
-        buffers.push_back({&program.tensors[id], Where::Arena, 0, {}});
-        convert.outputs = {extra};
-        exec.inputs[i] = extra;
-        req.inputs[i].layout = {};
-        plan.push_back(std::move(convert));
-      }
-      exec.kernel = cpu::make_own_kernel(req);
-      if (!exec.kernel) {
-        if (!options.allow_reference_kernels) {
-          throw UnsupportedError("engine: step '" + step.name + "' (" +
-                                 std::string(network::layer_kind_name(step.kind())) +
-                                 ") has no optimized kernel for this case and reference kernels are off");
-        }
-        exec.kernel = cpu::make_reference_kernel(req);
-      }
-    }
-    scratch_bytes = std::max(scratch_bytes, exec.kernel->scratch_bytes());
-    plan.push_back(std::move(exec));
+    blocked_output[s] = step.outputs.size() == 1 && blocked_allowed(step.outputs[0]);
   }
+  for (int s = 0; s < static_cast<int>(program.steps.size()); ++s) add_step(s, blocked_output);
 
   // Memory plan over arena buffers (activations and conversion buffers).
   std::vector<int> first(buffers.size(), -1), last(buffers.size(), -1);
@@ -133,6 +91,56 @@ void Engine::Impl::compile() {
   }
 }
 
+void Engine::Impl::add_step(int s, const std::vector<bool>& blocked_output) {
+  const Step& step = program.steps[s];
+  cpu::KernelRequest req;
+  req.step = &step;
+  req.prepack_weights = options.prepack_weights;
+  for (int id : step.inputs) req.inputs.push_back({&program.tensors[id], buffers[id].layout});
+  for (int id : step.outputs) req.outputs.push_back(&program.tensors[id]);
+  req.blocked_output_allowed = blocked_output[s];
+
+  ExecStep exec;
+  exec.step = s;
+  exec.inputs = step.inputs;
+  exec.outputs = step.outputs;
+  cpu::KernelChoice choice;
+  for (const auto& provider : cpu::kernel_providers()) {
+    if (!provider.maker_for(step.kind())) continue;
+    if (provider.last_resort && !options.allow_reference_kernels) {
+      throw UnsupportedError("engine: step '" + step.name + "' (" + std::string(network::layer_kind_name(step.kind())) +
+                             ") has no optimized kernel for this case and reference kernels are off");
+    }
+    if (!provider.takes_blocked) {
+      // Blocked inputs (a primitive that could not be made) are reordered to
+      // plain first, through an extra buffer.
+      for (std::size_t i = 0; i < step.inputs.size(); ++i) {
+        const int id = step.inputs[i];
+        if (req.inputs[i].layout.is_plain()) continue;
+        ExecStep convert;
+        convert.kind = ExecStep::Kind::ToPlain;
+        convert.step = s;
+        convert.kernel = cpu::make_to_plain_kernel(buffers[id].layout, program.tensors[id]);
+        convert.inputs = {id};
+        const int extra = static_cast<int>(buffers.size());
+        buffers.push_back({&program.tensors[id], Where::Arena, 0, {}});
+        convert.outputs = {extra};
+        exec.inputs[i] = extra;
+        req.inputs[i].layout = {};
+        plan.push_back(std::move(convert));
+      }
+    }
+    choice = provider.make(req);
+    if (choice.kernel) break;
+  }
+  exec.kernel = std::move(choice.kernel);
+  for (std::size_t i = 0; i < step.outputs.size() && i < choice.output_layouts.size(); ++i) {
+    buffers[step.outputs[i]].layout = choice.output_layouts[i];
+  }
+  scratch_bytes = std::max(scratch_bytes, exec.kernel->scratch_bytes());
+  plan.push_back(std::move(exec));
+}
+
 Engine::Engine(Program program, EngineOptions options) {
   auto impl = std::make_shared<Impl>();
   impl->program = std::move(program);
@@ -158,7 +166,7 @@ std::vector<StepInfo> Engine::steps() const {
     for (const auto& op : step.post_ops) info.fused.push_back(op.fused_layer);
     info.output_layout = cpu::layout_name(impl_->buffers[e.outputs[0]].layout);
     info.precision = step.precision;
-    if (e.inputs.size() == 1 && e.outputs[0] >= static_cast<int>(impl_->program.tensors.size())) {
+    if (e.kind == Engine::Impl::ExecStep::Kind::ToPlain) {
       info.name += ":to_plain";
       info.kind = "Reorder";
       info.fused.clear();

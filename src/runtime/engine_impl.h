@@ -19,6 +19,10 @@ struct Engine::Impl {
     int index = 0;  // Input/Output position
   };
   struct ExecStep {
+    // Layer: runs program.steps[step]. ToPlain: reorders a blocked input of
+    // program.steps[step] into a plain buffer for a provider that reads plain only.
+    enum class Kind { Layer, ToPlain };
+    Kind kind = Kind::Layer;
     int step = 0;  // index into program.steps
     std::unique_ptr<cpu::Kernel> kernel;
     std::vector<int> inputs;   // buffer ids
@@ -34,6 +38,11 @@ struct Engine::Impl {
   MemoryStats memory;
 
   void compile();
+
+ private:
+  // Picks the step's kernel from the provider table, inserting ToPlain steps
+  // for blocked inputs before a provider that reads plain only.
+  void add_step(int s, const std::vector<bool>& blocked_output);
 };
 
 }  // namespace atenrt::runtime

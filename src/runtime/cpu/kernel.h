@@ -16,7 +16,7 @@
 
 namespace atenrt::runtime::cpu {
 
-class BlockedDesc;  // a oneDNN memory descriptor (defined in onednn.cpp)
+class BlockedDesc;  // a oneDNN memory descriptor (onednn/primitive_kernel.h)
 
 // How a tensor's buffer is laid out: plain row-major, or a oneDNN blocked
 // format chosen by a primitive (only between layers that accept it).
@@ -66,29 +66,5 @@ struct KernelChoice {
   std::unique_ptr<Kernel> kernel;
   std::vector<Layout> output_layouts;  // plain unless blocked_output_allowed
 };
-
-// The oneDNN wrapper (onednn.cpp): null kernel when oneDNN cannot do the step.
-KernelChoice make_onednn_kernel(const KernelRequest& request);
-// Kinds (and their cases) that accept a blocked input/produce a blocked output.
-bool onednn_accepts_blocked(const Step& step, std::size_t input, const Program& program);
-bool onednn_may_produce_blocked(const Step& step, const Program& program);
-
-// A reorder of a blocked tensor into plain row-major (for a consumer whose
-// oneDNN primitive could not be made and that falls back to a plain kernel).
-std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTensor& tensor);
-
-// Our own kernels (own_*.cpp): null when the case is not covered.
-std::unique_ptr<Kernel> make_own_kernel(const KernelRequest& request);
-// The reference executor behind the kernel interface (allocates: last resort).
-std::unique_ptr<Kernel> make_reference_kernel(const KernelRequest& request);
-
-// Whether oneDNN's eltwise form of this activation matches PyTorch, NaN and
-// ±inf included (relu with slope 0, clip and hardsigmoid do not; softplus has
-// no form). Others run as our own pass, also after a conv/matmul primitive.
-bool onednn_activation_matches_torch(const network::ActivationParams& p);
-
-// The machine's best ISA as oneDNN sees it ("avx512_core_amx", ...).
-std::string cpu_isa_name();
-bool cpu_has_bf16();
 
 }  // namespace atenrt::runtime::cpu

@@ -2,7 +2,7 @@
 // step no optimized kernel takes (it allocates its results on every run).
 #include <cstring>
 
-#include "runtime/cpu/kernel.h"
+#include "runtime/cpu/providers.h"
 #include "runtime/reference/reference.h"
 
 namespace atenrt::runtime::cpu {
@@ -60,8 +60,11 @@ class ReferenceKernel final : public Kernel {
 
 }  // namespace
 
-std::unique_ptr<Kernel> make_reference_kernel(const KernelRequest& r) {
-  return std::make_unique<ReferenceKernel>(r);
+KernelChoice make_reference_kernel(const KernelRequest& r) {
+  KernelChoice c;
+  c.kernel = std::make_unique<ReferenceKernel>(r);
+  c.output_layouts.resize(r.outputs.size());
+  return c;
 }
 
 }  // namespace atenrt::runtime::cpu

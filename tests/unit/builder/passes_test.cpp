@@ -235,6 +235,45 @@ TEST_P(Fusions, FusedEngineMatchesUnfusedReference) {
 INSTANTIATE_TEST_SUITE_P(Table, Fusions, ::testing::ValuesIn(fusion_cases()),
                          [](const ::testing::TestParamInfo<FusionCase>& info) { return info.param.name; });
 
+// A backend that takes post-ops on every conv but no Add: the builder fuses
+// only what the backend says, and nothing at all for a backend that takes none.
+class ActivationsOnly final : public runtime::Backend {
+ public:
+  explicit ActivationsOnly(bool takes) : takes_(takes) {}
+  std::string_view name() const override { return "test"; }
+  bool takes_post_ops(const runtime::Program&, const runtime::Step& step) const override {
+    return takes_ && step.kind() == LayerKind::Convolution;
+  }
+  bool can_append_post_op(const runtime::Program&, const runtime::Step&, const runtime::PostOp& op,
+                          int) const override {
+    return op.kind == runtime::PostOpKind::Activation;
+  }
+
+ private:
+  bool takes_;
+};
+
+TEST(Fusion, FusesOnlyWhatTheBackendTakes) {
+  auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {2, 16, 7, 7});
+    auto* r = n.add_activation("relu", conv(n, x, 16, 16, 1), ActivationOp::Relu);
+    n.mark_output(n.add_elementwise("add", r, x, ElementwiseOp::Add));
+    return n;
+  };
+  auto fused = builder::lower(make());
+  EXPECT_EQ(builder::fuse_post_ops(fused, ActivationsOnly(true)),
+            std::vector<std::string>{"activation: relu into conv1"});
+  ASSERT_EQ(fused.steps.size(), 2u);
+  ASSERT_EQ(fused.steps[0].post_ops.size(), 1u);
+  EXPECT_EQ(fused.steps[0].post_ops[0].fused_layer, "relu");
+  auto none = builder::lower(make());
+  EXPECT_TRUE(builder::fuse_post_ops(none, ActivationsOnly(false)).empty());
+  EXPECT_EQ(none.steps.size(), 3u);
+  auto cpu = builder::lower(make());
+  EXPECT_EQ(builder::fuse_post_ops(cpu).size(), 2u);  // the CPU backend takes relu and the add
+}
+
 TEST(Layout, ConvChainsStayBlocked) {
   auto make = [] {
     Network n;

@@ -1,7 +1,7 @@
-// oneDNN as a kernel provider: which maker takes a step, which steps take or
+// oneDNN as a kernel provider: its common refusals, which steps take or
 // produce blocked layouts, and the reorder back to plain.
-#include "runtime/cpu/onednn/makers.h"
 #include "runtime/cpu/onednn/post_ops.h"
+#include "runtime/cpu/providers.h"
 
 namespace atenrt::runtime::cpu {
 
@@ -25,30 +25,19 @@ bool activation_has_chain(const Step& step) {
 
 }  // namespace
 
-KernelChoice make_onednn_kernel(const KernelRequest& r) {
-  using namespace onednn;
+namespace onednn {
+
+KernelChoice call(MakeKernel make, const KernelRequest& r) {
   if (has_zero_dim(r)) return {};
   try {
-    switch (r.step->kind()) {
-      case LayerKind::Convolution: return make_convolution(r);
-      case LayerKind::Deconvolution: return make_deconvolution(r);
-      case LayerKind::MatMul: return make_matmul(r);
-      case LayerKind::Pooling: return make_pooling(r);
-      case LayerKind::Activation: return make_activation(r);
-      case LayerKind::Elementwise: return make_binary(r);
-      case LayerKind::Softmax: return make_softmax(r);
-      case LayerKind::Normalization: return make_normalization(r);
-      case LayerKind::Reduce: return make_reduction(r);
-      case LayerKind::Cast: return make_cast(r);
-      default: return {};
-    }
+    return make(r);
   } catch (const dnnl::error&) {
     // A case oneDNN refuses (e.g. an unsupported broadcast): the next provider takes it.
     return {};
   }
 }
 
-bool onednn_accepts_blocked(const Step& step, std::size_t input, const Program& program) {
+bool accepts_blocked(const Step& step, std::size_t input, const Program& program) {
   const auto& t = program.tensors[step.inputs[input]];
   if (t.dtype != DType::Float32 || t.dims.size() < 3 || t.dims.size() > 5) return false;
   switch (step.kind()) {
@@ -69,7 +58,7 @@ bool onednn_accepts_blocked(const Step& step, std::size_t input, const Program& 
   }
 }
 
-bool onednn_may_produce_blocked(const Step& step, const Program& program) {
+bool may_produce_blocked(const Step& step, const Program& program) {
   const auto& t = program.tensors[step.outputs[0]];
   if (t.dtype != DType::Float32 || t.dims.size() < 3 || t.dims.size() > 5) return false;
   switch (step.kind()) {
@@ -81,16 +70,14 @@ bool onednn_may_produce_blocked(const Step& step, const Program& program) {
   }
 }
 
+}  // namespace onednn
+
 std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTensor& tensor) {
   using namespace onednn;
   auto k = std::make_unique<PrimitiveKernel>();
   k->impl = "reorder";
   k->reorder(k->input(0, from.blocked->md), k->output(0, plain_md(tensor.dims, *to_dt(tensor.dtype))));
   return k;
-}
-
-bool onednn_activation_matches_torch(const network::ActivationParams& p) {
-  return onednn::activation_matches_torch(p);
 }
 
 }  // namespace atenrt::runtime::cpu

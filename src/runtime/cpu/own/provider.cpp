@@ -1,17 +1,15 @@
-// Our own kernels as one provider: the family makers, tried in turn.
+// Our own kernels as a provider: the refusals every family shares.
 #include "runtime/cpu/own/util.h"
+#include "runtime/cpu/providers.h"
 
-namespace atenrt::runtime::cpu {
+namespace atenrt::runtime::cpu::own {
 
-std::unique_ptr<Kernel> make_own_kernel(const KernelRequest& r) {
+KernelChoice call(MakeKernel make, const KernelRequest& r) {
   for (const auto& in : r.inputs) {
-    if (!in.layout.is_plain()) return nullptr;
+    if (!in.layout.is_plain()) return {};
   }
-  if (!r.step->post_ops.empty()) return nullptr;
-  if (r.step->kind() == network::LayerKind::Reduce) return own::make_reduce_kernel(r);
-  if (auto k = own::make_layer_kernel(r)) return k;
-  if (auto k = own::make_math_kernel(r)) return k;
-  return own::make_data_kernel(r);
+  if (!r.step->post_ops.empty()) return {};
+  return make(r);
 }
 
-}  // namespace atenrt::runtime::cpu
+}  // namespace atenrt::runtime::cpu::own

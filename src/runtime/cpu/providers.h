@@ -1,0 +1,64 @@
+// The kernel providers of the CPU runtime, in the order the engine asks them
+// (src/runtime/cpu/README.md). For each step the engine walks the table: the
+// first provider with a maker for the step's layer kind whose maker returns
+// a kernel wins. A provider that reads plain layouts only gets blocked inputs
+// reordered to plain first (one extra ToPlain step per such input).
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "runtime/cpu/kernel.h"
+
+namespace atenrt::runtime::cpu {
+
+// A maker: a kernel for the step, or no kernel when the case is not covered.
+using MakeKernel = KernelChoice (*)(const KernelRequest&);
+
+struct KindMaker {
+  network::LayerKind kind;
+  MakeKernel make;
+};
+
+struct KernelProvider {
+  std::string_view name;  // "onednn", "own", "reference" (Kernel::implementation starts so)
+  // What it leaves to the providers after it, and why.
+  std::string_view declines;
+  // Reads blocked inputs (oneDNN formats); false: plain row-major only.
+  bool takes_blocked = false;
+  // Used only when EngineOptions::allow_reference_kernels holds.
+  bool last_resort = false;
+  // One maker per layer kind it takes (several kinds may share one).
+  std::vector<KindMaker> makers;
+  // Calls a maker with the provider's common refusals (oneDNN: zero-size
+  // tensors, and a case oneDNN throws on).
+  KernelChoice (*call)(MakeKernel, const KernelRequest&) = nullptr;
+
+  MakeKernel maker_for(network::LayerKind kind) const;
+  KernelChoice make(const KernelRequest& r) const;  // no kernel: no maker, or it declined
+};
+
+std::span<const KernelProvider> kernel_providers();
+
+// Blocked layouts between steps: whether a step's kernel may write its output
+// blocked, and whether it reads input `input` blocked (oneDNN's formats; the
+// engine keeps a tensor blocked only when its producer and every consumer
+// agree).
+bool may_produce_blocked(const Step& step, const Program& program);
+bool accepts_blocked(const Step& step, std::size_t input, const Program& program);
+// A reorder of a blocked tensor into plain row-major (the ToPlain step).
+std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTensor& tensor);
+
+// The providers' entry points (onednn/provider.cpp, own/provider.cpp, reference_kernel.cpp).
+namespace onednn {
+KernelChoice call(MakeKernel make, const KernelRequest& r);
+bool may_produce_blocked(const Step& step, const Program& program);
+bool accepts_blocked(const Step& step, std::size_t input, const Program& program);
+}  // namespace onednn
+namespace own {
+KernelChoice call(MakeKernel make, const KernelRequest& r);
+}  // namespace own
+KernelChoice make_reference_kernel(const KernelRequest& r);
+
+}  // namespace atenrt::runtime::cpu
