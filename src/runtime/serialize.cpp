@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "atenrt/errors.h"
-#include "runtime/cpu/kernel.h"
+#include "runtime/cpu/isa.h"
 #include "runtime/engine.h"
 #include "runtime/engine_impl.h"
 #include "runtime/serialize.h"

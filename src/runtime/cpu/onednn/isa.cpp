@@ -1,6 +1,6 @@
 // The CPU as oneDNN sees it: engine files record and check it (bf16 compute
 // needs avx512_core; weights are packed for one ISA).
-#include "runtime/cpu/kernel.h"
+#include "runtime/cpu/isa.h"
 #include "runtime/cpu/onednn/compat.h"
 
 namespace atenrt::runtime::cpu {
