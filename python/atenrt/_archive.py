@@ -2,7 +2,8 @@
 
   "pt2"        torch >= 2.9: PT2 archive, raw storage payloads + PayloadConfig JSON
   "pt2-pickle" torch 2.8:    PT2 archive, weights/constants as nested torch.save zips
-  "legacy"     torch 2.1-2.7: flat Python zipfile, serialized_*.pt records
+  "legacy"     torch 2.1-2.7: flat Python zipfile, serialized_*.pt records (serialized_*.json
+               before schema 5, i.e. torch 2.1-2.2)
 """
 import collections
 import ctypes
@@ -19,6 +20,13 @@ from .errors import ExportError
 LAYOUTS = ("pt2", "pt2-pickle", "legacy")
 # schema_version each layout's torch release wrote (pt2_format.md §3.7)
 SCHEMA_VERSIONS = {"pt2": (8, 14), "pt2-pickle": (8, 8), "legacy": (8, 7)}
+
+
+def check_schema(layout, version):
+    """PT2 archives (torch >= 2.8) only ever held schema 8; the legacy zip held every schema."""
+    if layout != "legacy" and version[0] != 8:
+        raise ValueError(f"layout {layout!r} holds schema 8 only (torch >= 2.8); "
+                         f"schema {version[0]}.{version[1]} needs layout='legacy'")
 
 
 def _json_bytes(obj):
@@ -57,8 +65,9 @@ def _payloads(entries, prefix):
     return {"config": config}, files
 
 
-def write(path, layout, program, weights, constants, example_inputs):
-    """weights/constants: lists of (fqn, real tensor, is_param)."""
+def write(path, layout, program, weights, constants, example_inputs, schema_version=None):
+    """weights/constants: lists of (fqn, real tensor, is_param). `program` is already in
+    `schema_version` (default: the layout's own), which picks the legacy records' names."""
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
     path = os.fspath(path)
@@ -66,8 +75,10 @@ def write(path, layout, program, weights, constants, example_inputs):
         if tensor.device.type != "cpu":
             raise ExportError(f"tensor '{fqn}' is on {tensor.device}; move the module to the CPU first")
     sample = _torch_save_bytes((tuple(example_inputs), {}))
+    version = tuple(schema_version or SCHEMA_VERSIONS[layout])
+    check_schema(layout, version)
     if layout == "legacy":
-        _write_legacy(path, program, weights, constants, sample)
+        _write_legacy(path, program, weights, constants, sample, version)
     else:
         _write_pt2(path, layout, program, weights, constants, sample)
 
@@ -76,15 +87,27 @@ def _state_dict(entries):
     return collections.OrderedDict((fqn, t) for fqn, t, _ in entries)
 
 
-def _write_legacy(path, program, weights, constants, sample):
-    records = [
-        ("serialized_exported_program.json", _json_bytes(program)),
-        ("serialized_state_dict.pt", _torch_save_bytes(_state_dict(weights))),
-        ("serialized_constants.pt", _torch_save_bytes(_state_dict(constants))),
-        ("serialized_example_inputs.pt", sample),
-        ("version", "{}.{}".format(program["schema_version"]["major"],
-                                   program["schema_version"]["minor"]).encode()),
-    ]
+def _write_legacy(path, program, weights, constants, sample, version):
+    major, minor = version
+    program_record = ("serialized_exported_program.json", _json_bytes(program))
+    if major == 1:
+        # torch 2.1: one state dict (its signature calls constants buffers), named .json although
+        # it is a torch.save zip; the version record is a bare int.
+        records = [program_record,
+                   ("serialized_state_dict.json", _torch_save_bytes(_state_dict(weights + constants))),
+                   ("version", b"1")]
+    elif major < 5:
+        # torch 2.2 and the nightlies after it: constants apart, still .json, no example inputs.
+        records = [program_record,
+                   ("serialized_state_dict.json", _torch_save_bytes(_state_dict(weights))),
+                   ("serialized_constants.json", _torch_save_bytes(_state_dict(constants))),
+                   ("version", (str(major) if major <= 2 else f"{major}.{minor}").encode())]
+    else:
+        records = [program_record,
+                   ("serialized_state_dict.pt", _torch_save_bytes(_state_dict(weights))),
+                   ("serialized_constants.pt", _torch_save_bytes(_state_dict(constants))),
+                   ("serialized_example_inputs.pt", sample),
+                   ("version", f"{major}.{minor}".encode())]
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as zf:
         for name, data in records:
             zf.writestr(name, data)

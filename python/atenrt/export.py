@@ -8,7 +8,7 @@ import os
 
 import torch
 
-from . import _archive, _serialize, _trace
+from . import _archive, _schema_versions, _serialize, _trace
 from ._archive import LAYOUTS, SCHEMA_VERSIONS
 from .errors import ExportError
 
@@ -32,13 +32,15 @@ class Exported:
         self.constants = [(s.target, s.tensor, False) for s in traced.slots
                           if s.kind == "tensor_constant" or (s.kind == "buffer" and not s.persistent)]
 
-    def write(self, path, layout="pt2"):
-        """Write this program to `path` in `layout`, with that layout's schema_version."""
+    def write(self, path, layout="pt2", schema_version=None):
+        """Write this program to `path` in `layout` and `schema_version` (default: the one that
+        layout's torch release wrote; see `save`)."""
         if layout not in LAYOUTS:
             raise ValueError(f"unknown layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
-        major, minor = SCHEMA_VERSIONS[layout]
-        program = dict(self.program, schema_version={"major": major, "minor": minor})
-        _archive.write(path, layout, program, self.weights, self.constants, self.example_inputs)
+        version = _schema_versions.normalize(schema_version or SCHEMA_VERSIONS[layout])
+        _archive.check_schema(layout, version)
+        program = _schema_versions.rewrite(self.program, version)
+        _archive.write(path, layout, program, self.weights, self.constants, self.example_inputs, version)
 
     def call_nodes(self):
         """(FX node, serialized node) for every node written to the graph, in order."""
@@ -63,19 +65,26 @@ def export(module, example_inputs, schema_version=SCHEMA_VERSIONS["pt2"]):
     return Exported(traced, program, example_inputs)
 
 
-def save(module, example_inputs, path, layout="pt2"):
+def save(module, example_inputs, path, layout="pt2", schema_version=None):
     """Write `module` traced on `example_inputs` to the `.pt2` file `path`.
 
     layout (torch 1.13 only; newer torch writes its own container):
       "pt2"        torch >= 2.9 PT2 archive with raw weight payloads (default)
       "pt2-pickle" torch 2.8 PT2 archive with nested torch.save weights
       "legacy"     torch 2.1-2.7 flat zip
+    schema_version (torch 1.13 only): the JSON schema, default the layout's own (8.14, 8.8, 8.7).
+      The legacy layout also takes the older schemas, synthesized from their published
+      definitions: 1 (torch 2.1), 2 (torch 2.2), (4, x) (nightlies), (5, x) (torch 2.3-2.4),
+      and (8, x) with x < 3 (torch 2.6's `as_none: []`).
     """
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
     if _has_torch_export():
+        if schema_version is not None:
+            raise ValueError("schema_version is only for the torch 1.13 exporter; "
+                             "torch.export.save writes its own")
         torch.export.save(export(module, example_inputs), os.fspath(path))
         return
-    exported = export(module, example_inputs, SCHEMA_VERSIONS[layout])
-    exported.write(path, layout)
+    exported = export(module, example_inputs)
+    exported.write(path, layout, schema_version)
     return exported

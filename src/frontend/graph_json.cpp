@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "atenrt/errors.h"
+#include "frontend/signature_json.h"
 #include "frontend/weights.h"
 #include "ir/op_schema.h"
 
@@ -26,6 +27,7 @@ constexpr EnumName kScalarTypes[] = {
 constexpr EnumName kLayouts[] = {{"Unknown", 0}, {"SparseCoo", 1}, {"SparseCsr", 2},
                                  {"SparseCsc", 3}, {"SparseBsr", 4}, {"SparseBsc", 5},
                                  {"_mkldnn", 6}, {"Strided", 7}};
+constexpr EnumName kArgumentKinds[] = {{"UNKNOWN", 0}, {"POSITIONAL", 1}, {"KEYWORD", 2}};
 constexpr EnumName kMemoryFormats[] = {{"Unknown", 0}, {"ContiguousFormat", 1},
                                        {"ChannelsLast", 2}, {"ChannelsLast3d", 3},
                                        {"PreserveFormat", 4}};
@@ -54,24 +56,13 @@ std::string symbol_name(const std::string& expr) {
   return expr;
 }
 
-// The one member of a union object.
-std::pair<std::string, const json*> union_member(const json& j, const JsonReader& r,
-                                                 const std::string& path) {
-  r.object(j, path);
-  if (j.size() != 1) {
-    r.fail(path, "expected a union object with exactly one member, got " +
-                     std::to_string(j.size()) + " members");
-  }
-  return {j.begin().key(), &j.begin().value()};
-}
-
 std::string tensor_name(const json& j, const JsonReader& r, const std::string& path) {
   return r.string(r.at(j, "name", path), path + ".name");
 }
 
 // SymIntArgument / SymBoolArgument / SymFloatArgument: {"as_name": n} | {"as_<value>": v}.
 ir::SymInt sym_int_argument(const json& j, const JsonReader& r, const std::string& path) {
-  auto [key, v] = union_member(j, r, path);
+  auto [key, v] = r.union_member(j, path);
   if (key == "as_name") return ir::SymInt::named(r.string(*v, path + ".as_name"));
   if (key == "as_int") return ir::SymInt::of(r.integer(*v, path + ".as_int"));
   r.fail(path, "unknown SymIntArgument member '" + key + "'");
@@ -79,9 +70,13 @@ ir::SymInt sym_int_argument(const json& j, const JsonReader& r, const std::strin
 
 ir::TensorRef optional_tensor(const json& j, const JsonReader& r, const std::string& path,
                               bool& is_none) {
-  auto [key, v] = union_member(j, r, path);
+  auto [key, v] = r.union_member(j, path);
   is_none = false;
-  if (key == "as_tensor") return ir::TensorRef{tensor_name(*v, r, path + ".as_tensor")};
+  if (key == "as_tensor") {
+    // Schemas 1 and 2 wrote the bare name, later ones a TensorArgument.
+    if (v->is_string()) return ir::TensorRef{v->get<std::string>()};
+    return ir::TensorRef{tensor_name(*v, r, path + ".as_tensor")};
+  }
   if (key == "as_none") {
     is_none = true;
     return {};
@@ -100,8 +95,10 @@ std::vector<T> list_of(const json& j, const JsonReader& r, const std::string& pa
   return out;
 }
 
+}  // namespace
+
 Argument read_argument(const json& j, const JsonReader& r, const std::string& path) {
-  auto [key, vp] = union_member(j, r, path);
+  auto [key, vp] = r.union_member(j, path);
   const json& v = *vp;
   const std::string p = path + "." + key;
   auto as_int = [&](const json& x, const std::string& q) { return r.integer(x, q); };
@@ -148,7 +145,7 @@ Argument read_argument(const json& j, const JsonReader& r, const std::string& pa
   }
   if (key == "as_sym_float" || key == "as_sym_bool") {
     // Only constant values are representable; a symbolic float/bool is not.
-    auto [k2, v2] = union_member(v, r, p);
+    auto [k2, v2] = r.union_member(v, p);
     if (k2 == "as_float") return Argument(r.number(*v2, p + ".as_float"));
     if (k2 == "as_bool") return Argument(r.boolean(*v2, p + ".as_bool"));
     if (k2 == "as_name") r.unsupported(p, "symbolic float/bool values are not supported");
@@ -175,6 +172,8 @@ Argument read_argument(const json& j, const JsonReader& r, const std::string& pa
   }
   r.unsupported(path, "unknown argument kind '" + key + "'");
 }
+
+namespace {
 
 std::vector<ir::SymInt> sym_int_list(const json& j, const JsonReader& r, const std::string& path) {
   return list_of<ir::SymInt>(j, r, path, [&](const json& x, const std::string& q) {
@@ -220,7 +219,7 @@ ir::Node read_node(const json& j, const JsonReader& r, const std::string& path, 
     const std::string aq = q + " ('" + na.name + "')";
     na.arg = read_argument(r.at(in, "arg", q), r, aq + ".arg");
     if (const json* k = r.find(in, "kind", q)) {
-      const std::int64_t kind = r.integer(*k, q + ".kind");
+      const std::int64_t kind = enum_code(*k, kArgumentKinds, r, q + ".kind");
       if (kind < 0 || kind > 2) r.fail(q + ".kind", "unknown ArgumentKind " + std::to_string(kind));
       na.kind = kind == 2 ? ir::ArgumentKind::Keyword : ir::ArgumentKind::Positional;
     }
@@ -242,72 +241,6 @@ ir::Node read_node(const json& j, const JsonReader& r, const std::string& path, 
   return node;
 }
 
-void read_signature(const json& sig, const JsonReader& r, const std::string& path, ir::Graph& g) {
-  const json& ins = r.array(r.at(sig, "input_specs", path), path + ".input_specs");
-  for (std::size_t i = 0; i < ins.size(); ++i) {
-    const std::string q = path + ".input_specs[" + std::to_string(i) + "]";
-    auto [key, vp] = union_member(ins[i], r, q);
-    const json& v = *vp;
-    const std::string p = q + "." + key;
-    ir::InputSpec spec;
-    auto named_arg = [&]() { return tensor_name(r.at(v, "arg", p), r, p + ".arg"); };
-    if (key == "user_input") {
-      spec.kind = ir::InputKind::UserInput;
-      Argument a = read_argument(r.at(v, "arg", p), r, p + ".arg");
-      if (auto* t = a.get_if<ir::TensorRef>()) {
-        spec.value_name = t->name;
-      } else if (auto* s = a.get_if<ir::SymInt>(); s && !s->is_static()) {
-        spec.value_name = s->name;
-      } else {
-        spec.constant_value = a;  // a constant user input (e.g. an int)
-      }
-    } else if (key == "parameter") {
-      spec.kind = ir::InputKind::Parameter;
-      spec.value_name = named_arg();
-      spec.target = r.string(r.at(v, "parameter_name", p), p + ".parameter_name");
-    } else if (key == "buffer") {
-      spec.kind = ir::InputKind::Buffer;
-      spec.value_name = named_arg();
-      spec.target = r.string(r.at(v, "buffer_name", p), p + ".buffer_name");
-      if (const json* per = r.find(v, "persistent", p)) spec.persistent = r.boolean(*per, p + ".persistent");
-    } else if (key == "tensor_constant") {
-      spec.kind = ir::InputKind::TensorConstant;
-      spec.value_name = named_arg();
-      spec.target = r.string(r.at(v, "tensor_constant_name", p), p + ".tensor_constant_name");
-    } else if (key == "constant_input") {
-      spec.kind = ir::InputKind::ConstantInput;
-      spec.value_name = r.string(r.at(v, "name", p), p + ".name");
-      spec.constant_value = read_argument(r.at(v, "value", p), r, p + ".value");
-    } else if (key == "custom_obj") {
-      r.unsupported(p, "custom object (torchbind) inputs are not supported");
-    } else if (key == "token") {
-      r.unsupported(p, "effect-token inputs are not supported");
-    } else {
-      r.unsupported(p, "unknown input spec kind '" + key + "'");
-    }
-    g.signature.inputs.push_back(std::move(spec));
-  }
-  const json& outs = r.array(r.at(sig, "output_specs", path), path + ".output_specs");
-  for (std::size_t i = 0; i < outs.size(); ++i) {
-    const std::string q = path + ".output_specs[" + std::to_string(i) + "]";
-    auto [key, vp] = union_member(outs[i], r, q);
-    const std::string p = q + "." + key;
-    if (key == "user_output") {
-      g.signature.outputs.push_back(ir::OutputSpec{read_argument(r.at(*vp, "arg", p), r, p + ".arg")});
-    } else if (key == "buffer_mutation" || key == "user_input_mutation" ||
-               key == "parameter_mutation") {
-      r.unsupported(p, "graphs that mutate their inputs or buffers (" + key + ") are not supported");
-    } else if (key == "loss_output" || key == "gradient_to_parameter" ||
-               key == "gradient_to_user_input") {
-      r.unsupported(p, "training graphs (" + key + ") are not supported");
-    } else if (key == "token") {
-      r.unsupported(p, "effect-token outputs are not supported");
-    } else {
-      r.unsupported(p, "unknown output spec kind '" + key + "'");
-    }
-  }
-}
-
 void read_graph(const json& gj, const JsonReader& r, const std::string& path, ir::Graph& g) {
   r.object(gj, path);
   if (const json* c = r.find(gj, "constants", path); c && !c->empty()) {
@@ -324,8 +257,12 @@ void read_graph(const json& gj, const JsonReader& r, const std::string& path, ir
   if (const json* tv = r.find(gj, "tensor_values", path)) {
     r.object(*tv, path + ".tensor_values");
     for (auto it = tv->begin(); it != tv->end(); ++it) {
+      const std::string q = path + ".tensor_values." + it.key();
+      // Schema 1 wrapped each TensorMeta in a TensorValue {"meta": ...}.
+      const json& v = r.object(it.value(), q);
+      const bool wrapped = v.contains("meta") && !v.contains("dtype");
       g.tensor_values[it.key()] =
-          read_tensor_meta(it.value(), r, path + ".tensor_values." + it.key());
+          wrapped ? read_tensor_meta(v.at("meta"), r, q + ".meta") : read_tensor_meta(v, r, q);
     }
   }
   if (const json* sv = r.find(gj, "sym_int_values", path)) {
@@ -349,11 +286,20 @@ void read_graph(const json& gj, const JsonReader& r, const std::string& path, ir
 
 ir::SymInt read_serde_sym_int(const json& j, const JsonReader& r, const std::string& path) {
   if (j.is_number_integer()) return ir::SymInt::of(r.integer(j, path));  // lenient: a bare int
-  auto [key, v] = union_member(j, r, path);
+  auto [key, v] = r.union_member(j, path);
   if (key == "as_int") return ir::SymInt::of(r.integer(*v, path + ".as_int"));
   if (key == "as_expr") {
     const std::string p = path + ".as_expr";
     if (v->is_string()) return ir::SymInt::named(symbol_name(v->get<std::string>()));
+    // The hint (the example value) is an int in schema 1, a SymExprHint union
+    // later; atenrt keeps only the symbol but checks the hint is well formed.
+    if (const json* h = r.find(*v, "hint", p); h && !h->is_number_integer()) {
+      auto [hk, hv] = r.union_member(*h, p + ".hint");
+      if (hk == "as_int") r.integer(*hv, p + ".hint.as_int");
+      else if (hk == "as_float") r.number(*hv, p + ".hint.as_float");
+      else if (hk == "as_bool") r.boolean(*hv, p + ".hint.as_bool");
+      else r.fail(p + ".hint", "unknown SymExprHint member '" + hk + "'");
+    }
     return ir::SymInt::named(symbol_name(r.string(r.at(*v, "expr_str", p), p + ".expr_str")));
   }
   r.fail(path, "unknown SymInt member '" + key + "'");
@@ -413,14 +359,18 @@ ir::TensorMeta read_tensor_meta(const json& j, const JsonReader& r, const std::s
   return m;
 }
 
-void read_exported_program(const json& root, const JsonReader& r, ir::ExportedProgram& out) {
-  r.object(root, "$");
-  // Schema version: only major 8 is understood; 0.0 or absent is accepted as
-  // the Python loader does.
+namespace {
+
+// Schema majors this reader knows (pt2_schema_history.md): 1 (torch 2.1),
+// 2 (2.2), 3-4 (nightlies), 5 (2.3-2.4), 6-7 (2.5), 8 (2.6 onward). Any minor
+// of a known major reads: minor bumps only add optional fields.
+constexpr std::int64_t kNewestMajor = 8;
+
+void read_schema_version(const json& root, const JsonReader& r, ir::ArchiveInfo& info) {
   std::int64_t major = 0, minor = 0;
   if (const json* sv = r.find(root, "schema_version", "$")) {
     if (sv->is_number_integer()) {
-      major = r.integer(*sv, "$.schema_version");
+      major = r.integer(*sv, "$.schema_version");  // 1 and 2 were bare ints
     } else {
       major = r.integer(r.at(*sv, "major", "$.schema_version"), "$.schema_version.major");
       if (const json* mi = r.find(*sv, "minor", "$.schema_version")) {
@@ -428,16 +378,28 @@ void read_exported_program(const json& root, const JsonReader& r, ir::ExportedPr
       }
     }
   }
-  if (major != 8 && !(major == 0 && minor == 0)) {
-    r.unsupported("$.schema_version", "schema version " + std::to_string(major) + "." +
-                                          std::to_string(minor) +
-                                          " is not supported (atenrt reads major version 8)");
-  }
-  out.info.schema_major = major;
-  out.info.schema_minor = minor;
   if (const json* tv = r.find(root, "torch_version", "$")) {
-    out.info.torch_version = r.string(*tv, "$.torch_version");
+    info.torch_version = r.string(*tv, "$.torch_version");
   }
+  // 0.0 or absent is accepted, as the Python loader does.
+  if (major < 0 || major > kNewestMajor || (major == 0 && minor != 0)) {
+    const std::string producer =
+        info.torch_version.empty() ? "a torch version that does not say which"
+                                   : "torch " + info.torch_version.substr(0, 40);
+    r.unsupported("$.schema_version",
+                  "schema version " + std::to_string(major) + "." + std::to_string(minor) +
+                      " (written by " + producer + ") is not supported: atenrt reads majors 1 to " +
+                      std::to_string(kNewestMajor) + " (torch 2.1 onward)");
+  }
+  info.schema_major = major;
+  info.schema_minor = minor;
+}
+
+}  // namespace
+
+void read_exported_program(const json& root, const JsonReader& r, ir::ExportedProgram& out) {
+  r.object(root, "$");
+  read_schema_version(root, r, out.info);
   if (const json* v = r.find(root, "verifiers", "$")) {
     r.array(*v, "$.verifiers");
     for (std::size_t i = 0; i < v->size(); ++i) {
@@ -451,31 +413,6 @@ void read_exported_program(const json& root, const JsonReader& r, ir::ExportedPr
   read_graph(r.at(gm, "graph", "$.graph_module"), r, "$.graph_module.graph", out.graph);
   read_signature(r.at(gm, "signature", "$.graph_module"), r, "$.graph_module.signature",
                  out.graph);
-
-  // Graph inputs and outputs are 1:1 with the signature.
-  ir::Graph& g = out.graph;
-  if (g.inputs.size() != g.signature.inputs.size()) {
-    r.fail("$.graph_module", "graph has " + std::to_string(g.inputs.size()) +
-                                 " inputs but the signature lists " +
-                                 std::to_string(g.signature.inputs.size()));
-  }
-  if (g.outputs.size() != g.signature.outputs.size()) {
-    r.fail("$.graph_module", "graph has " + std::to_string(g.outputs.size()) +
-                                 " outputs but the signature lists " +
-                                 std::to_string(g.signature.outputs.size()));
-  }
-  for (std::size_t i = 0; i < g.inputs.size(); ++i) {
-    const auto& spec = g.signature.inputs[i];
-    if (spec.kind == ir::InputKind::ConstantInput) continue;
-    std::string name;
-    if (auto* t = g.inputs[i].get_if<ir::TensorRef>()) name = t->name;
-    if (auto* s = g.inputs[i].get_if<ir::SymInt>(); s && !s->is_static()) name = s->name;
-    if (!spec.value_name.empty() && name != spec.value_name) {
-      r.fail("$.graph_module.signature.input_specs[" + std::to_string(i) + "]",
-             "names '" + spec.value_name + "' but graph input " + std::to_string(i) + " is '" +
-                 name + "'");
-    }
-  }
 }
 
 }  // namespace atenrt::frontend

@@ -11,6 +11,8 @@ namespace atenrt::frontend {
 // out.info. Throws FormatError / UnsupportedError naming the JSON path.
 void read_exported_program(const json& root, const JsonReader& r, ir::ExportedProgram& out);
 
+// One Argument union (pt2_format.md §3.4), in any of the union encodings.
+ir::Argument read_argument(const json& j, const JsonReader& r, const std::string& path);
 ir::TensorMeta read_tensor_meta(const json& j, const JsonReader& r, const std::string& path);
 ir::SymInt read_serde_sym_int(const json& j, const JsonReader& r, const std::string& path);
 

@@ -147,4 +147,32 @@ std::string JsonReader::string(const json& j, const std::string& path) const {
   fail(path, "expected a string, got " + type_name(j) + " " + preview(j));
 }
 
+std::pair<std::string, const json*> JsonReader::union_member(const json& j,
+                                                             const std::string& path) const {
+  object(j, path);
+  if (j.contains("$type") || j.contains("$value")) {
+    if (j.size() != 2 || !j.contains("$value")) {
+      fail(path, "a {\"$type\", \"$value\"} union must have exactly those two members");
+    }
+    return {string(j.at("$type"), path + ".$type"), &j.at("$value")};
+  }
+  if (j.size() == 1) return {j.begin().key(), &j.begin().value()};
+  const json* chosen = nullptr;
+  std::string key;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it.value().is_null()) continue;
+    if (chosen) {
+      fail(path, "expected a union object with exactly one member set, but '" + key + "' and '" +
+                     it.key() + "' are both set");
+    }
+    chosen = &it.value();
+    key = it.key();
+  }
+  if (!chosen) {
+    fail(path, "expected a union object with exactly one member set, got " +
+                   std::to_string(j.size()) + " members, all null");
+  }
+  return {key, chosen};
+}
+
 }  // namespace atenrt::frontend

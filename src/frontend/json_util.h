@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -36,6 +37,13 @@ class JsonReader {
   double number(const json& j, const std::string& path) const;  // also "NaN", "Infinity", "-Infinity"
   bool boolean(const json& j, const std::string& path) const;
   std::string string(const json& j, const std::string& path) const;
+
+  // The member a serde union holds, in any of the three encodings torch has
+  // written (pt2_schema_history.md, "Encoding rules" 1): one key (5.x+),
+  // {"$type": k, "$value": v} (3.x/4.x nightlies), or every member present
+  // with the unused ones null (2.1/2.2). The chosen member is the one that is
+  // present and non-null, never the truthy one: [], false and 0 are values.
+  std::pair<std::string, const json*> union_member(const json& j, const std::string& path) const;
 
  private:
   std::string where_;

@@ -88,6 +88,17 @@ const char* input_kind_name(InputKind kind) {
   return "unknown";
 }
 
+const char* output_kind_name(OutputKind kind) {
+  switch (kind) {
+    case OutputKind::UserOutput: return "user_output";
+    case OutputKind::BufferMutation: return "buffer_mutation";
+    case OutputKind::UserInputMutation: return "user_input_mutation";
+    case OutputKind::ParameterMutation: return "parameter_mutation";
+    case OutputKind::LossOutput: return "loss_output";
+  }
+  return "unknown";
+}
+
 const TensorMeta* Graph::meta(const std::string& value_name) const {
   auto it = tensor_values.find(value_name);
   return it == tensor_values.end() ? nullptr : &it->second;

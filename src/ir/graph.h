@@ -69,13 +69,22 @@ struct InputSpec {
   Argument constant_value;  // ConstantInput only
 };
 
+// What a graph output is for (pt2_format.md §3.5). Mutations are the new value
+// of a buffer, parameter or user input that the program updates in place.
+enum class OutputKind : std::uint8_t {
+  UserOutput, BufferMutation, UserInputMutation, ParameterMutation, LossOutput
+};
+const char* output_kind_name(OutputKind kind);
+
 struct OutputSpec {
   Argument value;  // TensorRef, SymInt, None, or a constant
+  OutputKind kind = OutputKind::UserOutput;
+  std::string target{};  // mutations: the fqn or user input name updated; empty otherwise
 };
 
 struct GraphSignature {
   std::vector<InputSpec> inputs;
-  std::vector<OutputSpec> outputs;  // user outputs only: mutations are refused at import
+  std::vector<OutputSpec> outputs;
 };
 
 class Graph {

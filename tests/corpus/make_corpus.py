@@ -394,10 +394,10 @@ def make_bad():
     bad("json_hop_cond.pt2",
         pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[1].update(target="torch.ops.higher_order.cond"))),
         "UnsupportedError", "higher-order (control-flow) op torch.ops.higher_order.cond")
-    bad("json_buffer_mutation.pt2",
+    bad("json_buffer_mutation_wrong_value.pt2",
         pt2_raw_entries(prog=mutate_prog(lambda p: p["graph_module"]["signature"]["output_specs"].__setitem__(
-            0, {"buffer_mutation": {"arg": {"name": "add_1"}, "buffer_name": "scale"}}))),
-        "UnsupportedError", "buffer_mutation")
+            0, {"buffer_mutation": {"arg": {"name": "b_scale"}, "buffer_name": "scale"}}))),
+        "FormatError", "names 'b_scale' but graph output 0 is")
     bad("json_custom_obj_input.pt2",
         pt2_raw_entries(prog=mutate_prog(lambda p: p["graph_module"]["signature"]["input_specs"].__setitem__(
             5, {"custom_obj": {"arg": {"name": "c_zeros", "class_fqn": "x"}, "custom_obj_name": "o"}}))),

@@ -16,7 +16,15 @@ For every model NAME, OUTDIR receives:
   NAME.legacy.pt2       torch 2.1-2.7 layout: flat Python zipfile, ZIP_STORED, no root folder:
                         serialized_exported_program.json, serialized_state_dict.pt,
                         serialized_constants.pt, serialized_example_inputs.pt, version ("8.7").
-  NAME.expected.json    what a correct reader must find (same for all three layouts):
+  NAME.legacy_s5.pt2, NAME.legacy_s4.pt2, NAME.legacy_s2.pt2, NAME.legacy_s1.pt2, NAME.legacy_s8_2.pt2
+                        (small models only) the legacy layout in older JSON schemas, synthesized
+                        from their published definitions (atenrt/_schema_versions.py): 5.3 (torch
+                        2.3-2.4, serialized_*.pt), 4.1 (nightlies, $type/$value unions,
+                        serialized_*.json), 2 (torch 2.2: all-members unions, serialized_*.json),
+                        1 (torch 2.1: flat signature, one serialized_state_dict.json; lifted
+                        constants become buffers) and 8.2 (torch 2.6: `as_none: []`).
+  NAME.expected.json    what a correct reader must find (same for every layout; schema 1 reads
+                        tensor constants as buffers and schemas 1-2 have no `persistent` flag):
       {"nodes": [{"name": node name,
                   "target": op overload without "torch.ops." (e.g. "aten.convolution.default";
                             Python callables as "operator.getitem"),
@@ -69,7 +77,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 sys.path.insert(0, HERE)
 
 import atenrt  # noqa: E402
-from atenrt._archive import LAYOUTS  # noqa: E402
+from atenrt._archive import SCHEMA_VERSIONS  # noqa: E402
 from atenrt._serialize import full_arguments  # noqa: E402
 from fnv import fnv1a64_hex  # noqa: E402
 
@@ -209,6 +217,21 @@ MODELS = {
 }
 
 
+# Fixture variant -> (layout, schema version). The first three are what torch 2.6-2.11 wrote;
+# the legacy_s* ones are older schemas in the legacy zip (see the module docstring).
+FORMATS = {
+    "pt2": ("pt2", SCHEMA_VERSIONS["pt2"]),
+    "pt2-pickle": ("pt2-pickle", SCHEMA_VERSIONS["pt2-pickle"]),
+    "legacy": ("legacy", SCHEMA_VERSIONS["legacy"]),
+    "legacy_s8_2": ("legacy", (8, 2)),
+    "legacy_s5": ("legacy", (5, 3)),
+    "legacy_s4": ("legacy", (4, 1)),
+    "legacy_s2": ("legacy", (2, 0)),
+    "legacy_s1": ("legacy", (1, 0)),
+}
+CURRENT_FORMATS = ("pt2", "pt2-pickle", "legacy")
+
+
 # --------------------------------------------------------------------------------- expected.json
 
 def tensor_digest(t):
@@ -247,8 +270,10 @@ def _npz(path, tensors):
     np.savez(path, *[t.detach().numpy() for t in tensors])
 
 
-def make(name, outdir, layouts=LAYOUTS):
-    factory, inputs_factory, _ = MODELS[name]
+def make(name, outdir, formats=None):
+    factory, inputs_factory, quick = MODELS[name]
+    if formats is None:
+        formats = FORMATS if quick else CURRENT_FORMATS
     torch.manual_seed(0)
     model = factory().eval()
     inputs = inputs_factory()
@@ -256,9 +281,10 @@ def make(name, outdir, layouts=LAYOUTS):
         eager = pytree.tree_flatten(model(*inputs))[0]
     exported = atenrt.export(model, inputs)
     written = []
-    for layout in layouts:
-        path = os.path.join(outdir, f"{name}.{layout}.pt2")
-        exported.write(path, layout)
+    for variant in formats:
+        layout, version = FORMATS[variant]
+        path = os.path.join(outdir, f"{name}.{variant}.pt2")
+        exported.write(path, layout, version)
         written.append(path)
     exp_path = os.path.join(outdir, f"{name}.expected.json")
     with open(exp_path, "w") as f:
