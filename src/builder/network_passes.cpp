@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "builder/builder.h"
-#include "runtime/reference/reference.h"
+#include "reference/reference.h"
 
 namespace atenrt::builder {
 

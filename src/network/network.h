@@ -3,7 +3,7 @@
 // Converters build it through the add_* methods (each infers the output
 // dtype and dims and validates, throwing LayerError that names the layer);
 // the builder rewrites it (replace_all_uses, set_input, remove_layer); the
-// reference executor (runtime/reference/reference.h) runs it as the oracle.
+// reference executor (reference/reference.h) runs it as the oracle.
 //
 // Tensors and layers are owned by the Network and keep their addresses
 // until removed. Layer names are unique (layers are named after the ATen

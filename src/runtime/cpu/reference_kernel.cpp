@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "runtime/cpu/providers.h"
-#include "runtime/reference/reference.h"
+#include "reference/reference.h"
 
 namespace atenrt::runtime::cpu {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "builder/builder.h"
-#include "runtime/reference/reference.h"
+#include "reference/reference.h"
 
 namespace atenrt::testing {
 

@@ -29,7 +29,7 @@
 #include "frontend/pt2_reader.h"
 #include "ir/npz.h"
 #include "ir/op_schema.h"
-#include "runtime/reference/reference.h"
+#include "reference/reference.h"
 #include "support/fixtures.h"
 
 namespace atenrt::conversion {

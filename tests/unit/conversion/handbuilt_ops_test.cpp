@@ -11,7 +11,7 @@
 #include "conversion/registry.h"
 #include "evaluator_chain.h"
 #include "graph_builder.h"
-#include "runtime/reference/reference.h"
+#include "reference/reference.h"
 
 namespace atenrt::conversion {
 namespace {

@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "network/network.h"
-#include "runtime/reference/common.h"
-#include "runtime/reference/reference.h"
+#include "reference/common.h"
+#include "reference/reference.h"
 
 namespace atenrt::network {
 namespace {

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "ir/npz.h"
-#include "runtime/reference/reference.h"
+#include "reference/reference.h"
 
 namespace atenrt::testing {
 

@@ -1,7 +1,7 @@
 #include "runtime/cpu/onednn/post_ops.h"
 
 #include "runtime/cpu/own/util.h"
-#include "runtime/reference/scalar_math.h"
+#include "reference/scalar_math.h"
 
 namespace atenrt::runtime::cpu::onednn {
 

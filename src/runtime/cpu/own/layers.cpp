@@ -9,9 +9,9 @@
 #include <cstring>
 
 #include "runtime/cpu/own/util.h"
-#include "runtime/reference/common.h"
-#include "runtime/reference/resize_taps.h"
-#include "runtime/reference/scalar_math.h"
+#include "reference/common.h"
+#include "reference/resize_taps.h"
+#include "reference/scalar_math.h"
 
 namespace atenrt::runtime::cpu::own {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "atenrt/errors.h"
 #include "runtime/cpu/own/util.h"
-#include "runtime/reference/scalar_math.h"
+#include "reference/scalar_math.h"
 
 namespace atenrt::runtime::cpu::own {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "runtime/reference/scalar_math.h"
+#include "reference/scalar_math.h"
 
 namespace atenrt::runtime::cpu::own {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "runtime/cpu/own/util.h"
-#include "runtime/reference/scalar_math.h"
+#include "reference/scalar_math.h"
 
 namespace atenrt::runtime::cpu::own {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "runtime/reference/common.h"
+#include "reference/common.h"
 
 namespace atenrt::reference::detail {
 

@@ -2,8 +2,8 @@
 // torch's coordinate rules (upsample_* kernels in ATen).
 #include <cmath>
 
-#include "runtime/reference/kernels.h"
-#include "runtime/reference/resize_taps.h"
+#include "reference/kernels.h"
+#include "reference/resize_taps.h"
 
 namespace atenrt::reference::detail {
 

@@ -1,5 +1,5 @@
 // Reference kernels: matmul, convolution, deconvolution (direct loops).
-#include "runtime/reference/kernels.h"
+#include "reference/kernels.h"
 
 namespace atenrt::reference::detail {
 

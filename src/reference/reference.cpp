@@ -1,9 +1,9 @@
 // Reference executor: runs layers in topological order with the plain kernels.
-#include "runtime/reference/reference.h"
+#include "reference/reference.h"
 
 #include <unordered_map>
 
-#include "runtime/reference/kernels.h"
+#include "reference/kernels.h"
 
 namespace atenrt::reference {
 

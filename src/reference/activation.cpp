@@ -3,8 +3,8 @@
 #include <cstring>
 #include <limits>
 
-#include "runtime/reference/kernels.h"
-#include "runtime/reference/scalar_math.h"
+#include "reference/kernels.h"
+#include "reference/scalar_math.h"
 
 namespace atenrt::reference::detail {
 

@@ -3,7 +3,7 @@
 // so these work for every dtype.
 #include <cstring>
 
-#include "runtime/reference/kernels.h"
+#include "reference/kernels.h"
 
 namespace atenrt::reference::detail {
 

@@ -5,8 +5,8 @@
 #include <limits>
 #include <numeric>
 
-#include "runtime/reference/kernels.h"
-#include "runtime/reference/scalar_math.h"
+#include "reference/kernels.h"
+#include "reference/scalar_math.h"
 
 namespace atenrt::reference::detail {
 

@@ -1,4 +1,4 @@
-#include "runtime/reference/common.h"
+#include "reference/common.h"
 
 #include <bit>
 #include <cmath>
