@@ -3,6 +3,7 @@
 #include "atenrt/errors.h"
 #include "conversion/host_tensor.h"
 #include "conversion/registry.h"
+#include "conversion/scope.h"
 
 namespace atenrt::conversion {
 
@@ -10,12 +11,6 @@ namespace atenrt::conversion {
 
 ConversionContext::ConversionContext(const ir::Graph& graph, ConversionSettings settings)
     : graph_(&graph), settings_(settings) {}
-
-std::string ConversionContext::layer_name(std::string_view base, std::string_view suffix) const {
-  std::string name(base);
-  if (!suffix.empty()) name += "." + std::string(suffix);
-  return net_.unique_layer_name(name);
-}
 
 const Value& ConversionContext::value(const std::string& name) const {
   auto it = values_.find(name);
@@ -32,19 +27,19 @@ const Value& ConversionContext::value(const std::string& name) const {
   return it->second;
 }
 
-network::NetworkTensor* ConversionContext::tensor(const Value& v, const std::string& what) {
+network::NetworkTensor* ConversionContext::tensor(const Value& v, const std::string& name) {
   if (v.is_network_tensor()) return v.network_tensor();
-  if (v.is_host_tensor()) return constant(v.host_tensor(), what);
-  if (v.is_int()) return constant(scalar_tensor_int(DType::Int64, v.as_int()), what);
-  if (v.is_double()) return constant(scalar_tensor(DType::Float32, v.as_double()), what);
-  if (v.is_bool()) return constant(scalar_tensor(DType::Bool, v.as_bool() ? 1.0 : 0.0), what);
-  throw UnsupportedError(what + ": expected a tensor, got " + v.describe());
+  if (v.is_host_tensor()) return constant(v.host_tensor(), name);
+  if (v.is_int()) return constant(scalar_tensor_int(DType::Int64, v.as_int()), name);
+  if (v.is_double()) return constant(scalar_tensor(DType::Float32, v.as_double()), name);
+  if (v.is_bool()) return constant(scalar_tensor(DType::Bool, v.as_bool() ? 1.0 : 0.0), name);
+  throw UnsupportedError(name + ": expected a tensor, got " + v.describe());
 }
 
 network::NetworkTensor* ConversionContext::constant(const Tensor& t, std::string_view name) {
   ConstKey key{t.storage().get(), t.storage_offset(), t.sizes(), t.strides(), t.dtype()};
   if (auto it = constants_.find(key); it != constants_.end()) return it->second;
-  auto* out = net_.add_constant(layer_name(name), t.contiguous());
+  auto* out = net_.add_constant(net_.unique_layer_name(name), t.contiguous());
   constants_.emplace(std::move(key), out);
   return out;
 }
@@ -57,6 +52,14 @@ void ConversionContext::bind(const std::string& name, Value v, std::string produ
 network::Network ConversionContext::release_network() { return std::move(net_); }
 
 // ------------------------------------------------------------ node args
+
+NodeArgs::NodeArgs(const Scope& scope, const ir::Node& node)
+    : NodeView(scope.ctx().graph(), node), scope_(&scope), ctx_(&scope.ctx()) {}
+
+network::NetworkTensor* NodeArgs::as_network_tensor(const Value& v, const std::string& what) const {
+  if (v.is_network_tensor()) return v.network_tensor();
+  return ctx_->tensor(v, scope_->layer_name(what));
+}
 
 void NodeArgs::fail(std::string_view arg_name, const std::string& why) const {
   throw UnsupportedError(where() + ": argument '" + std::string(arg_name) + "': " + why);
@@ -111,7 +114,7 @@ Value NodeArgs::value(std::size_t index) const {
 network::NetworkTensor* NodeArgs::tensor(std::string_view arg_name) const {
   const Value v = value(arg_name);
   if (!v.is_tensor()) fail(arg_name, "expected a tensor, got " + v.describe());
-  return ctx_->tensor(v, name() + "." + std::string(arg_name));
+  return as_network_tensor(v, std::string(arg_name));
 }
 
 network::NetworkTensor* NodeArgs::opt_tensor(std::string_view arg_name) const {
@@ -136,7 +139,7 @@ std::vector<network::NetworkTensor*> NodeArgs::opt_tensors(std::string_view arg_
     if (e.is_none()) {
       out.push_back(nullptr);
     } else if (e.is_tensor()) {
-      out.push_back(ctx_->tensor(e, name() + "." + std::string(arg_name) + "." + std::to_string(i)));
+      out.push_back(as_network_tensor(e, std::string(arg_name) + "." + std::to_string(i)));
     } else {
       fail(arg_name, "element " + std::to_string(i) + " is " + e.describe() + ", not a tensor");
     }
@@ -257,7 +260,7 @@ std::optional<Scalar> NodeArgs::opt_scalar(std::string_view arg_name) const {
 
 Operand NodeArgs::operand(std::string_view arg_name) const {
   const Value v = value(arg_name);
-  if (v.is_tensor()) return {ctx_->tensor(v, name() + "." + std::string(arg_name)), std::nullopt};
+  if (v.is_tensor()) return {as_network_tensor(v, std::string(arg_name)), std::nullopt};
   if (auto s = as_scalar(v)) return {nullptr, s};
   fail(arg_name, "expected a tensor or a number, got " + v.describe());
 }
@@ -332,6 +335,7 @@ ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, 
   ConversionContext ctx(graph, settings);
   ConvertedGraph result;
   const ir::Node no_node{"graph inputs", ir::OpName{"graph", "input", ""}, {}, {}, {}};
+  const Scope inputs_scope(ctx, no_node);
   const auto& specs = graph.signature.inputs;
   if (specs.size() != graph.inputs.size()) {
     throw FormatError("graph has " + std::to_string(graph.inputs.size()) + " inputs but its signature lists " +
@@ -361,7 +365,7 @@ ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, 
             throw UnsupportedError("user input '" + s->name + "' is a symbolic int; atenrt takes tensor inputs");
           }
         } else {
-          ctx.bind(name, NodeArgs(ctx, no_node).resolve(in, name), "");
+          ctx.bind(name, NodeArgs(inputs_scope, no_node).resolve(in, name), "");
         }
         break;
       }
@@ -377,7 +381,7 @@ ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, 
         break;
       }
       case ir::InputKind::ConstantInput: {
-        ctx.bind(name, NodeArgs(ctx, no_node).resolve(spec.constant_value, name), "");
+        ctx.bind(name, NodeArgs(inputs_scope, no_node).resolve(spec.constant_value, name), "");
         break;
       }
     }
@@ -392,8 +396,9 @@ ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, 
     const Selection& sel = plan.selections[k];
     if (!sel.chosen) throw UnsupportedError(view.where() + ": not supported: " + sel.reason());
     try {
-      NodeArgs args(ctx, node);
-      bind_outputs(ctx, view, sel.chosen->convert(ctx, args));
+      const Scope scope(ctx, node);
+      const NodeArgs args(scope, node);
+      bind_outputs(ctx, view, sel.chosen->convert(scope, args));
     } catch (const Error& e) {
       const std::string msg = e.what();
       if (msg.rfind(view.where(), 0) == 0) throw UnsupportedError(msg);
@@ -405,17 +410,24 @@ ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, 
   }
 
   const ir::Node output_node{"graph outputs", ir::OpName{"graph", "output", ""}, {}, {}, {}};
-  NodeArgs outputs_view(ctx, output_node);
+  const Scope outputs_scope(ctx, output_node);
+  const NodeArgs outputs_view(outputs_scope, output_node);
   for (std::size_t k = 0; k < graph.outputs.size(); ++k) {
     const ir::Argument& out = graph.outputs[k];
     const std::string what = "graph output " + std::to_string(k);
     Value v = outputs_view.resolve(out, what);
     if (v.is_none() || v.is_list()) throw UnsupportedError(what + " is " + v.describe() + ", not a tensor");
-    auto* t = ctx.tensor(v, "output_" + std::to_string(k));
+    const std::string copy_name = "output_" + std::to_string(k);
+    auto* t = ctx.tensor(v, copy_name);
     // An input, or a tensor already returned, gets its own copy so that every
     // output is a distinct, non-input tensor.
     if (t->is_input || t->is_output || !t->producer) {
-      t = ctx.net().add_cast(ctx.layer_name("output_" + std::to_string(k)), t, t->dtype);
+      t = ctx.net().add_cast(ctx.net().unique_layer_name(copy_name), t, t->dtype);
+    }
+    // Outputs keep the graph's value names (layer names carry the scope).
+    if (const auto* ref = out.get_if<ir::TensorRef>();
+        ref && ref->name != t->name && !ctx.net().find_tensor(ref->name) && !ctx.net().find_layer(ref->name)) {
+      ctx.net().set_tensor_name(t, ref->name);
     }
     ctx.net().mark_output(t);
     result.outputs.push_back(t);

@@ -48,17 +48,15 @@ class ConversionContext {
   const ir::Graph& graph() const { return *graph_; }
   const ConversionSettings& settings() const { return settings_; }
 
-  // A fresh layer name: `base`, or `base.suffix` when suffix is given, made
-  // unique in the network (layers are named after their node).
-  std::string layer_name(std::string_view base, std::string_view suffix = {}) const;
-
   // The value bound to a graph value name; throws UnsupportedError naming
   // the value (and the node that should have produced it) when unbound.
   const Value& value(const std::string& name) const;
   // A network tensor for a value: network tensors as they are, host tensors
-  // and numbers become constant layers (made once per host tensor).
-  network::NetworkTensor* tensor(const Value& v, const std::string& what);
-  // A constant layer holding `t`; the same storage view gives the same layer.
+  // and numbers become constant layers named `name` (made once per host
+  // tensor). Converters use NodeArgs::tensor / Scope::constant.
+  network::NetworkTensor* tensor(const Value& v, const std::string& name);
+  // A constant layer holding `t`, named `name` (made unique); the same
+  // storage view gives the same layer.
   network::NetworkTensor* constant(const Tensor& t, std::string_view name);
 
   // ---- used by convert_graph (and unit tests that drive it by hand)
@@ -81,11 +79,13 @@ class ConversionContext {
   std::map<ConstKey, network::NetworkTensor*> constants_;
 };
 
+class Scope;
+
 // A node's arguments resolved through the context: what a converter reads.
+// Constants made from arguments are named in the node's scope.
 class NodeArgs : public NodeView {
  public:
-  NodeArgs(ConversionContext& ctx, const ir::Node& node)
-      : NodeView(ctx.graph(), node), ctx_(&ctx) {}
+  NodeArgs(const Scope& scope, const ir::Node& node);
 
   // The resolved value of an argument (graph value names looked up).
   Value value(std::string_view arg_name) const;
@@ -125,6 +125,8 @@ class NodeArgs : public NodeView {
 
  private:
   [[noreturn]] void fail(std::string_view arg_name, const std::string& why) const;
+  network::NetworkTensor* as_network_tensor(const Value& v, const std::string& what) const;
+  const Scope* scope_;
   ConversionContext* ctx_;
 };
 

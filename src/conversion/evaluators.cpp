@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <utility>
 
 #include "atenrt/errors.h"
 #include "conversion/aten_ops/common.h"
@@ -14,12 +15,12 @@
 
 namespace atenrt::conversion::aten_ops {
 namespace {
-constexpr const char* kFamily = "evaluator";
+constexpr Family kFamily{.name = "evaluator", .supports_dynamic_shapes = true};
 using network::ElementwiseOp;
 
 // ---------------------------------------------------------------- getitem / views without layers
 
-ATENRT_CONVERTER("operator.getitem", .supports_dynamic_shapes = true) {
+ATENRT_CONVERTER(kFamily, "operator.getitem")(const Scope&, const NodeArgs& args) {
   const Value seq = args.value(std::size_t{0});
   const Value idx = args.value(std::size_t{1});
   if (!seq.is_list()) throw UnsupportedError("getitem on " + seq.describe() + " (expected a tuple or list)");
@@ -33,39 +34,36 @@ ATENRT_CONVERTER("operator.getitem", .supports_dynamic_shapes = true) {
 
 // detach / alias / lift_fresh_copy / clone: the same value (a graph output
 // that is an input gets its own copy in convert_graph).
-Outputs same(ConversionContext&, const NodeArgs& args) { return one(args.value("self")); }
-ATENRT_REGISTER("aten.detach.default", same, .supports_dynamic_shapes = true);
-ATENRT_REGISTER("aten.alias.default", same, .supports_dynamic_shapes = true);
-ATENRT_REGISTER("aten.lift_fresh_copy.default", same, .supports_dynamic_shapes = true);
-ATENRT_REGISTER("aten.lift_fresh.default", same, .supports_dynamic_shapes = true);
+Outputs same(const Scope&, const NodeArgs& args) { return one(args.value("self")); }
+ATENRT_REGISTER(kFamily, keys("aten.detach.default", "aten.alias.default", "aten.lift_fresh_copy.default", "aten.lift_fresh.default"), same);
 
 // ---------------------------------------------------------------- sizes
 
-Value dim_size(ConversionContext& ctx, const NodeArgs& args, NetworkTensor* x, std::int64_t dim) {
+Value dim_size(const Scope& s, NetworkTensor* x, std::int64_t dim) {
   const auto d = impl::normalize_dim(dim, x->rank());
   if (x->dims[static_cast<std::size_t>(d)] >= 0) return x->dims[static_cast<std::size_t>(d)];
   // Known at run time only: shape → element d (a 0-d int64 tensor).
-  auto* shape = ctx.net().add_shape(ctx.layer_name(args.name(), "shape"), x);
-  auto* index = ctx.constant(scalar_tensor_int(DType::Int64, d), ctx.layer_name(args.name(), "index"));
-  return ctx.net().add_gather(ctx.layer_name(args.name()), shape, index, network::GatherMode::Axis, 0);
+  auto* shape = s.add_shape("shape", x);
+  auto* index = s.constant(scalar_tensor_int(DType::Int64, d), "index");
+  return s.add_gather("", shape, index, network::GatherMode::Axis, 0);
 }
 
-ATENRT_CONVERTER("aten.sym_size.int", .supports_dynamic_shapes = true) {
-  return one(dim_size(ctx, args, args.tensor("self"), args.i("dim")));
+ATENRT_CONVERTER(kFamily, "aten.sym_size.int")(const Scope& s, const NodeArgs& args) {
+  return one(dim_size(s, args.tensor("self"), args.i("dim")));
 }
 // torch 1.13 traces `aten.sym_size` (a packet) with (self, dim).
-ATENRT_CONVERTER("aten.sym_size.default", .supports_dynamic_shapes = true) {
+ATENRT_CONVERTER(kFamily, "aten.sym_size.default")(const Scope& s, const NodeArgs& args) {
   auto* x = args.tensor("self");
-  if (args.has("dim")) return one(dim_size(ctx, args, x, args.i("dim")));
-  if (args.num_args() >= 2) return one(dim_size(ctx, args, x, args.i(args.node().inputs[1].name)));
+  if (args.has("dim")) return one(dim_size(s, x, args.i("dim")));
+  if (args.num_args() >= 2) return one(dim_size(s, x, args.i(args.node().inputs[1].name)));
   Value::List all;
-  for (std::int64_t d = 0; d < x->rank(); ++d) all.push_back(dim_size(ctx, args, x, d));
+  for (std::int64_t d = 0; d < x->rank(); ++d) all.push_back(dim_size(s, x, d));
   return one(all);
 }
-ATENRT_CONVERTER("aten.sym_numel.default", .validator = requires_static({"self"})) {
+ATENRT_CONVERTER(kFamily, "aten.sym_numel.default", .validator = requires_static({"self"}), .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) {
   return one(impl::numel(args.tensor("self")->dims));
 }
-ATENRT_CONVERTER("aten.sym_stride.int", .validator = requires_static({"self"})) {
+ATENRT_CONVERTER(kFamily, "aten.sym_stride.int", .validator = requires_static({"self"}), .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) {
   auto* x = args.tensor("self");
   const auto d = impl::normalize_dim(args.i("dim"), x->rank());
   std::int64_t stride = 1;
@@ -121,91 +119,93 @@ Value fold(PyOp op, const Scalar& a, const Scalar& b) {
 }
 
 // A run-time operand (a size only known at run time): the matching layer.
-Value on_tensors(ConversionContext& ctx, const NodeArgs& args, PyOp op, const Operand& a, const Operand& b) {
+Value on_tensors(const Scope& s, PyOp op, const Operand& a, const Operand& b) {
   namespace ew = impl::elementwise;
-  const auto src = SourceIR::Operator;
-  const std::string& n = args.name();
   switch (op) {
-    case PyOp::Add: return ew::add(ctx, src, n, a, b, Scalar::of_int(1));
-    case PyOp::Sub: return ew::sub(ctx, src, n, a, b, Scalar::of_int(1));
-    case PyOp::Mul: return ew::mul(ctx, src, n, a, b);
-    case PyOp::TrueDiv: return ew::div(ctx, src, n, a, b);
-    case PyOp::FloorDiv: return ew::arithmetic(ctx, src, n, a, b, ElementwiseOp::FloorDiv);
-    case PyOp::Mod: return ew::arithmetic(ctx, src, n, a, b, ElementwiseOp::Remainder);
-    case PyOp::Pow: return ew::pow(ctx, src, n, a, b);
-    case PyOp::Eq: return ew::compare(ctx, src, n, a, b, ElementwiseOp::Equal);
-    case PyOp::Ne: return ew::compare(ctx, src, n, a, b, ElementwiseOp::NotEqual);
-    case PyOp::Lt: return ew::compare(ctx, src, n, a, b, ElementwiseOp::Less);
-    case PyOp::Le: return ew::compare(ctx, src, n, a, b, ElementwiseOp::LessEqual);
-    case PyOp::Gt: return ew::compare(ctx, src, n, a, b, ElementwiseOp::Greater);
-    case PyOp::Ge: return ew::compare(ctx, src, n, a, b, ElementwiseOp::GreaterEqual);
-    case PyOp::Min: return ew::arithmetic(ctx, src, n, a, b, ElementwiseOp::Min);
-    case PyOp::Max: return ew::arithmetic(ctx, src, n, a, b, ElementwiseOp::Max);
+    case PyOp::Add: return ew::add(s, a, b, Scalar::of_int(1));
+    case PyOp::Sub: return ew::sub(s, a, b, Scalar::of_int(1));
+    case PyOp::Mul: return ew::mul(s, a, b);
+    case PyOp::TrueDiv: return ew::div(s, a, b);
+    case PyOp::FloorDiv: return ew::arithmetic(s, a, b, ElementwiseOp::FloorDiv);
+    case PyOp::Mod: return ew::arithmetic(s, a, b, ElementwiseOp::Remainder);
+    case PyOp::Pow: return ew::pow(s, a, b);
+    case PyOp::Eq: return ew::compare(s, a, b, ElementwiseOp::Equal);
+    case PyOp::Ne: return ew::compare(s, a, b, ElementwiseOp::NotEqual);
+    case PyOp::Lt: return ew::compare(s, a, b, ElementwiseOp::Less);
+    case PyOp::Le: return ew::compare(s, a, b, ElementwiseOp::LessEqual);
+    case PyOp::Gt: return ew::compare(s, a, b, ElementwiseOp::Greater);
+    case PyOp::Ge: return ew::compare(s, a, b, ElementwiseOp::GreaterEqual);
+    case PyOp::Min: return ew::arithmetic(s, a, b, ElementwiseOp::Min);
+    case PyOp::Max: return ew::arithmetic(s, a, b, ElementwiseOp::Max);
   }
   return {};
 }
 
-Operand to_operand(ConversionContext& ctx, const NodeArgs& args, const Value& v, const char* what) {
-  if (auto s = NodeArgs::as_scalar(v)) return {nullptr, s};
-  if (v.is_tensor()) return {ctx.tensor(v, args.name() + "." + what), std::nullopt};
+Operand to_operand(const Scope& s, const Value& v, const char* what) {
+  if (auto num = NodeArgs::as_scalar(v)) return {nullptr, num};
+  if (v.is_tensor()) return {s.tensor(v, what), std::nullopt};
   throw UnsupportedError(std::string("operand ") + what + " is " + v.describe() + ", not a number");
 }
 
-Outputs python_binary(ConversionContext& ctx, const NodeArgs& args, PyOp op) {
+Outputs python_binary(const Scope& s, const NodeArgs& args, PyOp op) {
   const Value va = args.value(std::size_t{0});
   const Value vb = args.value(std::size_t{1});
   const auto sa = NodeArgs::as_scalar(va);
   const auto sb = NodeArgs::as_scalar(vb);
   if (sa && sb && !va.is_host_tensor() && !vb.is_host_tensor()) return one(fold(op, *sa, *sb));
-  return one(on_tensors(ctx, args, op, to_operand(ctx, args, va, "a"), to_operand(ctx, args, vb, "b")));
+  return one(on_tensors(s, op, to_operand(s, va, "a"), to_operand(s, vb, "b")));
 }
 
-#define ATENRT_PYOP(KEY, OP) \
-  ATENRT_CONVERTER(KEY, .supports_dynamic_shapes = true) { return python_binary(ctx, args, PyOp::OP); }
-ATENRT_PYOP("operator.add", Add)
-ATENRT_PYOP("operator.sub", Sub)
-ATENRT_PYOP("operator.mul", Mul)
-ATENRT_PYOP("operator.truediv", TrueDiv)
-ATENRT_PYOP("operator.floordiv", FloorDiv)
-ATENRT_PYOP("operator.mod", Mod)
-ATENRT_PYOP("operator.pow", Pow)
-ATENRT_PYOP("operator.eq", Eq)
-ATENRT_PYOP("operator.ne", Ne)
-ATENRT_PYOP("operator.lt", Lt)
-ATENRT_PYOP("operator.le", Le)
-ATENRT_PYOP("operator.gt", Gt)
-ATENRT_PYOP("operator.ge", Ge)
-ATENRT_PYOP("torch.sym_min", Min)
-ATENRT_PYOP("torch.sym_max", Max)
-#undef ATENRT_PYOP
-
-ATENRT_CONVERTER("operator.neg", .supports_dynamic_shapes = true) {
-  const Value v = args.value(std::size_t{0});
-  if (auto s = NodeArgs::as_scalar(v); s && !v.is_host_tensor()) {
-    return one(s->is_float() ? Value(-s->f) : Value(-s->i));
+// One registration for every Python binary operator: the key says which.
+constexpr std::pair<const char*, PyOp> kPyOps[] = {
+    {"operator.add", PyOp::Add},  {"operator.sub", PyOp::Sub},           {"operator.mul", PyOp::Mul},
+    {"operator.truediv", PyOp::TrueDiv}, {"operator.floordiv", PyOp::FloorDiv}, {"operator.mod", PyOp::Mod},
+    {"operator.pow", PyOp::Pow},  {"operator.eq", PyOp::Eq},             {"operator.ne", PyOp::Ne},
+    {"operator.lt", PyOp::Lt},    {"operator.le", PyOp::Le},             {"operator.gt", PyOp::Gt},
+    {"operator.ge", PyOp::Ge},    {"torch.sym_min", PyOp::Min},          {"torch.sym_max", PyOp::Max},
+};
+PyOp py_op(const std::string& target) {
+  for (const auto& [key, op] : kPyOps) {
+    if (target == key) return op;
   }
-  return one(impl::unary::unary(ctx, SourceIR::Operator, args.name(), ctx.tensor(v, args.name()), network::UnaryOp::Neg));
+  throw UnsupportedError("no Python operator is registered as " + target);
 }
-ATENRT_CONVERTER("torch.sym_not", .supports_dynamic_shapes = true) {
+Keys py_op_keys() {
+  std::vector<std::string> out;
+  for (const auto& entry : kPyOps) out.emplace_back(entry.first);
+  return Keys(std::move(out));
+}
+ATENRT_CONVERTER(kFamily, py_op_keys())(const Scope& s, const NodeArgs& args) {
+  return python_binary(s, args, py_op(s.target()));
+}
+
+ATENRT_CONVERTER(kFamily, "operator.neg")(const Scope& s, const NodeArgs& args) {
   const Value v = args.value(std::size_t{0});
-  if (auto s = NodeArgs::as_scalar(v); s && !v.is_host_tensor()) return one(s->i == 0);
-  return one(impl::unary::logical_not(ctx, SourceIR::Torch, args.name(), ctx.tensor(v, args.name())));
+  if (auto num = NodeArgs::as_scalar(v); num && !v.is_host_tensor()) {
+    return one(num->is_float() ? Value(-num->f) : Value(-num->i));
+  }
+  return one(impl::unary::unary(s, s.tensor(v, "a"), network::UnaryOp::Neg));
+}
+ATENRT_CONVERTER(kFamily, "torch.sym_not")(const Scope& s, const NodeArgs& args) {
+  const Value v = args.value(std::size_t{0});
+  if (auto num = NodeArgs::as_scalar(v); num && !v.is_host_tensor()) return one(num->i == 0);
+  return one(impl::unary::logical_not(s, s.tensor(v, "a")));
 }
 Outputs math_round(const NodeArgs& args, double (*fn)(double)) {
   const Value v = args.value(std::size_t{0});
-  auto s = NodeArgs::as_scalar(v);
-  if (!s || v.is_host_tensor()) throw UnsupportedError("expected a number known at conversion time, got " + v.describe());
-  return one(static_cast<std::int64_t>(fn(s->f)));
+  auto num = NodeArgs::as_scalar(v);
+  if (!num || v.is_host_tensor()) throw UnsupportedError("expected a number known at conversion time, got " + v.describe());
+  return one(static_cast<std::int64_t>(fn(num->f)));
 }
-ATENRT_CONVERTER("math.trunc") { return math_round(args, [](double x) { return std::trunc(x); }); }
-ATENRT_CONVERTER("math.floor") { return math_round(args, [](double x) { return std::floor(x); }); }
-ATENRT_CONVERTER("math.ceil") { return math_round(args, [](double x) { return std::ceil(x); }); }
-ATENRT_CONVERTER("torch.sym_int") { return math_round(args, [](double x) { return std::trunc(x); }); }
-ATENRT_CONVERTER("torch.sym_float") {
+ATENRT_CONVERTER(kFamily, "math.trunc", .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) { return math_round(args, [](double x) { return std::trunc(x); }); }
+ATENRT_CONVERTER(kFamily, "math.floor", .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) { return math_round(args, [](double x) { return std::floor(x); }); }
+ATENRT_CONVERTER(kFamily, "math.ceil", .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) { return math_round(args, [](double x) { return std::ceil(x); }); }
+ATENRT_CONVERTER(kFamily, "torch.sym_int", .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) { return math_round(args, [](double x) { return std::trunc(x); }); }
+ATENRT_CONVERTER(kFamily, "torch.sym_float", .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) {
   const Value v = args.value(std::size_t{0});
-  auto s = NodeArgs::as_scalar(v);
-  if (!s || v.is_host_tensor()) throw UnsupportedError("expected a number known at conversion time, got " + v.describe());
-  return one(s->f);
+  auto num = NodeArgs::as_scalar(v);
+  if (!num || v.is_host_tensor()) throw UnsupportedError("expected a number known at conversion time, got " + v.describe());
+  return one(num->f);
 }
 
 }  // namespace

@@ -104,11 +104,16 @@ std::vector<const ConverterRegistration*> ConverterRegistry::all() const {
   return out;
 }
 
-Registrar::Registrar(std::string key, std::string family, ConverterFn convert,
-                     ConverterOptions options, std::string source) {
+Registrar::Registrar(const Family& family, const Keys& keys, ConverterFn convert, RegisterOptions options,
+                     std::string source) {
   try {
-    ConverterRegistry::global().add(
-        {std::move(key), std::move(family), std::move(convert), std::move(options), std::move(source), 0});
+    if (keys.list.empty()) throw Error("converter registration from " + source + " lists no key");
+    const ConverterOptions resolved{options.validator, options.priority,
+                                    options.supports_dynamic_shapes.value_or(family.supports_dynamic_shapes),
+                                    options.enabled};
+    for (const auto& key : keys.list) {
+      ConverterRegistry::global().add({key, family.name, convert, resolved, source, 0});
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "atenrt: fatal: %s\n", e.what());
     std::abort();

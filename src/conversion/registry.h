@@ -5,12 +5,14 @@
 // dynamic-shape flag. Several may share a key: HIGH before STANDARD, then
 // registration order; the first whose validator accepts the node wins.
 // Family files register themselves with ATENRT_CONVERTER from static
-// registrars into the process-wide registry (function-local static).
+// registrars into the process-wide registry (function-local static); one
+// registration may serve several keys, each listed on its own.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,10 +34,13 @@ enum class Priority : std::uint8_t { High, Standard };
 const char* priority_name(Priority p);
 
 using Validator = std::function<Capability(const NodeView&, const ConversionSettings&)>;
-using ConverterFn = std::function<Outputs(ConversionContext&, const NodeArgs&)>;
+class Scope;
+// A converter: the scope of the node (network, names, source IR) and its
+// arguments in, one Value per node output back.
+using ConverterFn = std::function<Outputs(const Scope&, const NodeArgs&)>;
 
-// Options of one registration; every field has the usual default, so
-// `ConverterOptions{.validator = f}` reads as the seed's keyword arguments.
+// Options of one registration as the registry keeps them (dynamic-shape
+// support resolved against the family's default).
 struct ConverterOptions {
   Validator validator = {};  // empty: always yes
   Priority priority = Priority::Standard;
@@ -86,11 +91,39 @@ class ConverterRegistry {
 // Keys that select() tries for a node target, most specific first.
 std::vector<std::string> lookup_keys(const ir::OpName& target);
 
-// Adds one registration to the global registry at static-initialisation
-// time. An error (a duplicate) is reported on stderr and aborts: a broken
-// registry must never run.
+// A family of converters ("activation", "elementwise", a user's own): its
+// name, and the defaults its registrations share.
+struct Family {
+  const char* name;
+  bool supports_dynamic_shapes = false;
+};
+
+// What an author writes after the keys: ConverterOptions, with
+// supports_dynamic_shapes left to the family unless given.
+struct RegisterOptions {
+  Validator validator = {};
+  Priority priority = Priority::Standard;
+  std::optional<bool> supports_dynamic_shapes = {};
+  bool enabled = true;
+};
+
+// The op overloads one registration serves: one key, or several
+// (`keys("aten.add.Tensor", "aten.add.Scalar")`).
+struct Keys {
+  std::vector<std::string> list;
+  Keys(const char* key) : list{key} {}  // NOLINT: implicit, a lone key reads as itself
+  Keys(std::vector<std::string> keys) : list(std::move(keys)) {}  // NOLINT
+};
+template <typename... K>
+Keys keys(K... k) {
+  return Keys(std::vector<std::string>{std::string(k)...});
+}
+
+// Adds one registration per key to the global registry at static-
+// initialisation time. An error (a duplicate) is reported on stderr and
+// aborts: a broken registry must never run.
 struct Registrar {
-  Registrar(std::string key, std::string family, ConverterFn convert, ConverterOptions options,
+  Registrar(const Family& family, const Keys& keys, ConverterFn convert, RegisterOptions options,
             std::string source);
 };
 
@@ -99,23 +132,21 @@ struct Registrar {
 #define ATENRT_CONCAT_INNER(a, b) a##b
 #define ATENRT_CONCAT(a, b) ATENRT_CONCAT_INNER(a, b)
 
-// Registers the function body that follows for KEY in the family named by
-// the file's `kFamily` constant. Options are ConverterOptions designated
-// initializers:
-//   ATENRT_CONVERTER("aten.relu.default", .supports_dynamic_shapes = true) {
-//     return {impl::activation::relu(ctx, SourceIR::ATen, args.name(), args.tensor("self"))};
+// Registers the function whose parameter list and body follow for KEYS
+// (a key or keys(...)) in FAMILY (a Family). Options are RegisterOptions
+// designated initializers:
+//   ATENRT_CONVERTER(kActivation, "aten.relu.default")(const Scope& s, const NodeArgs& args) {
+//     return one(impl::activation::relu(s, args.tensor("self")));
 //   }
-#define ATENRT_CONVERTER(KEY, ...)                                                            \
-  static ::atenrt::conversion::Outputs ATENRT_CONCAT(atenrt_convert_, __LINE__)(             \
-      ::atenrt::conversion::ConversionContext & ctx, const ::atenrt::conversion::NodeArgs& args); \
-  static const ::atenrt::conversion::Registrar ATENRT_CONCAT(atenrt_registrar_, __LINE__){   \
-      KEY, kFamily, &ATENRT_CONCAT(atenrt_convert_, __LINE__),                                \
-      ::atenrt::conversion::ConverterOptions{__VA_ARGS__}, __FILE__};                         \
-  static ::atenrt::conversion::Outputs ATENRT_CONCAT(atenrt_convert_, __LINE__)(             \
-      [[maybe_unused]] ::atenrt::conversion::ConversionContext & ctx,                         \
-      [[maybe_unused]] const ::atenrt::conversion::NodeArgs& args)
+#define ATENRT_CONVERTER(FAMILY, KEYS, ...)                                                        \
+  static ::atenrt::conversion::Outputs ATENRT_CONCAT(atenrt_convert_, __LINE__)(                  \
+      const ::atenrt::conversion::Scope&, const ::atenrt::conversion::NodeArgs&);                 \
+  static const ::atenrt::conversion::Registrar ATENRT_CONCAT(atenrt_registrar_, __LINE__){        \
+      FAMILY, KEYS, &ATENRT_CONCAT(atenrt_convert_, __LINE__),                                     \
+      ::atenrt::conversion::RegisterOptions{__VA_ARGS__}, __FILE__};                               \
+  static ::atenrt::conversion::Outputs ATENRT_CONCAT(atenrt_convert_, __LINE__)
 
-// Registers an existing converter function for one more key.
-#define ATENRT_REGISTER(KEY, FN, ...)                                                       \
-  static const ::atenrt::conversion::Registrar ATENRT_CONCAT(atenrt_registrar_c, __COUNTER__){ \
-      KEY, kFamily, FN, ::atenrt::conversion::ConverterOptions{__VA_ARGS__}, __FILE__}
+// Registers an existing converter function for KEYS.
+#define ATENRT_REGISTER(FAMILY, KEYS, FN, ...)                                                     \
+  static const ::atenrt::conversion::Registrar ATENRT_CONCAT(atenrt_registrar_c, __COUNTER__){     \
+      FAMILY, KEYS, FN, ::atenrt::conversion::RegisterOptions{__VA_ARGS__}, __FILE__}

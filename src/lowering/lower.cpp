@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "atenrt/errors.h"
+#include "ir/provenance.h"
 #include "lowering/graph_builder.h"
 #include "lowering/graph_utils.h"
 #include "lowering/node_args.h"
@@ -59,7 +60,11 @@ int run_decompositions(ir::Graph& graph, const LoweringSettings& settings, Lower
           continue;
         }
       }
-      GraphBuilder b(graph, names, node.name, node.metadata);
+      // The new nodes keep the node's metadata and say which op they replace
+      // (the outermost one, when decompositions nest).
+      auto metadata = node.metadata;
+      metadata.emplace(ir::kDecomposedFromKey, node.target.str());
+      GraphBuilder b(graph, names, node.name, std::move(metadata));
       const auto originals = output_values(node);
       try {
         auto results = d->fn(b, node);

@@ -1,17 +1,13 @@
 // Activation converters: pick the arguments, call impl::activation.
-#include <cmath>
+#include <string>
 
 #include "conversion/aten_ops/common.h"
-#include "conversion/host_tensor.h"
 #include "conversion/impl/activation.h"
-#include "conversion/impl/elementwise.h"
-#include "conversion/impl/reduce.h"
-#include "conversion/impl/select.h"
 
 namespace atenrt::conversion::aten_ops {
 namespace {
 namespace act = impl::activation;
-constexpr const char* kFamily = "activation";
+constexpr Family kFamily{.name = "activation", .supports_dynamic_shapes = true};
 
 Capability no_half_to_float(const NodeView& node, const ConversionSettings&) {
   if (node.literal_bool("half_to_float").value_or(false)) {
@@ -26,89 +22,73 @@ Capability gelu_mode(const NodeView& node, const ConversionSettings&) {
   return Capability::yes();
 }
 
-ATENRT_CONVERTER("aten.relu.default", .supports_dynamic_shapes = true) {
-  return one(act::relu(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.relu.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::relu(s, args.tensor("self")));
 }
-ATENRT_CONVERTER("aten.relu6.default", .supports_dynamic_shapes = true) {
-  return one(act::relu6(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.relu6.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::relu6(s, args.tensor("self")));
 }
-ATENRT_CONVERTER("aten.sigmoid.default", .supports_dynamic_shapes = true) {
-  return one(act::sigmoid(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.sigmoid.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::sigmoid(s, args.tensor("self")));
 }
-ATENRT_CONVERTER("aten.tanh.default", .supports_dynamic_shapes = true) {
-  return one(act::tanh(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.tanh.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::tanh(s, args.tensor("self")));
 }
-ATENRT_CONVERTER("aten.leaky_relu.default", .supports_dynamic_shapes = true) {
-  return one(act::leaky_relu(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.f("negative_slope")));
+ATENRT_CONVERTER(kFamily, "aten.leaky_relu.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::leaky_relu(s, args.tensor("self"), args.f("negative_slope")));
 }
-ATENRT_CONVERTER("aten.elu.default", .supports_dynamic_shapes = true) {
-  return one(act::elu(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.f("alpha"), args.f("scale"),
-                      args.f("input_scale")));
+ATENRT_CONVERTER(kFamily, "aten.elu.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::elu(s, args.tensor("self"), args.f("alpha"), args.f("scale"), args.f("input_scale")));
 }
-ATENRT_CONVERTER("aten.selu.default", .supports_dynamic_shapes = true) {
-  return one(act::selu(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.selu.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::selu(s, args.tensor("self")));
 }
-ATENRT_CONVERTER("aten.gelu.default", .validator = gelu_mode, .supports_dynamic_shapes = true) {
-  return one(act::gelu(ctx, SourceIR::ATen, args.name(), args.tensor("self"),
-                       args.opt_str("approximate").value_or("none")));
+ATENRT_CONVERTER(kFamily, "aten.gelu.default", .validator = gelu_mode)(const Scope& s, const NodeArgs& args) {
+  return one(act::gelu(s, args.tensor("self"), args.opt_str("approximate").value_or("none")));
 }
-ATENRT_CONVERTER("aten.hardsigmoid.default", .supports_dynamic_shapes = true) {
-  return one(act::hardsigmoid(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.hardsigmoid.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::hardsigmoid(s, args.tensor("self")));
 }
-ATENRT_CONVERTER("aten.hardswish.default", .supports_dynamic_shapes = true) {
-  return one(act::hardswish(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.hardswish.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::hardswish(s, args.tensor("self")));
 }
-ATENRT_CONVERTER("aten.hardtanh.default", .supports_dynamic_shapes = true) {
-  return one(act::hardtanh(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.f("min_val"),
-                           args.f("max_val")));
+ATENRT_CONVERTER(kFamily, "aten.hardtanh.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::hardtanh(s, args.tensor("self"), args.f("min_val"), args.f("max_val")));
 }
-ATENRT_CONVERTER("aten.softplus.default", .supports_dynamic_shapes = true) {
-  return one(act::softplus(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.f("beta"),
-                           args.f("threshold")));
+ATENRT_CONVERTER(kFamily, "aten.softplus.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::softplus(s, args.tensor("self"), args.f("beta"), args.f("threshold")));
 }
-ATENRT_CONVERTER("aten.silu.default", .supports_dynamic_shapes = true) {
-  return one(act::silu(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.silu.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::silu(s, args.tensor("self")));
 }
-ATENRT_CONVERTER("aten.mish.default", .supports_dynamic_shapes = true) {
-  return one(act::mish(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.mish.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::mish(s, args.tensor("self")));
 }
-ATENRT_CONVERTER("aten.prelu.default", .supports_dynamic_shapes = true) {
-  return one(act::prelu(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("weight"), true));
+ATENRT_CONVERTER(kFamily, "aten.prelu.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::prelu(s, args.tensor("self"), args.tensor("weight"), true));
 }
 // The decomposed form: weight is already broadcastable against self.
-ATENRT_CONVERTER("aten._prelu_kernel.default", .supports_dynamic_shapes = true) {
-  return one(act::prelu(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("weight"), false));
+ATENRT_CONVERTER(kFamily, "aten._prelu_kernel.default")(const Scope& s, const NodeArgs& args) {
+  return one(act::prelu(s, args.tensor("self"), args.tensor("weight"), false));
 }
-ATENRT_CONVERTER("aten._softmax.default", .validator = no_half_to_float, .supports_dynamic_shapes = true) {
-  return one(act::softmax(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), false));
-}
-ATENRT_CONVERTER("aten._log_softmax.default", .validator = no_half_to_float, .supports_dynamic_shapes = true) {
-  return one(act::softmax(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), true));
-}
-// softmax, except that a row masked entirely (every element -inf) gives 0s, not NaN.
-ATENRT_CONVERTER("aten._safe_softmax.default", .supports_dynamic_shapes = true) {
+// The softmax spellings: _softmax / _log_softmax (core ATen, half_to_float)
+// and softmax.int / log_softmax.int (dtype= casts first).
+ATENRT_CONVERTER(kFamily,
+                 keys("aten._softmax.default", "aten._log_softmax.default", "aten.softmax.int",
+                      "aten.log_softmax.int"),
+                 .validator = no_half_to_float)
+(const Scope& s, const NodeArgs& args) {
   auto* x = args.tensor("self");
-  if (auto dt = args.opt_dtype("dtype")) x = impl::cast(ctx, args.name(), x, *dt);
-  const std::string name(args.name());
-  auto* soft = act::softmax(ctx, SourceIR::ATen, name, x, args.i("dim"), false);
-  auto* row_max = impl::reduce::reduce(ctx, SourceIR::ATen, name + ".row_max", x, network::ReduceOp::Max, {args.i("dim")}, true);
-  Tensor minus_inf(row_max->dtype, {});  // a tensor: a Scalar holding inf would be cast to int
-  set_element(minus_inf, 0, -INFINITY);
-  auto* masked = impl::elementwise::compare(ctx, SourceIR::ATen, name + ".masked", Operand{row_max, {}},
-                                            Operand{ctx.constant(minus_inf, name + ".minus_inf"), {}},
-                                            network::ElementwiseOp::Equal);
-  return one(impl::select::where(ctx, SourceIR::ATen, name + ".safe", masked, Operand{nullptr, Scalar::of_float(0.0)},
-                                 Operand{soft, {}}));
+  if (args.has("dtype")) {
+    if (auto dt = args.opt_dtype("dtype")) x = impl::cast(s, x, *dt);
+  }
+  const bool log = s.target().find("log_softmax") != std::string::npos;
+  return one(act::softmax(s, x, args.i("dim"), log));
 }
-ATENRT_CONVERTER("aten.softmax.int", .supports_dynamic_shapes = true) {
+ATENRT_CONVERTER(kFamily, "aten._safe_softmax.default")(const Scope& s, const NodeArgs& args) {
   auto* x = args.tensor("self");
-  if (auto dt = args.opt_dtype("dtype")) x = impl::cast(ctx, args.name(), x, *dt);
-  return one(act::softmax(ctx, SourceIR::ATen, args.name(), x, args.i("dim"), false));
-}
-ATENRT_CONVERTER("aten.log_softmax.int", .supports_dynamic_shapes = true) {
-  auto* x = args.tensor("self");
-  if (auto dt = args.opt_dtype("dtype")) x = impl::cast(ctx, args.name(), x, *dt);
-  return one(act::softmax(ctx, SourceIR::ATen, args.name(), x, args.i("dim"), true));
+  if (auto dt = args.opt_dtype("dtype")) x = impl::cast(s, x, *dt);
+  return one(act::safe_softmax(s, x, args.i("dim")));
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 namespace atenrt::conversion::aten_ops {
 namespace {
 namespace att = impl::attention;
-constexpr const char* kFamily = "attention";
+constexpr Family kFamily{.name = "attention"};
 
 // Inference only: no dropout; only the attention output is computed.
 Validator sdpa_ok(std::size_t outputs) {
@@ -29,19 +29,19 @@ Validator sdpa_ok(std::size_t outputs) {
 std::optional<double> scale_of(const NodeArgs& args) {
   return args.has("scale") ? args.opt_f("scale") : std::nullopt;
 }
-Outputs sdpa(ConversionContext& ctx, const NodeArgs& args, const char* mask_arg, std::size_t outputs) {
+Outputs sdpa(const Scope& s, const NodeArgs& args, const char* mask_arg, std::size_t outputs) {
   auto* out = att::scaled_dot_product_attention(
-      ctx, SourceIR::ATen, args.name(), args.tensor("query"), args.tensor("key"), args.tensor("value"),
+      s, args.tensor("query"), args.tensor("key"), args.tensor("value"),
       mask_arg && args.has(mask_arg) ? args.opt_tensor(mask_arg) : nullptr, args.b("is_causal"), scale_of(args));
   Outputs r{out};
   r.resize(outputs);
   return r;
 }
-ATENRT_CONVERTER("aten.scaled_dot_product_attention.default", .validator = sdpa_ok(1)) { return sdpa(ctx, args, "attn_mask", 1); }
-ATENRT_CONVERTER("aten._scaled_dot_product_flash_attention.default", .validator = sdpa_ok(9)) { return sdpa(ctx, args, nullptr, 9); }
-ATENRT_CONVERTER("aten._scaled_dot_product_flash_attention_for_cpu.default", .validator = sdpa_ok(2)) { return sdpa(ctx, args, "attn_mask", 2); }
-ATENRT_CONVERTER("aten._scaled_dot_product_efficient_attention.default", .validator = sdpa_ok(4)) { return sdpa(ctx, args, "attn_bias", 4); }
-ATENRT_CONVERTER("aten._scaled_dot_product_cudnn_attention.default", .validator = sdpa_ok(9)) { return sdpa(ctx, args, "attn_bias", 9); }
+ATENRT_CONVERTER(kFamily, "aten.scaled_dot_product_attention.default", .validator = sdpa_ok(1))(const Scope& s, const NodeArgs& args) { return sdpa(s, args, "attn_mask", 1); }
+ATENRT_CONVERTER(kFamily, "aten._scaled_dot_product_flash_attention.default", .validator = sdpa_ok(9))(const Scope& s, const NodeArgs& args) { return sdpa(s, args, nullptr, 9); }
+ATENRT_CONVERTER(kFamily, "aten._scaled_dot_product_flash_attention_for_cpu.default", .validator = sdpa_ok(2))(const Scope& s, const NodeArgs& args) { return sdpa(s, args, "attn_mask", 2); }
+ATENRT_CONVERTER(kFamily, "aten._scaled_dot_product_efficient_attention.default", .validator = sdpa_ok(4))(const Scope& s, const NodeArgs& args) { return sdpa(s, args, "attn_bias", 4); }
+ATENRT_CONVERTER(kFamily, "aten._scaled_dot_product_cudnn_attention.default", .validator = sdpa_ok(9))(const Scope& s, const NodeArgs& args) { return sdpa(s, args, "attn_bias", 9); }
 
 Capability mha_ok(const NodeView& node, const ConversionSettings& s) {
   for (const char* a : {"query", "key", "value"}) {
@@ -54,14 +54,14 @@ Capability mha_ok(const NodeView& node, const ConversionSettings& s) {
   }
   return requires_static({"query", "key", "value"})(node, s);
 }
-ATENRT_CONVERTER("aten._native_multi_head_attention.default", .validator = mha_ok) {
+ATENRT_CONVERTER(kFamily, "aten._native_multi_head_attention.default", .validator = mha_ok)(const Scope& s, const NodeArgs& args) {
   auto* mask = args.opt_tensor("mask");
   if (mask && args.opt_i("mask_type").value_or(0) == 1 && mask->rank() == 2) {
     // A key padding mask [B, S] applies to every head and query.
-    mask = impl::reshape(ctx, args.name(), mask, {mask->dims[0], 1, 1, mask->dims[1]});
+    mask = impl::reshape(s, mask, {mask->dims[0], 1, 1, mask->dims[1]});
   }
   auto r = att::native_multi_head_attention(
-      ctx, SourceIR::ATen, args.name(), args.tensor("query"), args.tensor("key"), args.tensor("value"),
+      s, args.tensor("query"), args.tensor("key"), args.tensor("value"),
       args.i("embed_dim"), args.i("num_head"), args.tensor("qkv_weight"), args.tensor("qkv_bias"),
       args.tensor("proj_weight"), args.tensor("proj_bias"), mask, args.b("need_weights"),
       args.b("average_attn_weights"));

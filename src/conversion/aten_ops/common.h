@@ -8,10 +8,10 @@
 #include "conversion/context.h"
 #include "conversion/impl/converter_utils.h"
 #include "conversion/registry.h"
+#include "conversion/scope.h"
 
 namespace atenrt::conversion::aten_ops {
 
-using impl::SourceIR;
 using network::NetworkTensor;
 
 // `.out` variants write into a caller's buffer; functional graphs never

@@ -4,7 +4,7 @@
 
 namespace atenrt::conversion::aten_ops {
 namespace {
-constexpr const char* kFamily = "conv";
+constexpr Family kFamily{.name = "conv", .supports_dynamic_shapes = true};
 
 Capability static_weight(const NodeView& node, const ConversionSettings&) {
   const ir::TensorMeta* w = node.meta("weight");
@@ -19,28 +19,24 @@ Capability static_weight(const NodeView& node, const ConversionSettings&) {
   return Capability::yes();
 }
 
-ATENRT_CONVERTER("aten.convolution.default", .validator = static_weight, .supports_dynamic_shapes = true) {
-  return one(impl::conv::convolution(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.tensor("weight"),
+ATENRT_CONVERTER(kFamily, "aten.convolution.default", .validator = static_weight)(const Scope& s, const NodeArgs& args) {
+  return one(impl::conv::convolution(s, args.tensor("input"), args.tensor("weight"),
                                      args.opt_tensor("bias"), args.ints("stride"), args.ints("padding"),
                                      args.ints("dilation"), args.b("transposed"), args.ints("output_padding"),
                                      args.i("groups")));
 }
-Outputs conv_nd(ConversionContext& ctx, const NodeArgs& args) {
-  return one(impl::conv::convolution(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.tensor("weight"),
+Outputs conv_nd(const Scope& s, const NodeArgs& args) {
+  return one(impl::conv::convolution(s, args.tensor("input"), args.tensor("weight"),
                                      args.opt_tensor("bias"), args.ints("stride"), args.ints("padding"),
                                      args.ints("dilation"), false, {0}, args.i("groups")));
 }
-Outputs conv_transpose_nd(ConversionContext& ctx, const NodeArgs& args) {
-  return one(impl::conv::convolution(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.tensor("weight"),
+Outputs conv_transpose_nd(const Scope& s, const NodeArgs& args) {
+  return one(impl::conv::convolution(s, args.tensor("input"), args.tensor("weight"),
                                      args.opt_tensor("bias"), args.ints("stride"), args.ints("padding"),
                                      args.ints("dilation"), true, args.ints("output_padding"), args.i("groups")));
 }
-ATENRT_REGISTER("aten.conv1d.default", conv_nd, .validator = static_weight, .supports_dynamic_shapes = true);
-ATENRT_REGISTER("aten.conv2d.default", conv_nd, .validator = static_weight, .supports_dynamic_shapes = true);
-ATENRT_REGISTER("aten.conv3d.default", conv_nd, .validator = static_weight, .supports_dynamic_shapes = true);
-ATENRT_REGISTER("aten.conv_transpose1d.default", conv_transpose_nd, .validator = static_weight, .supports_dynamic_shapes = true);
-ATENRT_REGISTER("aten.conv_transpose2d.input", conv_transpose_nd, .validator = static_weight, .supports_dynamic_shapes = true);
-ATENRT_REGISTER("aten.conv_transpose3d.input", conv_transpose_nd, .validator = static_weight, .supports_dynamic_shapes = true);
+ATENRT_REGISTER(kFamily, keys("aten.conv1d.default", "aten.conv2d.default", "aten.conv3d.default"), conv_nd, .validator = static_weight);
+ATENRT_REGISTER(kFamily, keys("aten.conv_transpose1d.default", "aten.conv_transpose2d.input", "aten.conv_transpose3d.input"), conv_transpose_nd, .validator = static_weight);
 
 }  // namespace
 }  // namespace atenrt::conversion::aten_ops

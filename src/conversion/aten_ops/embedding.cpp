@@ -6,7 +6,7 @@
 namespace atenrt::conversion::aten_ops {
 namespace {
 namespace emb = impl::embedding;
-constexpr const char* kFamily = "embedding";
+constexpr Family kFamily{.name = "embedding"};
 
 Capability embedding_ok(const NodeView& node, const ConversionSettings&) {
   if (node.literal_bool("scale_grad_by_freq").value_or(false)) {
@@ -17,8 +17,8 @@ Capability embedding_ok(const NodeView& node, const ConversionSettings&) {
   }
   return Capability::yes();
 }
-ATENRT_CONVERTER("aten.embedding.default", .validator = embedding_ok, .supports_dynamic_shapes = true) {
-  return one(emb::embedding(ctx, SourceIR::ATen, args.name(), args.tensor("weight"), args.tensor("indices")));
+ATENRT_CONVERTER(kFamily, "aten.embedding.default", .validator = embedding_ok, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(emb::embedding(s, args.tensor("weight"), args.tensor("indices")));
 }
 
 // Whether a value is known at conversion time: a weight/constant, or the
@@ -60,7 +60,7 @@ Capability bag_ok(const NodeView& node, const ConversionSettings& s) {
   if (node.literal_int("padding_idx").value_or(-1) >= 0) return Capability::no("padding_idx is not supported for bags");
   return Capability::yes();
 }
-Outputs bag(ConversionContext& ctx, const NodeArgs& args) {
+Outputs bag(const Scope& s, const NodeArgs& args) {
   auto* indices = args.tensor("indices");
   std::optional<std::vector<std::int64_t>> offsets;
   if (auto t = args.host_tensor("offsets")) {
@@ -68,15 +68,12 @@ Outputs bag(ConversionContext& ctx, const NodeArgs& args) {
     offsets.emplace();
     for (std::int64_t i = 0; i < c.numel(); ++i) offsets->push_back(element_as_int(c, i));
   }
-  auto* out = emb::embedding_bag(ctx, SourceIR::ATen, args.name(), args.tensor("weight"), indices, offsets,
+  auto* out = emb::embedding_bag(s, args.tensor("weight"), indices, offsets,
                                  static_cast<emb::BagMode>(args.i("mode")), args.opt_tensor("per_sample_weights"),
                                  args.b("include_last_offset"));
   return {out, Value(), Value(), Value()};
 }
-ATENRT_REGISTER("aten.embedding_bag.default", bag, .validator = bag_ok);
-ATENRT_REGISTER("aten.embedding_bag.padding_idx", bag, .validator = bag_ok);
-ATENRT_REGISTER("aten._embedding_bag.default", bag, .validator = bag_ok);
-ATENRT_REGISTER("aten._embedding_bag_forward_only.default", bag, .validator = bag_ok);
+ATENRT_REGISTER(kFamily, keys("aten.embedding_bag.default", "aten.embedding_bag.padding_idx", "aten._embedding_bag.default", "aten._embedding_bag_forward_only.default"), bag, .validator = bag_ok);
 
 }  // namespace
 }  // namespace atenrt::conversion::aten_ops

@@ -5,7 +5,7 @@
 namespace atenrt::conversion::aten_ops {
 namespace {
 namespace mm = impl::matmul;
-constexpr const char* kFamily = "matmul";
+constexpr Family kFamily{.name = "matmul", .supports_dynamic_shapes = true};
 
 Scalar scalar_or_one(const NodeArgs& args, const char* name) {
   return args.has(name) ? args.scalar(name) : Scalar::of_int(1);
@@ -18,43 +18,38 @@ Capability rank_of(const NodeView& node, const char* a, std::size_t ra, const ch
   return Capability::yes();
 }
 
-ATENRT_CONVERTER("aten.mm.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 2, "mat2", 2); },
-                 .supports_dynamic_shapes = true) {
-  return one(mm::matmul(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("mat2")));
+ATENRT_CONVERTER(kFamily, "aten.mm.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 2, "mat2", 2); })(const Scope& s, const NodeArgs& args) {
+  return one(mm::matmul(s, args.tensor("self"), args.tensor("mat2")));
 }
-ATENRT_CONVERTER("aten.bmm.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 3, "mat2", 3); },
-                 .supports_dynamic_shapes = true) {
-  return one(mm::matmul(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("mat2")));
+ATENRT_CONVERTER(kFamily, "aten.bmm.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 3, "mat2", 3); })(const Scope& s, const NodeArgs& args) {
+  return one(mm::matmul(s, args.tensor("self"), args.tensor("mat2")));
 }
-ATENRT_CONVERTER("aten.matmul.default", .supports_dynamic_shapes = true) {
-  return one(mm::matmul(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("other")));
+ATENRT_CONVERTER(kFamily, "aten.matmul.default")(const Scope& s, const NodeArgs& args) {
+  return one(mm::matmul(s, args.tensor("self"), args.tensor("other")));
 }
-ATENRT_CONVERTER("aten.mv.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 2, "vec", 1); },
-                 .supports_dynamic_shapes = true) {
-  return one(mm::matmul(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("vec")));
+ATENRT_CONVERTER(kFamily, "aten.mv.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 2, "vec", 1); })(const Scope& s, const NodeArgs& args) {
+  return one(mm::matmul(s, args.tensor("self"), args.tensor("vec")));
 }
-ATENRT_CONVERTER("aten.dot.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 1, "tensor", 1); },
-                 .supports_dynamic_shapes = true) {
-  return one(mm::matmul(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("tensor")));
+ATENRT_CONVERTER(kFamily, "aten.dot.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 1, "tensor", 1); })(const Scope& s, const NodeArgs& args) {
+  return one(mm::matmul(s, args.tensor("self"), args.tensor("tensor")));
 }
-ATENRT_CONVERTER("aten.addmm.default", .supports_dynamic_shapes = true) {
-  return one(mm::addmm(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("mat1"), args.tensor("mat2"),
+ATENRT_CONVERTER(kFamily, "aten.addmm.default")(const Scope& s, const NodeArgs& args) {
+  return one(mm::addmm(s, args.tensor("self"), args.tensor("mat1"), args.tensor("mat2"),
                        scalar_or_one(args, "beta"), scalar_or_one(args, "alpha")));
 }
-ATENRT_CONVERTER("aten.addmv.default", .supports_dynamic_shapes = true) {
-  return one(mm::addmm(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("mat"), args.tensor("vec"),
+ATENRT_CONVERTER(kFamily, "aten.addmv.default")(const Scope& s, const NodeArgs& args) {
+  return one(mm::addmm(s, args.tensor("self"), args.tensor("mat"), args.tensor("vec"),
                        scalar_or_one(args, "beta"), scalar_or_one(args, "alpha")));
 }
-ATENRT_CONVERTER("aten.baddbmm.default", .supports_dynamic_shapes = true) {
-  return one(mm::addmm(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("batch1"),
+ATENRT_CONVERTER(kFamily, "aten.baddbmm.default")(const Scope& s, const NodeArgs& args) {
+  return one(mm::addmm(s, args.tensor("self"), args.tensor("batch1"),
                        args.tensor("batch2"), scalar_or_one(args, "beta"), scalar_or_one(args, "alpha")));
 }
-ATENRT_CONVERTER("aten.linear.default", .supports_dynamic_shapes = true) {
-  return one(mm::linear(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.tensor("weight"),
-                        args.opt_tensor("bias")));
+ATENRT_CONVERTER(kFamily, "aten.linear.default")(const Scope& s, const NodeArgs& args) {
+  return one(mm::linear(s, args.tensor("input"), args.tensor("weight"), args.opt_tensor("bias")));
 }
-ATENRT_CONVERTER("aten.t.default", .supports_dynamic_shapes = true) {
-  return one(mm::t(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.t.default")(const Scope& s, const NodeArgs& args) {
+  return one(mm::t(s, args.tensor("self")));
 }
 
 }  // namespace

@@ -5,14 +5,14 @@
 namespace atenrt::conversion::aten_ops {
 namespace {
 namespace norm = impl::normalization;
-constexpr const char* kFamily = "normalization";
+constexpr Family kFamily{.name = "normalization", .supports_dynamic_shapes = true};
 
 // Batch norm takes running statistics unless training (or they are absent).
-Outputs batch_norm(ConversionContext& ctx, const NodeArgs& args, bool training, bool three_outputs) {
+Outputs batch_norm(const Scope& s, const NodeArgs& args, bool training, bool three_outputs) {
   auto* mean = args.opt_tensor("running_mean");
   auto* var = args.opt_tensor("running_var");
   const bool batch_stats = training || !mean || !var;
-  auto r = norm::batch_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.opt_tensor("weight"),
+  auto r = norm::batch_norm(s, args.tensor("input"), args.opt_tensor("weight"),
                             args.opt_tensor("bias"), mean, var, batch_stats, args.f("eps"));
   if (!three_outputs) return one(r.out);
   // In inference the saved statistics are not computed (PyTorch returns empty tensors).
@@ -42,41 +42,39 @@ Capability group_norm_supported(const NodeView& node, const ConversionSettings& 
   return statistics_unused(node, settings);
 }
 
-ATENRT_CONVERTER("aten.native_batch_norm.default", .validator = static_channels, .supports_dynamic_shapes = true) {
-  return batch_norm(ctx, args, args.b("training"), true);
+ATENRT_CONVERTER(kFamily, "aten.native_batch_norm.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+  return batch_norm(s, args, args.b("training"), true);
 }
-ATENRT_CONVERTER("aten._native_batch_norm_legit_no_training.default", .validator = static_channels,
-                 .supports_dynamic_shapes = true) {
-  return batch_norm(ctx, args, false, true);
+ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit_no_training.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+  return batch_norm(s, args, false, true);
 }
-ATENRT_CONVERTER("aten._native_batch_norm_legit.default", .validator = static_channels, .supports_dynamic_shapes = true) {
-  return batch_norm(ctx, args, args.b("training"), true);
+ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+  return batch_norm(s, args, args.b("training"), true);
 }
-ATENRT_CONVERTER("aten._native_batch_norm_legit.no_stats", .validator = static_channels, .supports_dynamic_shapes = true) {
-  auto r = norm::batch_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.opt_tensor("weight"),
+ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit.no_stats", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+  auto r = norm::batch_norm(s, args.tensor("input"), args.opt_tensor("weight"),
                             args.opt_tensor("bias"), nullptr, nullptr, true, args.f("eps"));
   return {r.out, r.mean, r.invstd};
 }
-ATENRT_CONVERTER("aten.batch_norm.default", .validator = static_channels, .supports_dynamic_shapes = true) {
-  return batch_norm(ctx, args, args.b("training"), false);
+ATENRT_CONVERTER(kFamily, "aten.batch_norm.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+  return batch_norm(s, args, args.b("training"), false);
 }
-ATENRT_CONVERTER("aten.native_layer_norm.default", .validator = statistics_unused, .supports_dynamic_shapes = true) {
-  auto* out = norm::layer_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.ints("normalized_shape"),
+ATENRT_CONVERTER(kFamily, "aten.native_layer_norm.default", .validator = statistics_unused)(const Scope& s, const NodeArgs& args) {
+  auto* out = norm::layer_norm(s, args.tensor("input"), args.ints("normalized_shape"),
                                args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps"));
   return {out, Value(), Value()};  // mean / rstd: unused (statistics_unused)
 }
-ATENRT_CONVERTER("aten.layer_norm.default", .supports_dynamic_shapes = true) {
-  return one(norm::layer_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.ints("normalized_shape"),
+ATENRT_CONVERTER(kFamily, "aten.layer_norm.default")(const Scope& s, const NodeArgs& args) {
+  return one(norm::layer_norm(s, args.tensor("input"), args.ints("normalized_shape"),
                               args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps")));
 }
-ATENRT_CONVERTER("aten.native_group_norm.default", .validator = group_norm_supported,
-                 .supports_dynamic_shapes = true) {
-  auto* out = norm::group_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.i("group"),
+ATENRT_CONVERTER(kFamily, "aten.native_group_norm.default", .validator = group_norm_supported)(const Scope& s, const NodeArgs& args) {
+  auto* out = norm::group_norm(s, args.tensor("input"), args.i("group"),
                                args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps"));
   return {out, Value(), Value()};
 }
-ATENRT_CONVERTER("aten.group_norm.default", .validator = static_channels, .supports_dynamic_shapes = true) {
-  return one(norm::group_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.i("num_groups"),
+ATENRT_CONVERTER(kFamily, "aten.group_norm.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+  return one(norm::group_norm(s, args.tensor("input"), args.i("num_groups"),
                               args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps")));
 }
 Capability instance_stats(const NodeView& node, const ConversionSettings& s) {
@@ -85,8 +83,8 @@ Capability instance_stats(const NodeView& node, const ConversionSettings& s) {
   }
   return static_channels(node, s);
 }
-ATENRT_CONVERTER("aten.instance_norm.default", .validator = instance_stats, .supports_dynamic_shapes = true) {
-  return one(norm::instance_norm(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.opt_tensor("weight"),
+ATENRT_CONVERTER(kFamily, "aten.instance_norm.default", .validator = instance_stats)(const Scope& s, const NodeArgs& args) {
+  return one(norm::instance_norm(s, args.tensor("input"), args.opt_tensor("weight"),
                                  args.opt_tensor("bias"), args.f("eps")));
 }
 

@@ -13,7 +13,7 @@ namespace atenrt::conversion::aten_ops {
 namespace {
 namespace ot = impl::other;
 using network::ResizeMode;
-constexpr const char* kFamily = "other";
+constexpr Family kFamily{.name = "other"};
 
 // The dtype= argument, else the dtype the graph records for the output
 // (ATen's default differs across torch versions: 1.13's full(size, 7) is
@@ -26,8 +26,7 @@ std::optional<DType> dtype_arg(const NodeArgs& args) {
 // Folded constants up to this many elements; bigger fills become a Fill layer.
 constexpr std::int64_t kMaxFolded = 4096;
 
-Value filled(ConversionContext& ctx, const NodeArgs& args, const std::vector<std::int64_t>& size, const Scalar& v,
-             DType dtype) {
+Value filled(const Scope& s, const std::vector<std::int64_t>& size, const Scalar& v, DType dtype) {
   for (auto d : size) impl::check(d >= 0, "size " + shape_to_string(size) + " has a negative dim");
   if (impl::numel(size) <= kMaxFolded) {
     Tensor t(dtype, size);
@@ -37,56 +36,55 @@ Value filled(ConversionContext& ctx, const NodeArgs& args, const std::vector<std
     }
     return t;
   }
-  return impl::fill(ctx, args.name(), size, v.f, dtype);
+  return impl::fill(s, size, v.f, dtype);
 }
 DType default_for(const Scalar& s) { return impl::scalar_dtype(s); }
 
 // ---------------------------------------------------------------- creation
-ATENRT_CONVERTER("aten.full.default") {
+ATENRT_CONVERTER(kFamily, "aten.full.default")(const Scope& s, const NodeArgs& args) {
   const Scalar v = args.scalar("fill_value");
-  return one(filled(ctx, args, args.ints("size"), v, dtype_arg(args).value_or(default_for(v))));
+  return one(filled(s, args.ints("size"), v, dtype_arg(args).value_or(default_for(v))));
 }
-ATENRT_CONVERTER("aten.zeros.default") {
-  return one(filled(ctx, args, args.ints("size"), Scalar::of_int(0), dtype_arg(args).value_or(DType::Float32)));
+ATENRT_CONVERTER(kFamily, "aten.zeros.default")(const Scope& s, const NodeArgs& args) {
+  return one(filled(s, args.ints("size"), Scalar::of_int(0), dtype_arg(args).value_or(DType::Float32)));
 }
-ATENRT_CONVERTER("aten.ones.default") {
-  return one(filled(ctx, args, args.ints("size"), Scalar::of_int(1), dtype_arg(args).value_or(DType::Float32)));
+ATENRT_CONVERTER(kFamily, "aten.ones.default")(const Scope& s, const NodeArgs& args) {
+  return one(filled(s, args.ints("size"), Scalar::of_int(1), dtype_arg(args).value_or(DType::Float32)));
 }
 // A dead `empty` from tracing; if read, zeros (its contents are undefined).
-ATENRT_CONVERTER("aten.empty.memory_format", .validator = [](const NodeView& n, const ConversionSettings&) {
+ATENRT_CONVERTER(kFamily, "aten.empty.memory_format", .validator = [](const NodeView& n, const ConversionSettings&) {
   return n.literal_ints("size") ? Capability::yes() : Capability::no("size must be known at conversion time");
-}) {
-  return one(filled(ctx, args, args.ints("size"), Scalar::of_int(0), dtype_arg(args).value_or(DType::Float32)));
+})(const Scope& s, const NodeArgs& args) {
+  return one(filled(s, args.ints("size"), Scalar::of_int(0), dtype_arg(args).value_or(DType::Float32)));
 }
-Outputs like(ConversionContext& ctx, const NodeArgs& args, const Scalar& v) {
+Outputs like(const Scope& s, const NodeArgs& args, const Scalar& v) {
   auto* x = args.tensor("self");
   const DType dt = dtype_arg(args).value_or(x->dtype);
-  if (x->is_static()) return one(filled(ctx, args, x->dims, v, dt));
+  if (x->is_static()) return one(filled(s, x->dims, v, dt));
   network::FillParams p;
   p.dtype = dt;
   p.value = v.f;
-  auto* shape = ctx.net().add_shape(ctx.layer_name(args.name(), "shape"), x);
-  return one(ctx.net().add_fill(ctx.layer_name(args.name()), p, shape));
+  auto* shape = s.add_shape("shape", x);
+  return one(s.add_fill("", p, shape));
 }
-ATENRT_CONVERTER("aten.zeros_like.default", .supports_dynamic_shapes = true) { return like(ctx, args, Scalar::of_int(0)); }
-ATENRT_CONVERTER("aten.ones_like.default", .supports_dynamic_shapes = true) { return like(ctx, args, Scalar::of_int(1)); }
-ATENRT_CONVERTER("aten.empty_like.default", .supports_dynamic_shapes = true) { return like(ctx, args, Scalar::of_int(0)); }
-ATENRT_CONVERTER("aten.full_like.default", .supports_dynamic_shapes = true) { return like(ctx, args, args.scalar("fill_value")); }
-ATENRT_CONVERTER("aten.fill.Scalar", .supports_dynamic_shapes = true) { return like(ctx, args, args.scalar("value")); }
-Outputs new_filled(ConversionContext& ctx, const NodeArgs& args, const Scalar& v) {
+ATENRT_CONVERTER(kFamily, "aten.zeros_like.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return like(s, args, Scalar::of_int(0)); }
+ATENRT_CONVERTER(kFamily, "aten.ones_like.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return like(s, args, Scalar::of_int(1)); }
+ATENRT_CONVERTER(kFamily, "aten.empty_like.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return like(s, args, Scalar::of_int(0)); }
+ATENRT_CONVERTER(kFamily, "aten.full_like.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return like(s, args, args.scalar("fill_value")); }
+ATENRT_CONVERTER(kFamily, "aten.fill.Scalar", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return like(s, args, args.scalar("value")); }
+Outputs new_filled(const Scope& s, const NodeArgs& args, const Scalar& v) {
   auto* x = args.tensor("self");
-  return one(filled(ctx, args, args.ints("size"), v, dtype_arg(args).value_or(x->dtype)));
+  return one(filled(s, args.ints("size"), v, dtype_arg(args).value_or(x->dtype)));
 }
-ATENRT_CONVERTER("aten.new_zeros.default") { return new_filled(ctx, args, Scalar::of_int(0)); }
-ATENRT_CONVERTER("aten.new_ones.default") { return new_filled(ctx, args, Scalar::of_int(1)); }
-ATENRT_CONVERTER("aten.new_empty.default") { return new_filled(ctx, args, Scalar::of_int(0)); }
-ATENRT_CONVERTER("aten.new_full.default") { return new_filled(ctx, args, args.scalar("fill_value")); }
-ATENRT_CONVERTER("aten.scalar_tensor.default") {
+ATENRT_CONVERTER(kFamily, "aten.new_zeros.default")(const Scope& s, const NodeArgs& args) { return new_filled(s, args, Scalar::of_int(0)); }
+ATENRT_CONVERTER(kFamily, "aten.new_ones.default")(const Scope& s, const NodeArgs& args) { return new_filled(s, args, Scalar::of_int(1)); }
+ATENRT_CONVERTER(kFamily, "aten.new_empty.default")(const Scope& s, const NodeArgs& args) { return new_filled(s, args, Scalar::of_int(0)); }
+ATENRT_CONVERTER(kFamily, "aten.new_full.default")(const Scope& s, const NodeArgs& args) { return new_filled(s, args, args.scalar("fill_value")); }
+ATENRT_CONVERTER(kFamily, "aten.scalar_tensor.default")(const Scope& s, const NodeArgs& args) {
   const Scalar v = args.scalar("s");
-  return one(filled(ctx, args, {}, v, dtype_arg(args).value_or(DType::Float32)));
+  return one(filled(s, {}, v, dtype_arg(args).value_or(DType::Float32)));
 }
-Outputs arange(ConversionContext& ctx, const NodeArgs& args, const Scalar& start, const Scalar& end, const Scalar& step) {
-  (void)ctx;
+Outputs arange(const NodeArgs& args, const Scalar& start, const Scalar& end, const Scalar& step) {
   impl::check(step.f != 0.0, "arange step must not be 0");
   const bool floating = start.is_float() || end.is_float() || step.is_float();
   const DType dt = dtype_arg(args).value_or(floating ? DType::Float32 : DType::Int64);
@@ -106,21 +104,21 @@ Outputs arange(ConversionContext& ctx, const NodeArgs& args, const Scalar& start
   }
   return one(t);
 }
-ATENRT_CONVERTER("aten.arange.default") {
-  return arange(ctx, args, Scalar::of_int(0), args.scalar("end"), Scalar::of_int(1));
+ATENRT_CONVERTER(kFamily, "aten.arange.default")(const Scope&, const NodeArgs& args) {
+  return arange(args, Scalar::of_int(0), args.scalar("end"), Scalar::of_int(1));
 }
-ATENRT_CONVERTER("aten.arange.start") {
-  return arange(ctx, args, args.scalar("start"), args.scalar("end"), Scalar::of_int(1));
+ATENRT_CONVERTER(kFamily, "aten.arange.start")(const Scope&, const NodeArgs& args) {
+  return arange(args, args.scalar("start"), args.scalar("end"), Scalar::of_int(1));
 }
-ATENRT_CONVERTER("aten.arange.start_step") {
-  return arange(ctx, args, args.scalar("start"), args.scalar("end"), args.scalar("step"));
+ATENRT_CONVERTER(kFamily, "aten.arange.start_step")(const Scope&, const NodeArgs& args) {
+  return arange(args, args.scalar("start"), args.scalar("end"), args.scalar("step"));
 }
 
 // Random values are drawn once, at conversion time, from a fixed seed (as
 // Torch-TensorRT's evaluators do): every run of the engine sees the same
 // values, which PyTorch does not.
 std::uint64_t seed_of(const std::string& name) { return std::hash<std::string>{}(name); }
-ATENRT_CONVERTER("aten.rand.default") {
+ATENRT_CONVERTER(kFamily, "aten.rand.default")(const Scope&, const NodeArgs& args) {
   const DType dt = dtype_arg(args).value_or(DType::Float32);
   Tensor t(dt, args.ints("size"));
   std::mt19937_64 gen(seed_of(args.name()));
@@ -128,7 +126,7 @@ ATENRT_CONVERTER("aten.rand.default") {
   for (std::int64_t i = 0; i < t.numel(); ++i) set_element(t, i, u(gen));
   return one(t);
 }
-ATENRT_CONVERTER("aten.randn.default") {
+ATENRT_CONVERTER(kFamily, "aten.randn.default")(const Scope&, const NodeArgs& args) {
   const DType dt = dtype_arg(args).value_or(DType::Float32);
   Tensor t(dt, args.ints("size"));
   std::mt19937_64 gen(seed_of(args.name()));
@@ -136,7 +134,7 @@ ATENRT_CONVERTER("aten.randn.default") {
   for (std::int64_t i = 0; i < t.numel(); ++i) set_element(t, i, u(gen));
   return one(t);
 }
-ATENRT_CONVERTER("aten.randperm.default") {
+ATENRT_CONVERTER(kFamily, "aten.randperm.default")(const Scope&, const NodeArgs& args) {
   const auto n = args.i("n");
   impl::check(n >= 0, "randperm n must be non-negative");
   std::vector<std::int64_t> v(static_cast<std::size_t>(n));
@@ -158,36 +156,35 @@ Capability cpu_strided(const NodeView& node, const ConversionSettings&) {
   }
   return Capability::yes();
 }
-Value cast_value(ConversionContext& ctx, const NodeArgs& args, const char* arg, std::optional<DType> to) {
+Value cast_value(const Scope& s, const NodeArgs& args, const char* arg, std::optional<DType> to) {
   const Value v = args.value(arg);
   if (!to) return v;
-  auto* t = ctx.tensor(v, args.name() + "." + arg);
+  auto* t = s.tensor(v, arg);
   if (t->dtype == *to) return v;
-  return ctx.net().add_cast(ctx.layer_name(args.name()), t, *to);
+  return s.add_cast("", t, *to);
 }
-ATENRT_CONVERTER("aten._to_copy.default", .validator = cpu_strided, .supports_dynamic_shapes = true) {
-  return one(cast_value(ctx, args, "self", dtype_arg(args)));
+ATENRT_CONVERTER(kFamily, "aten._to_copy.default", .validator = cpu_strided, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(cast_value(s, args, "self", dtype_arg(args)));
 }
-ATENRT_CONVERTER("aten.to.dtype", .supports_dynamic_shapes = true) { return one(cast_value(ctx, args, "self", args.opt_dtype("dtype"))); }
-ATENRT_CONVERTER("aten.to.dtype_layout", .validator = cpu_strided, .supports_dynamic_shapes = true) {
-  return one(cast_value(ctx, args, "self", dtype_arg(args)));
+ATENRT_CONVERTER(kFamily, "aten.to.dtype", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return one(cast_value(s, args, "self", args.opt_dtype("dtype"))); }
+ATENRT_CONVERTER(kFamily, "aten.to.dtype_layout", .validator = cpu_strided, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(cast_value(s, args, "self", dtype_arg(args)));
 }
-ATENRT_CONVERTER("prims.convert_element_type.default", .supports_dynamic_shapes = true) {
-  return one(cast_value(ctx, args, "a", args.opt_dtype("dtype")));
+ATENRT_CONVERTER(kFamily, "prims.convert_element_type.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(cast_value(s, args, "a", args.opt_dtype("dtype")));
 }
 // Memory format is a layout hint; values are the same.
-ATENRT_CONVERTER("aten.clone.default", .supports_dynamic_shapes = true) { return one(args.value("self")); }
-ATENRT_CONVERTER("aten.contiguous.default", .supports_dynamic_shapes = true) { return one(args.value("self")); }
-ATENRT_CONVERTER("aten.copy.default", .supports_dynamic_shapes = true) {
+ATENRT_CONVERTER(kFamily, keys("aten.clone.default", "aten.contiguous.default"), .supports_dynamic_shapes = true)(const Scope&, const NodeArgs& args) { return one(args.value("self")); }
+ATENRT_CONVERTER(kFamily, "aten.copy.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
   auto* self = args.tensor("self");
-  auto* src = impl::cast(ctx, args.name(), args.tensor("src"), self->dtype);
-  auto* y = impl::expand(ctx, args.name(), src, self->dims);
-  return one(y == args.tensor("src") ? impl::identity(ctx, args.name(), y) : y);
+  auto* src = impl::cast(s, args.tensor("src"), self->dtype);
+  auto* y = impl::expand(s, src, self->dims);
+  return one(y == args.tensor("src") ? impl::identity(s, y) : y);
 }
-ATENRT_CONVERTER("aten.fill.Tensor", .supports_dynamic_shapes = true) {
+ATENRT_CONVERTER(kFamily, "aten.fill.Tensor", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
   auto* self = args.tensor("self");
-  auto* v = impl::cast(ctx, args.name(), args.tensor("value"), self->dtype);
-  return one(impl::expand(ctx, args.name(), impl::reshape(ctx, args.name(), v, {}), self->dims));
+  auto* v = impl::cast(s, args.tensor("value"), self->dtype);
+  return one(impl::expand(s, impl::reshape(s, v, {}), self->dims));
 }
 
 // ---------------------------------------------------------------- dropout (inference: identity)
@@ -197,14 +194,14 @@ Capability no_train(const NodeView& node, const ConversionSettings&) {
   if (train && p != 0.0) return Capability::no("dropout in training mode is random (train=True, p > 0)");
   return Capability::yes();
 }
-ATENRT_CONVERTER("aten.native_dropout.default", .validator = no_train, .supports_dynamic_shapes = true) {
+ATENRT_CONVERTER(kFamily, "aten.native_dropout.default", .validator = no_train, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
   auto* x = args.tensor("input");
-  auto* keep = x->is_static() ? impl::fill(ctx, args.name() + ".mask", x->dims, 1.0, DType::Bool)
-                              : impl::cast(ctx, args.name() + ".mask",
-                                           impl::ew(ctx, args.name(), x, x, network::ElementwiseOp::Equal), DType::Bool);
+  auto* keep = x->is_static() ? impl::fill(s.child("mask"), x->dims, 1.0, DType::Bool)
+                              : impl::cast(s.child("mask"),
+                                           impl::ew(s, x, x, network::ElementwiseOp::Equal), DType::Bool);
   return {args.value("input"), keep};
 }
-ATENRT_CONVERTER("aten.dropout.default", .validator = no_train, .supports_dynamic_shapes = true) {
+ATENRT_CONVERTER(kFamily, "aten.dropout.default", .validator = no_train, .supports_dynamic_shapes = true)(const Scope&, const NodeArgs& args) {
   return one(args.value("input"));
 }
 
@@ -221,19 +218,18 @@ Capability static_sort_dim(const NodeView& node, const ConversionSettings&) {
   }
   return Capability::yes();
 }
-ATENRT_CONVERTER("aten.topk.default", .validator = static_sort_dim, .supports_dynamic_shapes = true) {
-  auto [v, i] = ot::topk(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("k"), args.i("dim"), args.b("largest"));
+ATENRT_CONVERTER(kFamily, "aten.topk.default", .validator = static_sort_dim, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  auto [v, i] = ot::topk(s, args.tensor("self"), args.i("k"), args.i("dim"), args.b("largest"));
   return {v, i};
 }
-Outputs sort(ConversionContext& ctx, const NodeArgs& args) {
+Outputs sort(const Scope& s, const NodeArgs& args) {
   auto* x = args.tensor("self");
   const auto dim = args.i("dim");
   const auto k = x->rank() == 0 ? 1 : x->dims[static_cast<std::size_t>(impl::normalize_dim(dim, x->rank()))];
-  auto [v, i] = ot::topk(ctx, SourceIR::ATen, args.name(), x, k, dim, args.b("descending"));
+  auto [v, i] = ot::topk(s, x, k, dim, args.b("descending"));
   return {v, i};
 }
-ATENRT_CONVERTER("aten.sort.default", .validator = static_sort_dim, .supports_dynamic_shapes = true) { return sort(ctx, args); }
-ATENRT_CONVERTER("aten.sort.stable", .validator = static_sort_dim, .supports_dynamic_shapes = true) { return sort(ctx, args); }
+ATENRT_CONVERTER(kFamily, keys("aten.sort.default", "aten.sort.stable"), .validator = static_sort_dim, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return sort(s, args); }
 
 // ---------------------------------------------------------------- upsampling
 std::optional<std::vector<std::int64_t>> opt_size(const NodeArgs& args, const char* name) {
@@ -255,35 +251,35 @@ std::optional<std::vector<double>> named_scales(const NodeArgs& args, std::initi
   }
   return out;
 }
-Outputs up_vec(ConversionContext& ctx, const NodeArgs& args, ResizeMode mode, std::size_t spatial, bool corners) {
-  return one(ot::upsample(ctx, SourceIR::ATen, args.name(), args.tensor("input"), mode, spatial,
+Outputs up_vec(const Scope& s, const NodeArgs& args, ResizeMode mode, std::size_t spatial, bool corners) {
+  return one(ot::upsample(s, args.tensor("input"), mode, spatial,
                           opt_size(args, "output_size"), opt_scales(args, "scale_factors"),
                           corners && args.b("align_corners")));
 }
-ATENRT_CONVERTER("aten.upsample_nearest1d.vec") { return up_vec(ctx, args, ResizeMode::Nearest, 1, false); }
-ATENRT_CONVERTER("aten.upsample_nearest2d.vec") { return up_vec(ctx, args, ResizeMode::Nearest, 2, false); }
-ATENRT_CONVERTER("aten.upsample_nearest3d.vec") { return up_vec(ctx, args, ResizeMode::Nearest, 3, false); }
-ATENRT_CONVERTER("aten._upsample_nearest_exact2d.vec") { return up_vec(ctx, args, ResizeMode::NearestExact, 2, false); }
-ATENRT_CONVERTER("aten.upsample_linear1d.vec") { return up_vec(ctx, args, ResizeMode::Linear, 1, true); }
-ATENRT_CONVERTER("aten.upsample_bilinear2d.vec") { return up_vec(ctx, args, ResizeMode::Linear, 2, true); }
-ATENRT_CONVERTER("aten.upsample_trilinear3d.vec") { return up_vec(ctx, args, ResizeMode::Linear, 3, true); }
-ATENRT_CONVERTER("aten.upsample_bicubic2d.vec") { return up_vec(ctx, args, ResizeMode::Cubic, 2, true); }
-Outputs up(ConversionContext& ctx, const NodeArgs& args, ResizeMode mode, std::size_t spatial, bool corners,
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest1d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 1, false); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest2d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 2, false); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest3d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 3, false); }
+ATENRT_CONVERTER(kFamily, "aten._upsample_nearest_exact2d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::NearestExact, 2, false); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_linear1d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 1, true); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bilinear2d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 2, true); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_trilinear3d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 3, true); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bicubic2d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Cubic, 2, true); }
+Outputs up(const Scope& s, const NodeArgs& args, ResizeMode mode, std::size_t spatial, bool corners,
            std::initializer_list<const char*> scale_names) {
-  return one(ot::upsample(ctx, SourceIR::ATen, args.name(), args.tensor("self"), mode, spatial,
+  return one(ot::upsample(s, args.tensor("self"), mode, spatial,
                           args.ints("output_size"), named_scales(args, scale_names),
                           corners && args.b("align_corners")));
 }
-ATENRT_CONVERTER("aten.upsample_nearest1d.default") { return up(ctx, args, ResizeMode::Nearest, 1, false, {"scales"}); }
-ATENRT_CONVERTER("aten.upsample_nearest2d.default") { return up(ctx, args, ResizeMode::Nearest, 2, false, {"scales_h", "scales_w"}); }
-ATENRT_CONVERTER("aten.upsample_nearest3d.default") { return up(ctx, args, ResizeMode::Nearest, 3, false, {"scales_d", "scales_h", "scales_w"}); }
-ATENRT_CONVERTER("aten.upsample_linear1d.default") { return up(ctx, args, ResizeMode::Linear, 1, true, {"scales"}); }
-ATENRT_CONVERTER("aten.upsample_bilinear2d.default") { return up(ctx, args, ResizeMode::Linear, 2, true, {"scales_h", "scales_w"}); }
-ATENRT_CONVERTER("aten.upsample_trilinear3d.default") { return up(ctx, args, ResizeMode::Linear, 3, true, {"scales_d", "scales_h", "scales_w"}); }
-ATENRT_CONVERTER("aten.upsample_bicubic2d.default") { return up(ctx, args, ResizeMode::Cubic, 2, true, {"scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest1d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 1, false, {"scales"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest2d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 2, false, {"scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest3d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 3, false, {"scales_d", "scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_linear1d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 1, true, {"scales"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bilinear2d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 2, true, {"scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_trilinear3d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 3, true, {"scales_d", "scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bicubic2d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Cubic, 2, true, {"scales_h", "scales_w"}); }
 
 // ---------------------------------------------------------------- geometry
-ATENRT_CONVERTER("aten.linalg_cross.default", .validator = [](const NodeView& n, const ConversionSettings&) {
+ATENRT_CONVERTER(kFamily, "aten.linalg_cross.default", .validator = [](const NodeView& n, const ConversionSettings&) {
   const ir::TensorMeta* m = n.meta("self");
   const auto dim = n.literal_int("dim").value_or(-1);
   if (m && !m->sizes.empty()) {
@@ -292,20 +288,20 @@ ATENRT_CONVERTER("aten.linalg_cross.default", .validator = [](const NodeView& n,
     if (d >= 0 && d < r && m->sizes[static_cast<std::size_t>(d)].value != 3) return Capability::no("dim must have size 3");
   }
   return Capability::yes();
-}, .supports_dynamic_shapes = true) {
-  return one(ot::cross(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("other"), args.i("dim")));
+}, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(ot::cross(s, args.tensor("self"), args.tensor("other"), args.i("dim")));
 }
-ATENRT_CONVERTER("aten._cdist_forward.default") {
-  return one(ot::cdist(ctx, SourceIR::ATen, args.name(), args.tensor("x1"), args.tensor("x2"), args.f("p")));
+ATENRT_CONVERTER(kFamily, "aten._cdist_forward.default")(const Scope& s, const NodeArgs& args) {
+  return one(ot::cdist(s, args.tensor("x1"), args.tensor("x2"), args.f("p")));
 }
-ATENRT_CONVERTER("aten._pdist_forward.default", .validator = [](const NodeView& n, const ConversionSettings&) {
+ATENRT_CONVERTER(kFamily, "aten._pdist_forward.default", .validator = [](const NodeView& n, const ConversionSettings&) {
   const ir::TensorMeta* m = n.meta("self");
   if (m && (m->sizes.size() != 2 || !m->sizes[0].is_static() || m->sizes[0].value.value_or(0) < 2)) {
     return Capability::no("self must be 2-d with a static row count of at least 2");
   }
   return Capability::yes();
-}, .supports_dynamic_shapes = true) {
-  return one(ot::pdist(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.f("p")));
+}, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(ot::pdist(s, args.tensor("self"), args.f("p")));
 }
 Capability grid_ok(const NodeView& node, const ConversionSettings& s) {
   const auto mode = node.literal_int("interpolation_mode").value_or(-1);
@@ -316,12 +312,11 @@ Capability grid_ok(const NodeView& node, const ConversionSettings& s) {
   if (m && m->sizes.size() != 4) return Capability::no("only 2-d sampling ([N, C, H, W]) is supported");
   return requires_static({"input", "grid"})(node, s);
 }
-Outputs grid(ConversionContext& ctx, const NodeArgs& args) {
-  return one(ot::grid_sample_2d(ctx, SourceIR::ATen, args.name(), args.tensor("input"), args.tensor("grid"),
+Outputs grid(const Scope& s, const NodeArgs& args) {
+  return one(ot::grid_sample_2d(s, args.tensor("input"), args.tensor("grid"),
                                 args.i("interpolation_mode"), args.i("padding_mode"), args.b("align_corners")));
 }
-ATENRT_REGISTER("aten.grid_sampler.default", grid, .validator = grid_ok, .supports_dynamic_shapes = true);
-ATENRT_REGISTER("aten.grid_sampler_2d.default", grid, .validator = grid_ok, .supports_dynamic_shapes = true);
+ATENRT_REGISTER(kFamily, keys("aten.grid_sampler.default", "aten.grid_sampler_2d.default"), grid, .validator = grid_ok, .supports_dynamic_shapes = true);
 
 }  // namespace
 }  // namespace atenrt::conversion::aten_ops

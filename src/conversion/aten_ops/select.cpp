@@ -5,7 +5,7 @@
 namespace atenrt::conversion::aten_ops {
 namespace {
 namespace se = impl::select;
-constexpr const char* kFamily = "select";
+constexpr Family kFamily{.name = "select", .supports_dynamic_shapes = true};
 
 Capability no_mask_index(const NodeView& node, const ConversionSettings& s) {
   const ir::Argument& a = node.arg("indices");
@@ -27,25 +27,25 @@ Capability no_mask_index(const NodeView& node, const ConversionSettings& s) {
   return requires_static({"self"})(node, s);
 }
 
-ATENRT_CONVERTER("aten.select.int", .supports_dynamic_shapes = true) {
-  return one(se::select(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), args.i("index")));
+ATENRT_CONVERTER(kFamily, "aten.select.int")(const Scope& s, const NodeArgs& args) {
+  return one(se::select(s, args.tensor("self"), args.i("dim"), args.i("index")));
 }
-ATENRT_CONVERTER("aten.index_select.default", .supports_dynamic_shapes = true) {
-  return one(se::index_select(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), args.tensor("index")));
+ATENRT_CONVERTER(kFamily, "aten.index_select.default")(const Scope& s, const NodeArgs& args) {
+  return one(se::index_select(s, args.tensor("self"), args.i("dim"), args.tensor("index")));
 }
-ATENRT_CONVERTER("aten.gather.default") {
-  return one(se::gather(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), args.tensor("index")));
+ATENRT_CONVERTER(kFamily, "aten.gather.default", .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+  return one(se::gather(s, args.tensor("self"), args.i("dim"), args.tensor("index")));
 }
-ATENRT_CONVERTER("aten.scatter.src", .supports_dynamic_shapes = true) {
-  return one(se::scatter(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), args.tensor("index"),
+ATENRT_CONVERTER(kFamily, "aten.scatter.src")(const Scope& s, const NodeArgs& args) {
+  return one(se::scatter(s, args.tensor("self"), args.i("dim"), args.tensor("index"),
                          args.operand("src"), network::ScatterReduce::None));
 }
-ATENRT_CONVERTER("aten.scatter.value", .supports_dynamic_shapes = true) {
-  return one(se::scatter(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), args.tensor("index"),
+ATENRT_CONVERTER(kFamily, "aten.scatter.value")(const Scope& s, const NodeArgs& args) {
+  return one(se::scatter(s, args.tensor("self"), args.i("dim"), args.tensor("index"),
                          args.operand("value"), network::ScatterReduce::None));
 }
-ATENRT_CONVERTER("aten.scatter_add.default", .supports_dynamic_shapes = true) {
-  return one(se::scatter(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), args.tensor("index"),
+ATENRT_CONVERTER(kFamily, "aten.scatter_add.default")(const Scope& s, const NodeArgs& args) {
+  return one(se::scatter(s, args.tensor("self"), args.i("dim"), args.tensor("index"),
                          args.operand("src"), network::ScatterReduce::Add));
 }
 Capability reduce_mode(const NodeView& node, const ConversionSettings&) {
@@ -56,45 +56,30 @@ Capability reduce_mode(const NodeView& node, const ConversionSettings&) {
 network::ScatterReduce reduce_of(const NodeArgs& args) {
   return args.str("reduce") == "add" ? network::ScatterReduce::Add : network::ScatterReduce::Mul;
 }
-ATENRT_CONVERTER("aten.scatter.reduce", .validator = reduce_mode, .supports_dynamic_shapes = true) {
-  return one(se::scatter(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), args.tensor("index"),
+ATENRT_CONVERTER(kFamily, "aten.scatter.reduce", .validator = reduce_mode)(const Scope& s, const NodeArgs& args) {
+  return one(se::scatter(s, args.tensor("self"), args.i("dim"), args.tensor("index"),
                          args.operand("src"), reduce_of(args)));
 }
-ATENRT_CONVERTER("aten.scatter.value_reduce", .validator = reduce_mode, .supports_dynamic_shapes = true) {
-  return one(se::scatter(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), args.tensor("index"),
+ATENRT_CONVERTER(kFamily, "aten.scatter.value_reduce", .validator = reduce_mode)(const Scope& s, const NodeArgs& args) {
+  return one(se::scatter(s, args.tensor("self"), args.i("dim"), args.tensor("index"),
                          args.operand("value"), reduce_of(args)));
 }
-Outputs where(ConversionContext& ctx, const NodeArgs& args) {
-  return one(se::where(ctx, SourceIR::ATen, args.name(), args.tensor("condition"), args.operand("self"),
-                       args.operand("other")));
+Outputs where(const Scope& s, const NodeArgs& args) {
+  return one(se::where(s, args.tensor("condition"), args.operand("self"), args.operand("other")));
 }
-ATENRT_CONVERTER("aten.where.self", .supports_dynamic_shapes = true) { return where(ctx, args); }
-ATENRT_CONVERTER("aten.where.ScalarSelf", .supports_dynamic_shapes = true) { return where(ctx, args); }
-ATENRT_CONVERTER("aten.where.ScalarOther", .supports_dynamic_shapes = true) { return where(ctx, args); }
-ATENRT_CONVERTER("aten.where.Scalar", .supports_dynamic_shapes = true) { return where(ctx, args); }
+ATENRT_CONVERTER(kFamily, keys("aten.where.self", "aten.where.ScalarSelf", "aten.where.ScalarOther", "aten.where.Scalar"))(const Scope& s, const NodeArgs& args) { return where(s, args); }
 Capability nonzero_refused(const NodeView&, const ConversionSettings&) {
   return Capability::no("the output shape depends on the data (number of non-zero elements)");
 }
-ATENRT_CONVERTER("aten.where.default", .validator = nonzero_refused) { return {}; }
-ATENRT_CONVERTER("aten.nonzero.default", .validator = nonzero_refused) { return {}; }
-ATENRT_CONVERTER("aten.masked_fill.Scalar", .supports_dynamic_shapes = true) {
-  return one(se::masked_fill(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("mask"), args.operand("value")));
+ATENRT_CONVERTER(kFamily, keys("aten.where.default", "aten.nonzero.default"), .validator = nonzero_refused, .supports_dynamic_shapes = false)(const Scope&, const NodeArgs&) { return {}; }
+ATENRT_CONVERTER(kFamily, keys("aten.masked_fill.Scalar", "aten.masked_fill.Tensor"))(const Scope& s, const NodeArgs& args) {
+  return one(se::masked_fill(s, args.tensor("self"), args.tensor("mask"), args.operand("value")));
 }
-ATENRT_CONVERTER("aten.masked_fill.Tensor", .supports_dynamic_shapes = true) {
-  return one(se::masked_fill(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.tensor("mask"), args.operand("value")));
+ATENRT_CONVERTER(kFamily, keys("aten.index.Tensor", "aten.index.Tensor_hacked_twin"), .validator = no_mask_index, .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+  return one(se::index(s, args.tensor("self"), args.opt_tensors("indices")));
 }
-ATENRT_CONVERTER("aten.index.Tensor", .validator = no_mask_index) {
-  return one(se::index(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.opt_tensors("indices")));
-}
-ATENRT_CONVERTER("aten.index.Tensor_hacked_twin", .validator = no_mask_index) {
-  return one(se::index(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.opt_tensors("indices")));
-}
-ATENRT_CONVERTER("aten.index_put.default", .validator = no_mask_index) {
-  return one(se::index_put(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.opt_tensors("indices"),
-                           args.tensor("values"), args.b("accumulate")));
-}
-ATENRT_CONVERTER("aten.index_put.hacked_twin", .validator = no_mask_index) {
-  return one(se::index_put(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.opt_tensors("indices"),
+ATENRT_CONVERTER(kFamily, keys("aten.index_put.default", "aten.index_put.hacked_twin"), .validator = no_mask_index, .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+  return one(se::index_put(s, args.tensor("self"), args.opt_tensors("indices"),
                            args.tensor("values"), args.b("accumulate")));
 }
 Capability index_copy_ok(const NodeView& node, const ConversionSettings& s) {
@@ -102,13 +87,13 @@ Capability index_copy_ok(const NodeView& node, const ConversionSettings& s) {
   if (m && m->sizes.size() != 1) return Capability::no("index must be 1-d");
   return requires_static({"self", "source", "index"})(node, s);
 }
-ATENRT_CONVERTER("aten.index_copy.default", .validator = index_copy_ok) {
-  return one(se::index_copy(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), args.tensor("index"),
+ATENRT_CONVERTER(kFamily, "aten.index_copy.default", .validator = index_copy_ok, .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+  return one(se::index_copy(s, args.tensor("self"), args.i("dim"), args.tensor("index"),
                             args.tensor("source")));
 }
 
 // tril / triu: where(j - i <= diagonal (tril) or >= (triu), x, 0) over the last two dims.
-Outputs triangle(ConversionContext& ctx, const NodeArgs& args, bool lower) {
+Outputs triangle(const Scope& s, const NodeArgs& args, bool lower) {
   auto* x = args.tensor("self");
   impl::check(x->rank() >= 2, "tril/triu need at least 2 dims");
   const auto r = x->dims[x->dims.size() - 2], c = x->dims.back();
@@ -120,12 +105,12 @@ Outputs triangle(ConversionContext& ctx, const NodeArgs& args, bool lower) {
       keep.mutable_data<std::uint8_t>()[i * c + j] = (lower ? j - i <= diag : j - i >= diag) ? 1 : 0;
     }
   }
-  auto* mask = ctx.net().add_constant(ctx.layer_name(args.name(), "mask"), keep);
-  auto* zero = impl::scalar_constant(ctx, args.name(), 0.0, x->dtype);
-  return one(ctx.net().add_select(ctx.layer_name(args.name()), mask, x, zero));
+  auto* mask = s.add_constant("mask", keep);
+  auto* zero = impl::scalar_constant(s, 0.0, x->dtype);
+  return one(s.add_select("", mask, x, zero));
 }
-ATENRT_CONVERTER("aten.tril.default", .supports_dynamic_shapes = true) { return triangle(ctx, args, true); }
-ATENRT_CONVERTER("aten.triu.default", .supports_dynamic_shapes = true) { return triangle(ctx, args, false); }
+ATENRT_CONVERTER(kFamily, "aten.tril.default")(const Scope& s, const NodeArgs& args) { return triangle(s, args, true); }
+ATENRT_CONVERTER(kFamily, "aten.triu.default")(const Scope& s, const NodeArgs& args) { return triangle(s, args, false); }
 
 }  // namespace
 }  // namespace atenrt::conversion::aten_ops

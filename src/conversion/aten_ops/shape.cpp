@@ -5,52 +5,46 @@
 namespace atenrt::conversion::aten_ops {
 namespace {
 namespace sh = impl::shape;
-constexpr const char* kFamily = "shape";
+constexpr Family kFamily{.name = "shape"};
 
-Outputs reshape_to(ConversionContext& ctx, const NodeArgs& args, const char* size_arg) {
-  return one(sh::reshape(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.ints(size_arg)));
+Outputs reshape_to(const Scope& s, const NodeArgs& args, const char* size_arg) {
+  return one(sh::reshape(s, args.tensor("self"), args.ints(size_arg)));
 }
-ATENRT_CONVERTER("aten.view.default") { return reshape_to(ctx, args, "size"); }
-ATENRT_CONVERTER("aten.reshape.default") { return reshape_to(ctx, args, "shape"); }
-ATENRT_CONVERTER("aten._reshape_alias.default") { return reshape_to(ctx, args, "size"); }
-ATENRT_CONVERTER("aten._unsafe_view.default") { return reshape_to(ctx, args, "size"); }
-ATENRT_CONVERTER("aten._reshape_copy.default") { return reshape_to(ctx, args, "size"); }
-ATENRT_CONVERTER("aten.view_copy.default") { return reshape_to(ctx, args, "size"); }
-ATENRT_CONVERTER("aten.expand.default") {
-  return one(sh::expand(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.ints("size")));
+ATENRT_CONVERTER(kFamily, "aten.view.default")(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "size"); }
+ATENRT_CONVERTER(kFamily, "aten.reshape.default")(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "shape"); }
+ATENRT_CONVERTER(kFamily, keys("aten._reshape_alias.default", "aten._unsafe_view.default", "aten._reshape_copy.default", "aten.view_copy.default"))(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "size"); }
+ATENRT_CONVERTER(kFamily, keys("aten.expand.default", "aten.expand_copy.default"))(const Scope& s, const NodeArgs& args) {
+  return one(sh::expand(s, args.tensor("self"), args.ints("size")));
 }
-ATENRT_CONVERTER("aten.expand_copy.default") {
-  return one(sh::expand(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.ints("size")));
+ATENRT_CONVERTER(kFamily, "aten.permute.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(sh::permute(s, args.tensor("self"), args.ints("dims")));
 }
-ATENRT_CONVERTER("aten.permute.default", .supports_dynamic_shapes = true) {
-  return one(sh::permute(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.ints("dims")));
+ATENRT_CONVERTER(kFamily, "aten.transpose.int", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(sh::transpose(s, args.tensor("self"), args.i("dim0"), args.i("dim1")));
 }
-ATENRT_CONVERTER("aten.transpose.int", .supports_dynamic_shapes = true) {
-  return one(sh::transpose(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim0"), args.i("dim1")));
+ATENRT_CONVERTER(kFamily, "aten.unsqueeze.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(sh::unsqueeze(s, args.tensor("self"), args.i("dim")));
 }
-ATENRT_CONVERTER("aten.unsqueeze.default", .supports_dynamic_shapes = true) {
-  return one(sh::unsqueeze(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim")));
+ATENRT_CONVERTER(kFamily, "aten.squeeze.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(sh::squeeze(s, args.tensor("self"), {}, true));
 }
-ATENRT_CONVERTER("aten.squeeze.default", .supports_dynamic_shapes = true) {
-  return one(sh::squeeze(ctx, SourceIR::ATen, args.name(), args.tensor("self"), {}, true));
+ATENRT_CONVERTER(kFamily, "aten.squeeze.dim", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(sh::squeeze(s, args.tensor("self"), {args.i("dim")}, false));
 }
-ATENRT_CONVERTER("aten.squeeze.dim", .supports_dynamic_shapes = true) {
-  return one(sh::squeeze(ctx, SourceIR::ATen, args.name(), args.tensor("self"), {args.i("dim")}, false));
+ATENRT_CONVERTER(kFamily, "aten.squeeze.dims", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(sh::squeeze(s, args.tensor("self"), args.ints("dim"), false));
 }
-ATENRT_CONVERTER("aten.squeeze.dims", .supports_dynamic_shapes = true) {
-  return one(sh::squeeze(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.ints("dim"), false));
+ATENRT_CONVERTER(kFamily, "aten.flatten.using_ints", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  return one(sh::flatten(s, args.tensor("self"), args.i("start_dim"), args.i("end_dim")));
 }
-ATENRT_CONVERTER("aten.flatten.using_ints", .supports_dynamic_shapes = true) {
-  return one(sh::flatten(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("start_dim"), args.i("end_dim")));
+ATENRT_CONVERTER(kFamily, "aten.unflatten.int")(const Scope& s, const NodeArgs& args) {
+  return one(sh::unflatten(s, args.tensor("self"), args.i("dim"), args.ints("sizes")));
 }
-ATENRT_CONVERTER("aten.unflatten.int") {
-  return one(sh::unflatten(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("dim"), args.ints("sizes")));
+ATENRT_CONVERTER(kFamily, "aten.pixel_shuffle.default", .validator = requires_static({"self"}))(const Scope& s, const NodeArgs& args) {
+  return one(sh::pixel_shuffle(s, args.tensor("self"), args.i("upscale_factor"), false));
 }
-ATENRT_CONVERTER("aten.pixel_shuffle.default", .validator = requires_static({"self"})) {
-  return one(sh::pixel_shuffle(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("upscale_factor"), false));
-}
-ATENRT_CONVERTER("aten.pixel_unshuffle.default", .validator = requires_static({"self"})) {
-  return one(sh::pixel_shuffle(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.i("downscale_factor"), true));
+ATENRT_CONVERTER(kFamily, "aten.pixel_unshuffle.default", .validator = requires_static({"self"}))(const Scope& s, const NodeArgs& args) {
+  return one(sh::pixel_shuffle(s, args.tensor("self"), args.i("downscale_factor"), true));
 }
 Capability repeats_fit(const NodeView& node, const ConversionSettings& s) {
   auto c = requires_static({"self"})(node, s);
@@ -60,18 +54,18 @@ Capability repeats_fit(const NodeView& node, const ConversionSettings& s) {
   if (m && r && r->size() < m->sizes.size()) return Capability::no("fewer repeats than input dims");
   return Capability::yes();
 }
-ATENRT_CONVERTER("aten.repeat.default", .validator = repeats_fit) {
-  return one(sh::repeat(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.ints("repeats")));
+ATENRT_CONVERTER(kFamily, "aten.repeat.default", .validator = repeats_fit)(const Scope& s, const NodeArgs& args) {
+  return one(sh::repeat(s, args.tensor("self"), args.ints("repeats")));
 }
-ATENRT_CONVERTER("aten.tile.default", .validator = requires_static({"self"})) {
-  return one(sh::tile(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.ints("dims")));
+ATENRT_CONVERTER(kFamily, "aten.tile.default", .validator = requires_static({"self"}))(const Scope& s, const NodeArgs& args) {
+  return one(sh::tile(s, args.tensor("self"), args.ints("dims")));
 }
-ATENRT_CONVERTER("prims.broadcast_in_dim.default") {
-  return one(sh::broadcast_in_dim(ctx, SourceIR::Prims, args.name(), args.tensor("a"), args.ints("shape"),
+ATENRT_CONVERTER(kFamily, "prims.broadcast_in_dim.default")(const Scope& s, const NodeArgs& args) {
+  return one(sh::broadcast_in_dim(s, args.tensor("a"), args.ints("shape"),
                                   args.ints("broadcast_dimensions")));
 }
-ATENRT_CONVERTER("aten.resize_.default", .validator = requires_static({"self"})) {
-  return one(sh::resize(ctx, SourceIR::ATen, args.name(), args.tensor("self"), args.ints("size")));
+ATENRT_CONVERTER(kFamily, "aten.resize_.default", .validator = requires_static({"self"}))(const Scope& s, const NodeArgs& args) {
+  return one(sh::resize(s, args.tensor("self"), args.ints("size")));
 }
 
 }  // namespace

@@ -6,51 +6,50 @@ namespace atenrt::conversion::aten_ops {
 namespace {
 namespace un = impl::unary;
 using network::UnaryOp;
-constexpr const char* kFamily = "unary";
+constexpr Family kFamily{.name = "unary", .supports_dynamic_shapes = true};
 
-Outputs u(ConversionContext& ctx, const NodeArgs& args, UnaryOp op) {
-  return one(un::unary(ctx, SourceIR::ATen, args.name(), args.tensor("self"), op));
+Outputs u(const Scope& s, const NodeArgs& args, UnaryOp op) {
+  return one(un::unary(s, args.tensor("self"), op));
 }
 
-ATENRT_CONVERTER("aten.abs.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Abs); }
-ATENRT_CONVERTER("aten.acos.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Acos); }
-ATENRT_CONVERTER("aten.acosh.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Acosh); }
-ATENRT_CONVERTER("aten.asin.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Asin); }
-ATENRT_CONVERTER("aten.asinh.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Asinh); }
-ATENRT_CONVERTER("aten.atan.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Atan); }
-ATENRT_CONVERTER("aten.atanh.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Atanh); }
-ATENRT_CONVERTER("aten.ceil.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Ceil); }
-ATENRT_CONVERTER("aten.cos.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Cos); }
-ATENRT_CONVERTER("aten.cosh.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Cosh); }
-ATENRT_CONVERTER("aten.erf.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Erf); }
-ATENRT_CONVERTER("aten.exp.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Exp); }
-ATENRT_CONVERTER("aten.expm1.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Expm1); }
-ATENRT_CONVERTER("aten.floor.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Floor); }
-ATENRT_CONVERTER("aten.isinf.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::IsInf); }
-ATENRT_CONVERTER("aten.isnan.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::IsNan); }
-ATENRT_CONVERTER("aten.log.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Log); }
-ATENRT_CONVERTER("aten.log10.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Log10); }
-ATENRT_CONVERTER("aten.log1p.default", .supports_dynamic_shapes = false) { return u(ctx, args, UnaryOp::Log1p); }
-ATENRT_CONVERTER("aten.log2.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Log2); }
-ATENRT_CONVERTER("aten.neg.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Neg); }
-ATENRT_CONVERTER("aten.reciprocal.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Reciprocal); }
-ATENRT_CONVERTER("aten.round.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Round); }
-ATENRT_CONVERTER("aten.rsqrt.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Rsqrt); }
-ATENRT_CONVERTER("aten.sign.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Sign); }
-ATENRT_CONVERTER("aten.sin.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Sin); }
-ATENRT_CONVERTER("aten.sinh.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Sinh); }
-ATENRT_CONVERTER("aten.sqrt.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Sqrt); }
-ATENRT_CONVERTER("aten.tan.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Tan); }
-ATENRT_CONVERTER("aten.trunc.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Trunc); }
-ATENRT_CONVERTER("aten.fix.default", .supports_dynamic_shapes = true) { return u(ctx, args, UnaryOp::Trunc); }
-ATENRT_CONVERTER("aten.logical_not.default", .supports_dynamic_shapes = true) {
-  return one(un::logical_not(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.abs.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Abs); }
+ATENRT_CONVERTER(kFamily, "aten.acos.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Acos); }
+ATENRT_CONVERTER(kFamily, "aten.acosh.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Acosh); }
+ATENRT_CONVERTER(kFamily, "aten.asin.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Asin); }
+ATENRT_CONVERTER(kFamily, "aten.asinh.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Asinh); }
+ATENRT_CONVERTER(kFamily, "aten.atan.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Atan); }
+ATENRT_CONVERTER(kFamily, "aten.atanh.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Atanh); }
+ATENRT_CONVERTER(kFamily, "aten.ceil.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Ceil); }
+ATENRT_CONVERTER(kFamily, "aten.cos.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Cos); }
+ATENRT_CONVERTER(kFamily, "aten.cosh.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Cosh); }
+ATENRT_CONVERTER(kFamily, "aten.erf.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Erf); }
+ATENRT_CONVERTER(kFamily, "aten.exp.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Exp); }
+ATENRT_CONVERTER(kFamily, "aten.expm1.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Expm1); }
+ATENRT_CONVERTER(kFamily, "aten.floor.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Floor); }
+ATENRT_CONVERTER(kFamily, "aten.isinf.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::IsInf); }
+ATENRT_CONVERTER(kFamily, "aten.isnan.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::IsNan); }
+ATENRT_CONVERTER(kFamily, "aten.log.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Log); }
+ATENRT_CONVERTER(kFamily, "aten.log10.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Log10); }
+ATENRT_CONVERTER(kFamily, "aten.log1p.default", .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Log1p); }
+ATENRT_CONVERTER(kFamily, "aten.log2.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Log2); }
+ATENRT_CONVERTER(kFamily, "aten.neg.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Neg); }
+ATENRT_CONVERTER(kFamily, "aten.reciprocal.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Reciprocal); }
+ATENRT_CONVERTER(kFamily, "aten.round.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Round); }
+ATENRT_CONVERTER(kFamily, "aten.rsqrt.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Rsqrt); }
+ATENRT_CONVERTER(kFamily, "aten.sign.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Sign); }
+ATENRT_CONVERTER(kFamily, "aten.sin.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Sin); }
+ATENRT_CONVERTER(kFamily, "aten.sinh.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Sinh); }
+ATENRT_CONVERTER(kFamily, "aten.sqrt.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Sqrt); }
+ATENRT_CONVERTER(kFamily, "aten.tan.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Tan); }
+ATENRT_CONVERTER(kFamily, keys("aten.trunc.default", "aten.fix.default"))(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Trunc); }
+ATENRT_CONVERTER(kFamily, "aten.logical_not.default")(const Scope& s, const NodeArgs& args) {
+  return one(un::logical_not(s, args.tensor("self")));
 }
-ATENRT_CONVERTER("aten.bitwise_not.default", .validator = requires_bool({"self"}), .supports_dynamic_shapes = true) {
-  return one(un::bitwise_not(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.bitwise_not.default", .validator = requires_bool({"self"}))(const Scope& s, const NodeArgs& args) {
+  return one(un::bitwise_not(s, args.tensor("self")));
 }
-ATENRT_CONVERTER("aten.square.default", .supports_dynamic_shapes = true) {
-  return one(un::square(ctx, SourceIR::ATen, args.name(), args.tensor("self")));
+ATENRT_CONVERTER(kFamily, "aten.square.default")(const Scope& s, const NodeArgs& args) {
+  return one(un::square(s, args.tensor("self")));
 }
 
 }  // namespace

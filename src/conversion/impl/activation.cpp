@@ -3,111 +3,117 @@
 #include <cmath>
 
 #include "atenrt/errors.h"
+#include "conversion/host_tensor.h"
+#include "conversion/impl/elementwise.h"
+#include "conversion/impl/reduce.h"
+#include "conversion/impl/select.h"
 
 namespace atenrt::conversion::impl::activation {
 
 using network::ActivationOp;
 using network::ElementwiseOp;
+using network::ReduceOp;
 
-NetworkTensor* activation(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
-                          ActivationOp op, double alpha, double beta) {
+NetworkTensor* activation(const Scope& s, NetworkTensor* x, ActivationOp op, double alpha, double beta) {
   const bool int_ok = op == ActivationOp::Relu || op == ActivationOp::Clip;
-  if (!is_floating(x->dtype) && !int_ok) x = cast(ctx, name, x, DType::Float32);
-  return ctx.net().add_activation(ctx.layer_name(name), x, op, alpha, beta);
+  if (!is_floating(x->dtype) && !int_ok) x = cast(s, x, DType::Float32);
+  return s.add_activation("", x, op, alpha, beta);
 }
 
-NetworkTensor* relu(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x) {
-  return activation(ctx, src, name, x, ActivationOp::Relu);
+NetworkTensor* relu(const Scope& s, NetworkTensor* x) {
+  return activation(s, x, ActivationOp::Relu);
 }
-NetworkTensor* relu6(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x) {
-  return activation(ctx, src, name, x, ActivationOp::Clip, 0.0, 6.0);
+NetworkTensor* relu6(const Scope& s, NetworkTensor* x) {
+  return activation(s, x, ActivationOp::Clip, 0.0, 6.0);
 }
-NetworkTensor* sigmoid(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x) {
-  return activation(ctx, src, name, x, ActivationOp::Sigmoid);
+NetworkTensor* sigmoid(const Scope& s, NetworkTensor* x) {
+  return activation(s, x, ActivationOp::Sigmoid);
 }
-NetworkTensor* tanh(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x) {
-  return activation(ctx, src, name, x, ActivationOp::Tanh);
+NetworkTensor* tanh(const Scope& s, NetworkTensor* x) {
+  return activation(s, x, ActivationOp::Tanh);
 }
-NetworkTensor* leaky_relu(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                          double negative_slope) {
-  return activation(ctx, src, name, x, ActivationOp::LeakyRelu, negative_slope);
+NetworkTensor* leaky_relu(const Scope& s, NetworkTensor* x, double negative_slope) {
+  return activation(s, x, ActivationOp::LeakyRelu, negative_slope);
 }
 
-NetworkTensor* elu(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x, double alpha,
-                   double scale, double input_scale) {
-  if (scale == 1.0 && input_scale == 1.0) return activation(ctx, src, name, x, ActivationOp::Elu, alpha);
-  if (!is_floating(x->dtype)) x = cast(ctx, name, x, DType::Float32);
+NetworkTensor* elu(const Scope& s, NetworkTensor* x, double alpha, double scale, double input_scale) {
+  if (scale == 1.0 && input_scale == 1.0) return activation(s, x, ActivationOp::Elu, alpha);
+  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
   // scale * (x > 0 ? x : alpha * (exp(input_scale * x) - 1))
-  auto* scaled_in = ew_scalar(ctx, name, x, input_scale, ElementwiseOp::Mul);
-  auto* e = ctx.net().add_unary(ctx.layer_name(name, "expm1"), scaled_in, network::UnaryOp::Expm1);
-  auto* neg = ew_scalar(ctx, name, e, alpha, ElementwiseOp::Mul);
-  auto* pos_mask = ew_scalar(ctx, name, x, 0.0, ElementwiseOp::Greater);
-  auto* sel = ctx.net().add_select(ctx.layer_name(name, "select"), pos_mask, x, neg);
-  return ctx.net().add_elementwise(ctx.layer_name(name), sel, scalar_constant(ctx, name, scale, x->dtype),
-                                   ElementwiseOp::Mul);
+  auto* scaled_in = ew_scalar(s, x, input_scale, ElementwiseOp::Mul);
+  auto* e = s.add_unary("expm1", scaled_in, network::UnaryOp::Expm1);
+  auto* neg = ew_scalar(s, e, alpha, ElementwiseOp::Mul);
+  auto* pos_mask = ew_scalar(s, x, 0.0, ElementwiseOp::Greater);
+  auto* sel = s.add_select("select", pos_mask, x, neg);
+  return s.add_elementwise("", sel, scalar_constant(s, scale, x->dtype), ElementwiseOp::Mul);
 }
 
-NetworkTensor* selu(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x) {
-  return activation(ctx, src, name, x, ActivationOp::Selu);
+NetworkTensor* selu(const Scope& s, NetworkTensor* x) {
+  return activation(s, x, ActivationOp::Selu);
 }
 
-NetworkTensor* gelu(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                    std::string_view approximate) {
-  if (approximate == "none") return activation(ctx, src, name, x, ActivationOp::GeluErf);
-  if (approximate == "tanh") return activation(ctx, src, name, x, ActivationOp::GeluTanh);
+NetworkTensor* gelu(const Scope& s, NetworkTensor* x, std::string_view approximate) {
+  if (approximate == "none") return activation(s, x, ActivationOp::GeluErf);
+  if (approximate == "tanh") return activation(s, x, ActivationOp::GeluTanh);
   throw UnsupportedError("gelu approximate='" + std::string(approximate) + "' (expected 'none' or 'tanh')");
 }
 
-NetworkTensor* hardsigmoid(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x) {
-  return activation(ctx, src, name, x, ActivationOp::HardSigmoid, 1.0 / 6.0, 0.5);
+NetworkTensor* hardsigmoid(const Scope& s, NetworkTensor* x) {
+  return activation(s, x, ActivationOp::HardSigmoid, 1.0 / 6.0, 0.5);
 }
-NetworkTensor* hardswish(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x) {
-  return activation(ctx, src, name, x, ActivationOp::HardSwish);
+NetworkTensor* hardswish(const Scope& s, NetworkTensor* x) {
+  return activation(s, x, ActivationOp::HardSwish);
 }
-NetworkTensor* hardtanh(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                        double min_val, double max_val) {
+NetworkTensor* hardtanh(const Scope& s, NetworkTensor* x, double min_val, double max_val) {
   if (min_val > max_val) {
     // torch clamps to min first, then max: every element becomes max_val.
-    auto* lo = activation(ctx, src, std::string(name) + ".lo", x, ActivationOp::Clip, min_val, min_val);
-    return ew_scalar(ctx, name, ew_scalar(ctx, name, lo, 0.0, ElementwiseOp::Mul), max_val, ElementwiseOp::Add);
+    auto* lo = activation(s.child("lo"), x, ActivationOp::Clip, min_val, min_val);
+    return ew_scalar(s, ew_scalar(s, lo, 0.0, ElementwiseOp::Mul), max_val, ElementwiseOp::Add);
   }
-  return activation(ctx, src, name, x, ActivationOp::Clip, min_val, max_val);
+  return activation(s, x, ActivationOp::Clip, min_val, max_val);
 }
-NetworkTensor* softplus(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                        double beta, double threshold) {
+NetworkTensor* softplus(const Scope& s, NetworkTensor* x, double beta, double threshold) {
   check(beta != 0.0, "softplus beta must not be 0");
-  return activation(ctx, src, name, x, ActivationOp::Softplus, beta, threshold);
+  return activation(s, x, ActivationOp::Softplus, beta, threshold);
 }
-NetworkTensor* silu(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x) {
-  return activation(ctx, src, name, x, ActivationOp::Silu);
+NetworkTensor* silu(const Scope& s, NetworkTensor* x) {
+  return activation(s, x, ActivationOp::Silu);
 }
-NetworkTensor* mish(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x) {
-  return activation(ctx, src, name, x, ActivationOp::Mish);
+NetworkTensor* mish(const Scope& s, NetworkTensor* x) {
+  return activation(s, x, ActivationOp::Mish);
 }
 
-NetworkTensor* prelu(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
-                     NetworkTensor* weight, bool channel_weight) {
-  if (weight->dtype != x->dtype) weight = cast(ctx, name, weight, x->dtype);
+NetworkTensor* prelu(const Scope& s, NetworkTensor* x, NetworkTensor* weight, bool channel_weight) {
+  if (weight->dtype != x->dtype) weight = cast(s, weight, x->dtype);
   if (channel_weight && x->rank() >= 2 && weight->rank() == 1 && weight->dims[0] != 1) {
     Dims wd(static_cast<std::size_t>(x->rank() - 1), 1);
     wd[0] = weight->dims[0];
-    weight = reshape(ctx, name, weight, wd);
+    weight = reshape(s, weight, wd);
   }
-  auto* scaled = ew(ctx, name, x, weight, ElementwiseOp::Mul);
-  auto* pos = ew_scalar(ctx, name, x, 0.0, ElementwiseOp::Greater);
-  return ctx.net().add_select(ctx.layer_name(name), pos, x, scaled);
+  auto* scaled = ew(s, x, weight, ElementwiseOp::Mul);
+  auto* pos = ew_scalar(s, x, 0.0, ElementwiseOp::Greater);
+  return s.add_select("", pos, x, scaled);
 }
 
-NetworkTensor* softmax(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
-                       std::int64_t dim, bool log) {
-  if (!is_floating(x->dtype)) x = cast(ctx, name, x, DType::Float32);
+NetworkTensor* softmax(const Scope& s, NetworkTensor* x, std::int64_t dim, bool log) {
+  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
   const auto axis = normalize_dim(dim, x->rank());
   if (x->rank() == 0) {
     // softmax of a single element: 1 (log: 0).
-    return ctx.net().add_elementwise(ctx.layer_name(name), ew_scalar(ctx, name, x, 0.0, ElementwiseOp::Mul),
-                                     scalar_constant(ctx, name, log ? 0.0 : 1.0, x->dtype), ElementwiseOp::Add);
+    return s.add_elementwise("", ew_scalar(s, x, 0.0, ElementwiseOp::Mul),
+                                     scalar_constant(s, log ? 0.0 : 1.0, x->dtype), ElementwiseOp::Add);
   }
-  return ctx.net().add_softmax(ctx.layer_name(name), x, axis, log);
+  return s.add_softmax("", x, axis, log);
+}
+
+NetworkTensor* safe_softmax(const Scope& s, NetworkTensor* x, std::int64_t dim) {
+  auto* soft = softmax(s, x, dim, false);
+  auto* row_max = reduce::reduce(s.child("row_max"), x, ReduceOp::Max, {dim}, true);
+  Tensor minus_inf(row_max->dtype, {});  // a tensor: a Scalar holding inf would be cast to int
+  set_element(minus_inf, 0, -INFINITY);
+  auto* masked = elementwise::compare(s.child("masked"), Operand{row_max, {}},
+                                      Operand{s.constant(minus_inf, "minus_inf"), {}}, ElementwiseOp::Equal);
+  return select::where(s.child("safe"), masked, Operand{nullptr, Scalar::of_float(0.0)}, Operand{soft, {}});
 }
 
 }  // namespace atenrt::conversion::impl::activation

@@ -10,19 +10,19 @@ namespace atenrt::conversion::impl::attention {
 
 using network::ElementwiseOp;
 
-NetworkTensor* scaled_dot_product_attention(ConversionContext& ctx, SourceIR src, std::string_view name,
+NetworkTensor* scaled_dot_product_attention(const Scope& s,
                                             NetworkTensor* q, NetworkTensor* k, NetworkTensor* v,
                                             NetworkTensor* mask, bool is_causal, std::optional<double> scale,
                                             NetworkTensor** probs) {
   check(q->rank() >= 2 && k->rank() >= 2 && v->rank() >= 2, "attention inputs need at least 2 dims");
-  if (!is_floating(q->dtype)) q = cast(ctx, name, q, DType::Float32);
-  k = cast(ctx, name, k, q->dtype);
-  v = cast(ctx, name, v, q->dtype);
+  if (!is_floating(q->dtype)) q = cast(s, q, DType::Float32);
+  k = cast(s, k, q->dtype);
+  v = cast(s, v, q->dtype);
   const auto e = q->dims.back();
   check(e > 0 || scale.has_value(), "attention needs a static embedding dim (or an explicit scale)");
-  const double s = scale.value_or(1.0 / std::sqrt(static_cast<double>(e)));
-  auto* scores = matmul::matmul(ctx, src, std::string(name) + ".qk", q, k, false, true);
-  scores = ew_scalar(ctx, name, scores, s, ElementwiseOp::Mul);
+  const double factor = scale.value_or(1.0 / std::sqrt(static_cast<double>(e)));
+  auto* scores = matmul::matmul(s.child("qk"), q, k, false, true);
+  scores = ew_scalar(s, scores, factor, ElementwiseOp::Mul);
   const double neg_inf = -std::numeric_limits<double>::infinity();
   if (is_causal) {
     const auto l = q->dims[q->dims.size() - 2], sl = k->dims[k->dims.size() - 2];
@@ -31,24 +31,22 @@ NetworkTensor* scaled_dot_product_attention(ConversionContext& ctx, SourceIR src
     for (std::int64_t i = 0; i < l; ++i) {
       for (std::int64_t j = 0; j < sl; ++j) set_element_int(tri, i * sl + j, j <= i ? 1 : 0);
     }
-    auto* keep = ctx.net().add_constant(ctx.layer_name(name, "causal"), tri);
-    scores = ctx.net().add_select(ctx.layer_name(name, "causal_mask"), keep, scores,
-                                  scalar_constant(ctx, name, neg_inf, scores->dtype));
+    auto* keep = s.add_constant("causal", tri);
+    scores = s.add_select("causal_mask", keep, scores, scalar_constant(s, neg_inf, scores->dtype));
   }
   if (mask) {
     if (mask->dtype == DType::Bool) {
-      scores = ctx.net().add_select(ctx.layer_name(name, "mask"), mask, scores,
-                                    scalar_constant(ctx, name, neg_inf, scores->dtype));
+      scores = s.add_select("mask", mask, scores, scalar_constant(s, neg_inf, scores->dtype));
     } else {
-      scores = ew(ctx, name, scores, cast(ctx, name, mask, scores->dtype), ElementwiseOp::Add);
+      scores = ew(s, scores, cast(s, mask, scores->dtype), ElementwiseOp::Add);
     }
   }
-  auto* p = ctx.net().add_softmax(ctx.layer_name(name, "softmax"), scores, -1);
+  auto* p = s.add_softmax("softmax", scores, -1);
   if (probs) *probs = p;
-  return matmul::matmul(ctx, src, name, p, v);
+  return matmul::matmul(s, p, v);
 }
 
-MhaResult native_multi_head_attention(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* query,
+MhaResult native_multi_head_attention(const Scope& s, NetworkTensor* query,
                                       NetworkTensor* key, NetworkTensor* value, std::int64_t embed_dim,
                                       std::int64_t num_heads, NetworkTensor* qkv_weight, NetworkTensor* qkv_bias,
                                       NetworkTensor* proj_weight, NetworkTensor* proj_bias, NetworkTensor* mask,
@@ -58,14 +56,14 @@ MhaResult native_multi_head_attention(ConversionContext& ctx, SourceIR src, std:
   check(num_heads > 0 && embed_dim % num_heads == 0, "embed_dim must be divisible by num_heads");
   const auto e = embed_dim, hd = embed_dim / num_heads;
   auto project = [&](NetworkTensor* x, std::int64_t part, const char* tag) {
-    const std::string n = std::string(name) + "." + tag;
-    auto* w = slice_axis(ctx, n, qkv_weight, 0, part * e, (part + 1) * e);
-    auto* b = slice_axis(ctx, n, qkv_bias, 0, part * e, (part + 1) * e);
-    auto* y = matmul::linear(ctx, src, n, x, w, b);
+    const Scope n = s.child(tag);
+    auto* w = slice_axis(n, qkv_weight, 0, part * e, (part + 1) * e);
+    auto* b = slice_axis(n, qkv_bias, 0, part * e, (part + 1) * e);
+    auto* y = matmul::linear(n, x, w, b);
     // [B, L, E] → [B, L, H, D] → [B, H, L, D]
     const auto bsz = y->dims[0], len = y->dims[1];
-    auto* r = reshape(ctx, n, y, {bsz, len, num_heads, hd});
-    return permute(ctx, n, r, {0, 2, 1, 3});
+    auto* r = reshape(n, y, {bsz, len, num_heads, hd});
+    return permute(n, r, {0, 2, 1, 3});
   };
   auto* q = project(query, 0, "q");
   auto* k = project(key, 1, "k");
@@ -74,17 +72,16 @@ MhaResult native_multi_head_attention(ConversionContext& ctx, SourceIR src, std:
   NetworkTensor* m = mask;
   if (m && m->dtype == DType::Bool) {
     // torch's mask marks positions to ignore (key_padding / attn masks): keep = !mask.
-    m = ctx.net().add_unary(ctx.layer_name(name, "keep"), m, network::UnaryOp::Not);
+    m = s.add_unary("keep", m, network::UnaryOp::Not);
   }
-  auto* attn = scaled_dot_product_attention(ctx, src, std::string(name) + ".sdpa", q, k, v, m, false, std::nullopt,
-                                            &probs);
+  auto* attn = scaled_dot_product_attention(s.child("sdpa"), q, k, v, m, false, std::nullopt, &probs);
   const auto bsz = attn->dims[0], len = attn->dims[2];
-  auto* merged = reshape(ctx, name, permute(ctx, name, attn, {0, 2, 1, 3}), {bsz, len, e});
+  auto* merged = reshape(s, permute(s, attn, {0, 2, 1, 3}), {bsz, len, e});
   MhaResult r;
-  r.out = matmul::linear(ctx, src, name, merged, proj_weight, proj_bias);
+  r.out = matmul::linear(s, merged, proj_weight, proj_bias);
   if (need_weights) {
     r.weights = average_weights
-                    ? ctx.net().add_reduce(ctx.layer_name(name, "weights"), probs, network::ReduceOp::Mean, {1}, false)
+                    ? s.add_reduce("weights", probs, network::ReduceOp::Mean, {1}, false)
                     : probs;
   }
   return r;

@@ -8,7 +8,7 @@ Dims per_spatial(std::vector<std::int64_t> v, std::size_t n, std::string_view wh
   return v;
 }
 
-NetworkTensor* convolution(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
+NetworkTensor* convolution(const Scope& s, NetworkTensor* x,
                            NetworkTensor* weight, NetworkTensor* bias, std::vector<std::int64_t> stride,
                            std::vector<std::int64_t> padding, std::vector<std::int64_t> dilation, bool transposed,
                            std::vector<std::int64_t> output_padding, std::int64_t groups) {
@@ -17,10 +17,10 @@ NetworkTensor* convolution(ConversionContext& ctx, SourceIR, std::string_view na
   const auto n = static_cast<std::size_t>(weight->rank() - 2);
   // An unbatched input [C, *spatial] gets a batch dim of 1 for the layer.
   const bool unbatched = x->rank() == weight->rank() - 1;
-  if (unbatched) x = unsqueeze(ctx, name, x, 0);
-  if (!is_floating(x->dtype)) x = cast(ctx, name, x, DType::Float32);
-  weight = cast(ctx, name, weight, x->dtype);
-  if (bias) bias = cast(ctx, name, bias, x->dtype);
+  if (unbatched) x = unsqueeze(s, x, 0);
+  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  weight = cast(s, weight, x->dtype);
+  if (bias) bias = cast(s, bias, x->dtype);
   const Dims pad = per_spatial(padding, n, "padding");
   NetworkTensor* y;
   if (!transposed) {
@@ -30,7 +30,7 @@ NetworkTensor* convolution(ConversionContext& ctx, SourceIR, std::string_view na
     p.padding_post = pad;
     p.dilation = per_spatial(dilation, n, "dilation");
     p.groups = groups;
-    y = ctx.net().add_convolution(ctx.layer_name(name, unbatched ? "batched" : ""), x, weight, bias, p);
+    y = s.add_convolution(unbatched ? "batched" : "", x, weight, bias, p);
   } else {
     network::DeconvolutionParams p;
     p.stride = per_spatial(stride, n, "stride");
@@ -40,11 +40,11 @@ NetworkTensor* convolution(ConversionContext& ctx, SourceIR, std::string_view na
     p.output_padding = per_spatial(output_padding.empty() ? std::vector<std::int64_t>{0} : output_padding, n,
                                    "output_padding");
     p.groups = groups;
-    y = ctx.net().add_deconvolution(ctx.layer_name(name, unbatched ? "batched" : ""), x, weight, bias, p);
+    y = s.add_deconvolution(unbatched ? "batched" : "", x, weight, bias, p);
   }
   if (unbatched) {
     Dims d(y->dims.begin() + 1, y->dims.end());
-    y = ctx.net().add_reshape(ctx.layer_name(name), y, d);
+    y = s.add_reshape("", y, d);
   }
   return y;
 }

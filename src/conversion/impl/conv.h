@@ -10,7 +10,7 @@ namespace atenrt::conversion::impl::conv {
 
 // torch.convolution: list arguments may have one entry (applied to every
 // spatial dim) or one per spatial dim. bias may be null.
-NetworkTensor* convolution(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* convolution(const Scope& s, NetworkTensor* x,
                            NetworkTensor* weight, NetworkTensor* bias, std::vector<std::int64_t> stride,
                            std::vector<std::int64_t> padding, std::vector<std::int64_t> dilation, bool transposed,
                            std::vector<std::int64_t> output_padding, std::int64_t groups);

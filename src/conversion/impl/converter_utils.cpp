@@ -83,39 +83,37 @@ DType result_type(const Operand& a, const Operand& b) {
   return result_type(ops);
 }
 
-NetworkTensor* cast(ConversionContext& ctx, std::string_view name, NetworkTensor* x, DType to) {
+NetworkTensor* cast(const Scope& s, NetworkTensor* x, DType to) {
   if (x->dtype == to) return x;
-  return ctx.net().add_cast(ctx.layer_name(name, "cast"), x, to);
+  return s.add_cast("cast", x, to);
 }
 
-NetworkTensor* identity(ConversionContext& ctx, std::string_view name, NetworkTensor* x) {
-  return ctx.net().add_cast(ctx.layer_name(name), x, x->dtype);
+NetworkTensor* identity(const Scope& s, NetworkTensor* x) {
+  return s.add_cast("", x, x->dtype);
 }
 
-NetworkTensor* scalar_constant(ConversionContext& ctx, std::string_view name, double v, DType dtype,
-                               int rank) {
+NetworkTensor* scalar_constant(const Scope& s, double v, DType dtype, int rank) {
   Tensor t = scalar_tensor(dtype, v);
   if (rank > 0) {
     Tensor r(dtype, Dims(static_cast<std::size_t>(rank), 1));
     set_element(r, 0, v);
     t = r;
   }
-  return ctx.net().add_constant(ctx.layer_name(name, "const"), t);
+  return s.add_constant("const", t);
 }
 
-NetworkTensor* scalar_constant(ConversionContext& ctx, std::string_view name, const Scalar& v,
-                               DType dtype, int rank) {
+NetworkTensor* scalar_constant(const Scope& s, const Scalar& v, DType dtype, int rank) {
   if (!is_floating(dtype) && dtype != DType::Bool) {
     Tensor t(dtype, Dims(static_cast<std::size_t>(rank), 1));
     set_element_int(t, 0, v.is_float() ? static_cast<std::int64_t>(v.f) : v.i);
-    return ctx.net().add_constant(ctx.layer_name(name, "const"), t);
+    return s.add_constant("const", t);
   }
-  return scalar_constant(ctx, name, v.f, dtype, rank);
+  return scalar_constant(s, v.f, dtype, rank);
 }
 
-NetworkTensor* as_tensor(ConversionContext& ctx, std::string_view name, const Operand& x, DType dtype) {
-  if (x.is_scalar()) return scalar_constant(ctx, name, *x.scalar, dtype);
-  return cast(ctx, name, x.tensor, dtype);
+NetworkTensor* as_tensor(const Scope& s, const Operand& x, DType dtype) {
+  if (x.is_scalar()) return scalar_constant(s, *x.scalar, dtype);
+  return cast(s, x.tensor, dtype);
 }
 
 std::int64_t normalize_dim(std::int64_t dim, std::int64_t rank) {
@@ -152,36 +150,36 @@ std::int64_t numel(const Dims& dims) {
   return n;
 }
 
-NetworkTensor* reshape(ConversionContext& ctx, std::string_view name, NetworkTensor* x, Dims dims) {
+NetworkTensor* reshape(const Scope& s, NetworkTensor* x, Dims dims) {
   if (x->dims == dims) return x;
-  return ctx.net().add_reshape(ctx.layer_name(name, "reshape"), x, std::move(dims));
+  return s.add_reshape("reshape", x, std::move(dims));
 }
 
-NetworkTensor* permute(ConversionContext& ctx, std::string_view name, NetworkTensor* x, Dims perm) {
+NetworkTensor* permute(const Scope& s, NetworkTensor* x, Dims perm) {
   bool id = true;
   for (std::size_t i = 0; i < perm.size(); ++i) id = id && perm[i] == static_cast<std::int64_t>(i);
   if (id) return x;
-  return ctx.net().add_permute(ctx.layer_name(name, "permute"), x, std::move(perm));
+  return s.add_permute("permute", x, std::move(perm));
 }
 
-NetworkTensor* unsqueeze(ConversionContext& ctx, std::string_view name, NetworkTensor* x, std::int64_t dim) {
+NetworkTensor* unsqueeze(const Scope& s, NetworkTensor* x, std::int64_t dim) {
   const auto d = normalize_dim(dim, x->rank() + 1);
   Dims dims = x->dims;
   check(std::count(dims.begin(), dims.end(), network::kDynamicDim) <= 1, "unsqueeze needs at most one dynamic dim");
   dims.insert(dims.begin() + d, 1);
-  return reshape(ctx, name, x, dims);
+  return reshape(s, x, dims);
 }
 
-NetworkTensor* fill(ConversionContext& ctx, std::string_view name, const Dims& dims, double value, DType dtype) {
+NetworkTensor* fill(const Scope& s, const Dims& dims, double value, DType dtype) {
   network::FillParams p;
   p.op = network::FillOp::Constant;
   p.dtype = dtype;
   p.dims = dims;
   p.value = value;
-  return ctx.net().add_fill(ctx.layer_name(name, "fill"), p);
+  return s.add_fill("fill", p);
 }
 
-NetworkTensor* expand(ConversionContext& ctx, std::string_view name, NetworkTensor* x, const Dims& dims) {
+NetworkTensor* expand(const Scope& s, NetworkTensor* x, const Dims& dims) {
   check(dims.size() >= x->dims.size(), "expand: target rank " + std::to_string(dims.size()) +
                                            " is below the input rank " + std::to_string(x->rank()));
   const std::size_t lead = dims.size() - x->dims.size();
@@ -199,29 +197,26 @@ NetworkTensor* expand(ConversionContext& ctx, std::string_view name, NetworkTens
   for (std::size_t i = 0; i < lead; ++i) check(target[i] >= 0, "expand: a new leading dim cannot be -1");
   if (target == x->dims) return x;
   // where(true[target], x, x) broadcasts x in any dtype without an extra kind.
-  auto* cond = fill(ctx, name, target, 1.0, DType::Bool);
-  return ctx.net().add_select(ctx.layer_name(name, "expand"), cond, x, x);
+  auto* cond = fill(s, target, 1.0, DType::Bool);
+  return s.add_select("expand", cond, x, x);
 }
 
-NetworkTensor* slice_axis(ConversionContext& ctx, std::string_view name, NetworkTensor* x, std::int64_t axis,
+NetworkTensor* slice_axis(const Scope& s, NetworkTensor* x, std::int64_t axis,
                      std::int64_t start, std::int64_t end, std::int64_t step) {
-  return ctx.net().add_slice(ctx.layer_name(name, "slice"), x, {axis}, {start}, {end}, {step});
+  return s.add_slice("slice", x, {axis}, {start}, {end}, {step});
 }
 
-NetworkTensor* concat(ConversionContext& ctx, std::string_view name, std::vector<NetworkTensor*> xs,
-                      std::int64_t axis) {
+NetworkTensor* concat(const Scope& s, std::vector<NetworkTensor*> xs, std::int64_t axis) {
   if (xs.size() == 1) return xs[0];
-  return ctx.net().add_concatenation(ctx.layer_name(name, "concat"), std::move(xs), axis);
+  return s.add_concatenation("concat", std::move(xs), axis);
 }
 
-NetworkTensor* ew(ConversionContext& ctx, std::string_view name, NetworkTensor* a, NetworkTensor* b,
-                  network::ElementwiseOp op) {
-  return ctx.net().add_elementwise(ctx.layer_name(name, network::elementwise_op_name(op)), a, b, op);
+NetworkTensor* ew(const Scope& s, NetworkTensor* a, NetworkTensor* b, network::ElementwiseOp op) {
+  return s.add_elementwise(network::elementwise_op_name(op), a, b, op);
 }
 
-NetworkTensor* ew_scalar(ConversionContext& ctx, std::string_view name, NetworkTensor* a, double s,
-                         network::ElementwiseOp op) {
-  return ew(ctx, name, a, scalar_constant(ctx, name, s, a->dtype), op);
+NetworkTensor* ew_scalar(const Scope& s, NetworkTensor* a, double value, network::ElementwiseOp op) {
+  return ew(s, a, scalar_constant(s, value, a->dtype), op);
 }
 
 void check(bool ok, const std::string& message) {

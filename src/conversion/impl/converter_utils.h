@@ -9,16 +9,13 @@
 #include <vector>
 
 #include "conversion/context.h"
+#include "conversion/scope.h"
 #include "network/network.h"
 
 namespace atenrt::conversion::impl {
 
 using network::Dims;
 using network::NetworkTensor;
-
-// Which IR a converter was called from (kept in layer naming and messages,
-// as Torch-TensorRT's SourceIR).
-enum class SourceIR : std::uint8_t { ATen, Prims, Operator, Torch };
 
 // torch.promote_types over atenrt's dtypes.
 DType promote_types(DType a, DType b);
@@ -29,16 +26,14 @@ DType result_type(std::span<const Operand> operands);
 DType result_type(const Operand& a, const Operand& b);
 
 // x as `to` (x itself when it already is).
-NetworkTensor* cast(ConversionContext& ctx, std::string_view name, NetworkTensor* x, DType to);
+NetworkTensor* cast(const Scope& s, NetworkTensor* x, DType to);
 // An operand as a tensor of `dtype` (numbers become 0-d constants).
-NetworkTensor* as_tensor(ConversionContext& ctx, std::string_view name, const Operand& x, DType dtype);
+NetworkTensor* as_tensor(const Scope& s, const Operand& x, DType dtype);
 // A constant of `dtype` holding `v` (0-d, or `rank` dims of 1).
-NetworkTensor* scalar_constant(ConversionContext& ctx, std::string_view name, double v, DType dtype,
-                               int rank = 0);
-NetworkTensor* scalar_constant(ConversionContext& ctx, std::string_view name, const Scalar& v,
-                               DType dtype, int rank = 0);
+NetworkTensor* scalar_constant(const Scope& s, double v, DType dtype, int rank = 0);
+NetworkTensor* scalar_constant(const Scope& s, const Scalar& v, DType dtype, int rank = 0);
 // A new layer that copies x (a graph output must not be an input).
-NetworkTensor* identity(ConversionContext& ctx, std::string_view name, NetworkTensor* x);
+NetworkTensor* identity(const Scope& s, NetworkTensor* x);
 
 // dim in [-rank, rank) → [0, rank); rank 0 accepts -1 and 0 (as torch).
 // Throws UnsupportedError saying which dim and rank.
@@ -48,26 +43,23 @@ Dims normalize_dims(const std::vector<std::int64_t>& dims, std::int64_t rank);
 const Dims& static_dims(const NetworkTensor* x, std::string_view why);
 std::int64_t numel(const Dims& dims);
 
-NetworkTensor* reshape(ConversionContext& ctx, std::string_view name, NetworkTensor* x, Dims dims);
-NetworkTensor* permute(ConversionContext& ctx, std::string_view name, NetworkTensor* x, Dims perm);
-NetworkTensor* unsqueeze(ConversionContext& ctx, std::string_view name, NetworkTensor* x, std::int64_t dim);
+NetworkTensor* reshape(const Scope& s, NetworkTensor* x, Dims dims);
+NetworkTensor* permute(const Scope& s, NetworkTensor* x, Dims perm);
+NetworkTensor* unsqueeze(const Scope& s, NetworkTensor* x, std::int64_t dim);
 // Broadcasts x to `dims` (torch.expand semantics: -1 keeps a dim; new dims
 // are prepended). Works for any dtype.
-NetworkTensor* expand(ConversionContext& ctx, std::string_view name, NetworkTensor* x, const Dims& dims);
+NetworkTensor* expand(const Scope& s, NetworkTensor* x, const Dims& dims);
 // A tensor of `dims` filled with `value`.
-NetworkTensor* fill(ConversionContext& ctx, std::string_view name, const Dims& dims, double value, DType dtype);
+NetworkTensor* fill(const Scope& s, const Dims& dims, double value, DType dtype);
 // Python slice on one axis.
-NetworkTensor* slice_axis(ConversionContext& ctx, std::string_view name, NetworkTensor* x, std::int64_t axis,
+NetworkTensor* slice_axis(const Scope& s, NetworkTensor* x, std::int64_t axis,
                      std::int64_t start, std::int64_t end, std::int64_t step = 1);
-NetworkTensor* concat(ConversionContext& ctx, std::string_view name, std::vector<NetworkTensor*> xs,
-                      std::int64_t axis);
+NetworkTensor* concat(const Scope& s, std::vector<NetworkTensor*> xs, std::int64_t axis);
 
 // Elementwise helper without promotion (inputs already of one dtype).
-NetworkTensor* ew(ConversionContext& ctx, std::string_view name, NetworkTensor* a, NetworkTensor* b,
-                  network::ElementwiseOp op);
+NetworkTensor* ew(const Scope& s, NetworkTensor* a, NetworkTensor* b, network::ElementwiseOp op);
 // a op scalar, with the scalar in a's dtype.
-NetworkTensor* ew_scalar(ConversionContext& ctx, std::string_view name, NetworkTensor* a, double s,
-                         network::ElementwiseOp op);
+NetworkTensor* ew_scalar(const Scope& s, NetworkTensor* a, double value, network::ElementwiseOp op);
 
 // Throws UnsupportedError "<what>: <why>" when `ok` is false.
 void check(bool ok, const std::string& message);

@@ -13,30 +13,22 @@ using network::ElementwiseOp;
 
 // Base: promotes a and b to their result type and applies `op` (bool add /
 // mul become or / and, as torch computes them).
-NetworkTensor* arithmetic(ConversionContext& ctx, SourceIR src, std::string_view name, const Operand& a,
-                          const Operand& b, ElementwiseOp op);
+NetworkTensor* arithmetic(const Scope& s, const Operand& a, const Operand& b, ElementwiseOp op);
 // a + alpha * b, a - alpha * b.
-NetworkTensor* add(ConversionContext& ctx, SourceIR src, std::string_view name, const Operand& a,
-                   const Operand& b, const Scalar& alpha);
-NetworkTensor* sub(ConversionContext& ctx, SourceIR src, std::string_view name, const Operand& a,
-                   const Operand& b, const Scalar& alpha);
-NetworkTensor* mul(ConversionContext& ctx, SourceIR src, std::string_view name, const Operand& a,
-                   const Operand& b);
+NetworkTensor* add(const Scope& s, const Operand& a, const Operand& b, const Scalar& alpha);
+NetworkTensor* sub(const Scope& s, const Operand& a, const Operand& b, const Scalar& alpha);
+NetworkTensor* mul(const Scope& s, const Operand& a, const Operand& b);
 // rounding_mode: none (true division, integers → float32), "trunc", "floor".
-NetworkTensor* div(ConversionContext& ctx, SourceIR src, std::string_view name, const Operand& a,
+NetworkTensor* div(const Scope& s, const Operand& a,
                    const Operand& b, std::optional<std::string> rounding_mode = std::nullopt);
-NetworkTensor* pow(ConversionContext& ctx, SourceIR src, std::string_view name, const Operand& a,
-                   const Operand& b);
-NetworkTensor* atan2(ConversionContext& ctx, SourceIR src, std::string_view name, const Operand& a,
-                     const Operand& b);
+NetworkTensor* pow(const Scope& s, const Operand& a, const Operand& b);
+NetworkTensor* atan2(const Scope& s, const Operand& a, const Operand& b);
 // Comparisons: promote, compare, bool result.
-NetworkTensor* compare(ConversionContext& ctx, SourceIR src, std::string_view name, const Operand& a,
-                       const Operand& b, ElementwiseOp op);
+NetworkTensor* compare(const Scope& s, const Operand& a, const Operand& b, ElementwiseOp op);
 // logical_and/or/xor: any dtypes, non-zero is true, bool result.
-NetworkTensor* logical(ConversionContext& ctx, SourceIR src, std::string_view name, const Operand& a,
-                       const Operand& b, ElementwiseOp op);
+NetworkTensor* logical(const Scope& s, const Operand& a, const Operand& b, ElementwiseOp op);
 // clamp(x, min, max) with promotion over all three (either bound may be absent).
-NetworkTensor* clamp(ConversionContext& ctx, SourceIR src, std::string_view name, const Operand& x,
+NetworkTensor* clamp(const Scope& s, const Operand& x,
                      const std::optional<Operand>& min, const std::optional<Operand>& max);
 
 }  // namespace atenrt::conversion::impl::elementwise

@@ -10,12 +10,11 @@
 namespace atenrt::conversion::impl::embedding {
 
 // weight[indices] along dim 0 (any index shape).
-NetworkTensor* embedding(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* weight,
-                         NetworkTensor* indices);
+NetworkTensor* embedding(const Scope& s, NetworkTensor* weight, NetworkTensor* indices);
 enum class BagMode : std::int64_t { Sum = 0, Mean = 1, Max = 2 };
 // embedding_bag with offsets known at conversion time (or 2-d indices, one
 // bag per row when offsets is empty). Empty bags give zeros.
-NetworkTensor* embedding_bag(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* weight,
+NetworkTensor* embedding_bag(const Scope& s, NetworkTensor* weight,
                              NetworkTensor* indices, std::optional<std::vector<std::int64_t>> offsets, BagMode mode,
                              NetworkTensor* per_sample_weights, bool include_last_offset);
 

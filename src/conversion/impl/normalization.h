@@ -17,16 +17,16 @@ struct BatchNormResult {
 // Inference with running statistics (one Normalization layer), or batch
 // statistics when `use_batch_stats` (training mode, or no running stats).
 // weight/bias/mean/var may be null (ones, zeros).
-BatchNormResult batch_norm(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+BatchNormResult batch_norm(const Scope& s, NetworkTensor* x,
                            NetworkTensor* weight, NetworkTensor* bias, NetworkTensor* running_mean,
                            NetworkTensor* running_var, bool use_batch_stats, double eps);
 // Over the trailing dims named by normalized_shape.
-NetworkTensor* layer_norm(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* layer_norm(const Scope& s, NetworkTensor* x,
                           const std::vector<std::int64_t>& normalized_shape, NetworkTensor* weight,
                           NetworkTensor* bias, double eps);
-NetworkTensor* group_norm(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* group_norm(const Scope& s, NetworkTensor* x,
                           std::int64_t groups, NetworkTensor* weight, NetworkTensor* bias, double eps);
-NetworkTensor* instance_norm(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* instance_norm(const Scope& s, NetworkTensor* x,
                              NetworkTensor* weight, NetworkTensor* bias, double eps);
 
 }  // namespace atenrt::conversion::impl::normalization

@@ -9,13 +9,12 @@ namespace atenrt::conversion::impl::other {
 
 using network::ElementwiseOp;
 
-NetworkTensor* upsample(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
-                        network::ResizeMode mode, std::size_t spatial,
+NetworkTensor* upsample(const Scope& s, NetworkTensor* x, network::ResizeMode mode, std::size_t spatial,
                         std::optional<std::vector<std::int64_t>> output_size,
                         std::optional<std::vector<double>> scales, bool align_corners) {
   check(static_cast<std::size_t>(x->rank()) == spatial + 2,
         "upsample needs [N, C] + " + std::to_string(spatial) + " spatial dims, got " + network::desc_to_string(x->desc()));
-  if (!is_floating(x->dtype)) x = cast(ctx, name, x, DType::Float32);
+  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
   network::ResizeParams p;
   p.mode = mode;
   p.align_corners = align_corners;
@@ -32,53 +31,51 @@ NetworkTensor* upsample(ConversionContext& ctx, SourceIR, std::string_view name,
     }
   }
   if (scales && scales->size() == spatial) p.scales = *scales;
-  return ctx.net().add_resize(ctx.layer_name(name), x, p);
+  return s.add_resize("", x, p);
 }
 
-std::pair<NetworkTensor*, NetworkTensor*> topk(ConversionContext& ctx, SourceIR, std::string_view name,
+std::pair<NetworkTensor*, NetworkTensor*> topk(const Scope& s,
                                                NetworkTensor* x, std::int64_t k, std::int64_t dim, bool largest) {
   NetworkTensor* in = x;
-  if (x->rank() == 0) in = reshape(ctx, name, x, {1});
+  if (x->rank() == 0) in = reshape(s, x, {1});
   const auto d = normalize_dim(dim, in->rank());
-  auto* layer = ctx.net().add_topk(ctx.layer_name(name), in, k, d, largest);
+  auto* layer = s.add_topk("", in, k, d, largest);
   NetworkTensor* values = layer->output(0);
   NetworkTensor* indices = layer->output(1);
   if (x->rank() == 0) {
-    values = reshape(ctx, std::string(name) + ".values", values, {});
-    indices = reshape(ctx, std::string(name) + ".indices", indices, {});
+    values = reshape(s.child("values"), values, {});
+    indices = reshape(s.child("indices"), indices, {});
   }
   return {values, indices};
 }
 
-NetworkTensor* cross(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* a, NetworkTensor* b,
-                     std::int64_t dim) {
+NetworkTensor* cross(const Scope& s, NetworkTensor* a, NetworkTensor* b, std::int64_t dim) {
   const DType dt = promote_types(a->dtype, b->dtype);
-  a = cast(ctx, name, a, dt);
-  b = cast(ctx, name, b, dt);
+  a = cast(s, a, dt);
+  b = cast(s, b, dt);
   auto dims = network::broadcast_dims(a->dims, b->dims);
   check(dims.has_value(), "cross: inputs do not broadcast");
-  a = expand(ctx, name, a, *dims);
-  b = expand(ctx, name, b, *dims);
+  a = expand(s, a, *dims);
+  b = expand(s, b, *dims);
   const auto d = normalize_dim(dim, static_cast<std::int64_t>(dims->size()));
   check((*dims)[static_cast<std::size_t>(d)] == 3, "cross needs size 3 on dim " + std::to_string(dim));
-  auto part = [&](NetworkTensor* t, std::int64_t i) { return slice_axis(ctx, name, t, d, i, i + 1); };
+  auto part = [&](NetworkTensor* t, std::int64_t i) { return slice_axis(s, t, d, i, i + 1); };
   auto term = [&](std::int64_t i, std::int64_t j) {
-    return ew(ctx, name, ew(ctx, name, part(a, i), part(b, j), ElementwiseOp::Mul),
-              ew(ctx, name, part(a, j), part(b, i), ElementwiseOp::Mul), ElementwiseOp::Sub);
+    return ew(s, ew(s, part(a, i), part(b, j), ElementwiseOp::Mul),
+              ew(s, part(a, j), part(b, i), ElementwiseOp::Mul), ElementwiseOp::Sub);
   };
-  return ctx.net().add_concatenation(ctx.layer_name(name), {term(1, 2), term(2, 0), term(0, 1)}, d);
+  return s.add_concatenation("", {term(1, 2), term(2, 0), term(0, 1)}, d);
 }
 
-NetworkTensor* cdist(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x1, NetworkTensor* x2,
-                     double p) {
+NetworkTensor* cdist(const Scope& s, NetworkTensor* x1, NetworkTensor* x2, double p) {
   check(x1->rank() >= 2 && x2->rank() >= 2, "cdist inputs need at least 2 dims");
-  auto* a = unsqueeze(ctx, name, x1, -2);  // [*, P, 1, M]
-  auto* b = unsqueeze(ctx, name, x2, -3);  // [*, 1, R, M]
-  auto* diff = ew(ctx, name, a, cast(ctx, name, b, a->dtype), ElementwiseOp::Sub);
-  return reduce::vector_norm(ctx, src, name, diff, p, {-1}, false);
+  auto* a = unsqueeze(s, x1, -2);  // [*, P, 1, M]
+  auto* b = unsqueeze(s, x2, -3);  // [*, 1, R, M]
+  auto* diff = ew(s, a, cast(s, b, a->dtype), ElementwiseOp::Sub);
+  return reduce::vector_norm(s, diff, p, {-1}, false);
 }
 
-NetworkTensor* pdist(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x, double p) {
+NetworkTensor* pdist(const Scope& s, NetworkTensor* x, double p) {
   check(x->rank() == 2 && x->dims[0] >= 2, "pdist needs a 2-d input with at least 2 rows");
   const auto n = x->dims[0];
   std::vector<std::int64_t> is, js;
@@ -89,86 +86,84 @@ NetworkTensor* pdist(ConversionContext& ctx, SourceIR src, std::string_view name
     }
   }
   const auto k = static_cast<std::int64_t>(is.size());
-  auto* ri = ctx.net().add_gather(ctx.layer_name(name, "rows_i"), x,
-                                  ctx.net().add_constant(ctx.layer_name(name, "i"), int64_tensor({k}, is)),
+  auto* ri = s.add_gather("rows_i", x, s.add_constant("i", int64_tensor({k}, is)),
                                   network::GatherMode::Axis, 0);
-  auto* rj = ctx.net().add_gather(ctx.layer_name(name, "rows_j"), x,
-                                  ctx.net().add_constant(ctx.layer_name(name, "j"), int64_tensor({k}, js)),
+  auto* rj = s.add_gather("rows_j", x, s.add_constant("j", int64_tensor({k}, js)),
                                   network::GatherMode::Axis, 0);
-  return reduce::vector_norm(ctx, src, name, ew(ctx, name, ri, rj, ElementwiseOp::Sub), p, {1}, false);
+  return reduce::vector_norm(s, ew(s, ri, rj, ElementwiseOp::Sub), p, {1}, false);
 }
 
-NetworkTensor* grid_sample_2d(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
+NetworkTensor* grid_sample_2d(const Scope& s, NetworkTensor* x,
                               NetworkTensor* grid, std::int64_t mode, std::int64_t padding, bool align_corners) {
   check(x->rank() == 4 && grid->rank() == 4 && grid->dims[3] == 2, "grid_sampler_2d needs [N, C, H, W] and [N, Ho, Wo, 2]");
   const Dims& xd = static_dims(x, "grid_sampler_2d");
   const Dims& gd = static_dims(grid, "grid_sampler_2d");
   const auto n = xd[0], c = xd[1], h = xd[2], w = xd[3], ho = gd[1], wo = gd[2];
-  if (!is_floating(x->dtype)) x = cast(ctx, name, x, DType::Float32);
-  grid = cast(ctx, name, grid, x->dtype);
+  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  grid = cast(s, grid, x->dtype);
   const DType dt = x->dtype;
   auto coord = [&](std::int64_t axis, std::int64_t size) {
-    auto* g = reshape(ctx, name, slice_axis(ctx, name, grid, 3, axis, axis + 1), {n, ho, wo});
+    auto* g = reshape(s, slice_axis(s, grid, 3, axis, axis + 1), {n, ho, wo});
     // Unnormalize [-1, 1] to pixel coordinates.
     NetworkTensor* r;
     if (align_corners) {
-      r = ew_scalar(ctx, name, ew_scalar(ctx, name, g, 1.0, ElementwiseOp::Add), (size - 1) / 2.0, ElementwiseOp::Mul);
+      r = ew_scalar(s, ew_scalar(s, g, 1.0, ElementwiseOp::Add), (size - 1) / 2.0, ElementwiseOp::Mul);
     } else {
-      r = ew_scalar(ctx, name, ew_scalar(ctx, name, ew_scalar(ctx, name, g, 1.0, ElementwiseOp::Add),
+      r = ew_scalar(s, ew_scalar(s, ew_scalar(s, g, 1.0, ElementwiseOp::Add),
                                          static_cast<double>(size), ElementwiseOp::Mul),
                     0.5, ElementwiseOp::Mul);
-      r = ew_scalar(ctx, name, r, 0.5, ElementwiseOp::Sub);
+      r = ew_scalar(s, r, 0.5, ElementwiseOp::Sub);
     }
     if (padding == 1) {
-      r = ew_scalar(ctx, name, ew_scalar(ctx, name, r, 0.0, ElementwiseOp::Max), static_cast<double>(size - 1),
+      r = ew_scalar(s, ew_scalar(s, r, 0.0, ElementwiseOp::Max), static_cast<double>(size - 1),
                     ElementwiseOp::Min);
     }
     return r;
   };
   auto* ix = coord(0, w);
   auto* iy = coord(1, h);
-  auto* data = reshape(ctx, name, x, {n, c, h * w});
+  auto* data = reshape(s, x, {n, c, h * w});
   // One corner: value at (xc, yc) times weight, zero outside the image.
   auto sample = [&](NetworkTensor* xc, NetworkTensor* yc, NetworkTensor* weight) {
     auto inside = [&](NetworkTensor* v, std::int64_t size) {
-      return ew(ctx, name, ew_scalar(ctx, name, v, 0.0, ElementwiseOp::GreaterEqual),
-                ew_scalar(ctx, name, v, static_cast<double>(size - 1), ElementwiseOp::LessEqual), ElementwiseOp::And);
+      return ew(s, ew_scalar(s, v, 0.0, ElementwiseOp::GreaterEqual),
+                ew_scalar(s, v, static_cast<double>(size - 1), ElementwiseOp::LessEqual), ElementwiseOp::And);
     };
-    auto* valid = ew(ctx, name, inside(xc, w), inside(yc, h), ElementwiseOp::And);
+    auto* valid = ew(s, inside(xc, w), inside(yc, h), ElementwiseOp::And);
     auto clampi = [&](NetworkTensor* v, std::int64_t size) {
-      auto* cl = ew_scalar(ctx, name, ew_scalar(ctx, name, v, 0.0, ElementwiseOp::Max), static_cast<double>(size - 1),
+      auto* cl = ew_scalar(s, ew_scalar(s, v, 0.0, ElementwiseOp::Max), static_cast<double>(size - 1),
                            ElementwiseOp::Min);
-      return cast(ctx, name, cl, DType::Int64);
+      return cast(s, cl, DType::Int64);
     };
-    auto* flat = ew(ctx, name, ew_scalar(ctx, name, clampi(yc, h), static_cast<double>(w), ElementwiseOp::Mul),
+    auto* flat = ew(s, ew_scalar(s, clampi(yc, h), static_cast<double>(w), ElementwiseOp::Mul),
                     clampi(xc, w), ElementwiseOp::Add);
-    auto* idx = expand(ctx, name, reshape(ctx, name, flat, {n, 1, ho * wo}), {n, c, ho * wo});
-    auto* vals = ctx.net().add_gather(ctx.layer_name(name, "gather"), data, idx, network::GatherMode::Elements, 2);
-    auto* wv = ew(ctx, name, weight, cast(ctx, name, valid, dt), ElementwiseOp::Mul);
-    return ew(ctx, name, vals, reshape(ctx, name, wv, {n, 1, ho * wo}), ElementwiseOp::Mul);
+    auto* idx = expand(s, reshape(s, flat, {n, 1, ho * wo}), {n, c, ho * wo});
+    auto* vals = s.add_gather("gather", data, idx, network::GatherMode::Elements, 2);
+    auto* wv = ew(s, weight, cast(s, valid, dt), ElementwiseOp::Mul);
+    return ew(s, vals, reshape(s, wv, {n, 1, ho * wo}), ElementwiseOp::Mul);
   };
   NetworkTensor* out;
   if (mode == 1) {
-    auto* rx = ctx.net().add_unary(ctx.layer_name(name, "round"), ix, network::UnaryOp::Round);
-    auto* ry = ctx.net().add_unary(ctx.layer_name(name, "round"), iy, network::UnaryOp::Round);
-    out = sample(rx, ry, fill(ctx, name, {n, ho, wo}, 1.0, dt));
+    auto* rx = s.add_unary("round", ix, network::UnaryOp::Round);
+    auto* ry = s.add_unary("round", iy, network::UnaryOp::Round);
+    out = sample(rx, ry, fill(s, {n, ho, wo}, 1.0, dt));
   } else {
     check(mode == 0, "grid_sampler interpolation mode " + std::to_string(mode) + " (only bilinear and nearest)");
-    auto* x0 = ctx.net().add_unary(ctx.layer_name(name, "floor"), ix, network::UnaryOp::Floor);
-    auto* y0 = ctx.net().add_unary(ctx.layer_name(name, "floor"), iy, network::UnaryOp::Floor);
-    auto* x1 = ew_scalar(ctx, name, x0, 1.0, ElementwiseOp::Add);
-    auto* y1 = ew_scalar(ctx, name, y0, 1.0, ElementwiseOp::Add);
-    auto* wx1 = ew(ctx, name, ix, x0, ElementwiseOp::Sub);
-    auto* wy1 = ew(ctx, name, iy, y0, ElementwiseOp::Sub);
-    auto* one = scalar_constant(ctx, name, 1.0, dt);
-    auto* wx0 = ew(ctx, name, one, wx1, ElementwiseOp::Sub);
-    auto* wy0 = ew(ctx, name, one, wy1, ElementwiseOp::Sub);
-    out = sample(x0, y0, ew(ctx, name, wx0, wy0, ElementwiseOp::Mul));
-    out = ew(ctx, name, out, sample(x1, y0, ew(ctx, name, wx1, wy0, ElementwiseOp::Mul)), ElementwiseOp::Add);
-    out = ew(ctx, name, out, sample(x0, y1, ew(ctx, name, wx0, wy1, ElementwiseOp::Mul)), ElementwiseOp::Add);
-    out = ew(ctx, name, out, sample(x1, y1, ew(ctx, name, wx1, wy1, ElementwiseOp::Mul)), ElementwiseOp::Add);
+    auto* x0 = s.add_unary("floor", ix, network::UnaryOp::Floor);
+    auto* y0 = s.add_unary("floor", iy, network::UnaryOp::Floor);
+    auto* x1 = ew_scalar(s, x0, 1.0, ElementwiseOp::Add);
+    auto* y1 = ew_scalar(s, y0, 1.0, ElementwiseOp::Add);
+    auto* wx1 = ew(s, ix, x0, ElementwiseOp::Sub);
+    auto* wy1 = ew(s, iy, y0, ElementwiseOp::Sub);
+    auto* one = scalar_constant(s, 1.0, dt);
+    auto* wx0 = ew(s, one, wx1, ElementwiseOp::Sub);
+    auto* wy0 = ew(s, one, wy1, ElementwiseOp::Sub);
+    out = sample(x0, y0, ew(s, wx0, wy0, ElementwiseOp::Mul));
+    out = ew(s, out, sample(x1, y0, ew(s, wx1, wy0, ElementwiseOp::Mul)), ElementwiseOp::Add);
+    out = ew(s, out, sample(x0, y1, ew(s, wx0, wy1, ElementwiseOp::Mul)), ElementwiseOp::Add);
+    out = ew(s, out, sample(x1, y1, ew(s, wx1, wy1, ElementwiseOp::Mul)), ElementwiseOp::Add);
   }
-  return ctx.net().add_reshape(ctx.layer_name(name), out, {n, c, ho, wo});
+  return s.add_reshape("", out, {n, c, ho, wo});
 }
 
 }  // namespace atenrt::conversion::impl::other

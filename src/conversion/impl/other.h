@@ -12,22 +12,19 @@
 namespace atenrt::conversion::impl::other {
 
 // output_size, or floor(in * scale) per spatial dim (then `scales` map coordinates).
-NetworkTensor* upsample(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                        network::ResizeMode mode, std::size_t spatial,
+NetworkTensor* upsample(const Scope& s, NetworkTensor* x, network::ResizeMode mode, std::size_t spatial,
                         std::optional<std::vector<std::int64_t>> output_size,
                         std::optional<std::vector<double>> scales, bool align_corners);
 // (values, int64 indices).
-std::pair<NetworkTensor*, NetworkTensor*> topk(ConversionContext& ctx, SourceIR src, std::string_view name,
+std::pair<NetworkTensor*, NetworkTensor*> topk(const Scope& s,
                                                NetworkTensor* x, std::int64_t k, std::int64_t dim, bool largest);
-NetworkTensor* cross(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* a, NetworkTensor* b,
-                     std::int64_t dim);
+NetworkTensor* cross(const Scope& s, NetworkTensor* a, NetworkTensor* b, std::int64_t dim);
 // ||x1[..., i, :] - x2[..., j, :]||_p
-NetworkTensor* cdist(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x1, NetworkTensor* x2,
-                     double p);
+NetworkTensor* cdist(const Scope& s, NetworkTensor* x1, NetworkTensor* x2, double p);
 // Distances between rows i < j of a 2-d x, in row-major pair order.
-NetworkTensor* pdist(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x, double p);
+NetworkTensor* pdist(const Scope& s, NetworkTensor* x, double p);
 // torch.grid_sampler_2d: mode 0 bilinear / 1 nearest; padding 0 zeros / 1 border.
-NetworkTensor* grid_sample_2d(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* grid_sample_2d(const Scope& s, NetworkTensor* x,
                               NetworkTensor* grid, std::int64_t mode, std::int64_t padding, bool align_corners);
 
 }  // namespace atenrt::conversion::impl::other

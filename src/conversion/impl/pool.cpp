@@ -9,8 +9,8 @@ using network::PoolingOp;
 using network::PoolingParams;
 
 namespace {
-NetworkTensor* floating(ConversionContext& ctx, std::string_view name, NetworkTensor* x) {
-  return is_floating(x->dtype) ? x : cast(ctx, name, x, DType::Float32);
+NetworkTensor* floating(const Scope& s, NetworkTensor* x) {
+  return is_floating(x->dtype) ? x : cast(s, x, DType::Float32);
 }
 void check_rank(const NetworkTensor* x, std::size_t spatial) {
   const auto r = static_cast<std::size_t>(x->rank());
@@ -20,7 +20,7 @@ void check_rank(const NetworkTensor* x, std::size_t spatial) {
 }
 }  // namespace
 
-NetworkTensor* max_pool(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
+NetworkTensor* max_pool(const Scope& s, NetworkTensor* x,
                         std::size_t spatial, std::vector<std::int64_t> kernel, std::vector<std::int64_t> stride,
                         std::vector<std::int64_t> padding, std::vector<std::int64_t> dilation, bool ceil_mode) {
   check_rank(x, spatial);
@@ -36,15 +36,15 @@ NetworkTensor* max_pool(ConversionContext& ctx, SourceIR, std::string_view name,
     check(p.padding_pre[i] * 2 <= p.kernel[i], "max_pool padding " + shape_to_string(p.padding_pre) +
                                                    " must be at most half the kernel " + shape_to_string(p.kernel));
   }
-  return ctx.net().add_pooling(ctx.layer_name(name), x, p);
+  return s.add_pooling("", x, p);
 }
 
-NetworkTensor* avg_pool(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
+NetworkTensor* avg_pool(const Scope& s, NetworkTensor* x,
                         std::size_t spatial, std::vector<std::int64_t> kernel, std::vector<std::int64_t> stride,
                         std::vector<std::int64_t> padding, bool ceil_mode, bool count_include_pad,
                         std::optional<std::int64_t> divisor_override) {
   check_rank(x, spatial);
-  x = floating(ctx, name, x);
+  x = floating(s, x);
   PoolingParams p;
   p.op = PoolingOp::Average;
   p.kernel = per_spatial(kernel, spatial, "kernel_size");
@@ -58,13 +58,13 @@ NetworkTensor* avg_pool(ConversionContext& ctx, SourceIR, std::string_view name,
     check(p.padding_pre[i] * 2 <= p.kernel[i], "avg_pool padding " + shape_to_string(p.padding_pre) +
                                                    " must be at most half the kernel " + shape_to_string(p.kernel));
   }
-  return ctx.net().add_pooling(ctx.layer_name(name), x, p);
+  return s.add_pooling("", x, p);
 }
 
-NetworkTensor* adaptive_pool(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
+NetworkTensor* adaptive_pool(const Scope& s, NetworkTensor* x,
                              std::size_t spatial, std::vector<std::int64_t> output_size, PoolingOp op) {
   check_rank(x, spatial);
-  if (op == PoolingOp::Average) x = floating(ctx, name, x);
+  if (op == PoolingOp::Average) x = floating(s, x);
   PoolingParams p;
   p.op = op;
   p.adaptive = true;
@@ -73,7 +73,7 @@ NetworkTensor* adaptive_pool(ConversionContext& ctx, SourceIR, std::string_view 
   for (std::size_t i = 0; i < spatial; ++i) {
     if (p.output_size[i] < 0) p.output_size[i] = x->dims[x->dims.size() - spatial + i];
   }
-  return ctx.net().add_pooling(ctx.layer_name(name), x, p);
+  return s.add_pooling("", x, p);
 }
 
 }  // namespace atenrt::conversion::impl::pool

@@ -13,18 +13,18 @@ using network::ReduceOp;
 
 // Reduces over `dims` (empty: every dim). `dtype` casts the input first
 // (torch's dtype= argument); Sum/Prod of integers and bool give int64.
-NetworkTensor* reduce(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x, ReduceOp op,
+NetworkTensor* reduce(const Scope& s, NetworkTensor* x, ReduceOp op,
                       std::vector<std::int64_t> dims, bool keepdim, std::optional<DType> dtype = std::nullopt);
 // argmax / argmin; dim absent flattens first (keepdim then keeps every dim as 1).
-NetworkTensor* arg_reduce(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* arg_reduce(const Scope& s, NetworkTensor* x,
                           ReduceOp op, std::optional<std::int64_t> dim, bool keepdim);
-NetworkTensor* cumulative(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* cumulative(const Scope& s, NetworkTensor* x,
                           network::CumulativeOp op, std::int64_t dim, std::optional<DType> dtype);
 // Variance with `correction` (1 = unbiased); sqrt for std.
-NetworkTensor* var(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* var(const Scope& s, NetworkTensor* x,
                    std::vector<std::int64_t> dims, double correction, bool keepdim, bool take_sqrt);
 // p-norm over dims (p = inf / -inf / 0 / other).
-NetworkTensor* vector_norm(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* vector_norm(const Scope& s, NetworkTensor* x,
                            double ord, std::vector<std::int64_t> dims, bool keepdim);
 
 }  // namespace atenrt::conversion::impl::reduce

@@ -10,62 +10,57 @@ namespace atenrt::conversion::impl::select {
 using network::ElementwiseOp;
 using network::GatherMode;
 
-NetworkTensor* select(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x, std::int64_t dim,
-                      std::int64_t index) {
+NetworkTensor* select(const Scope& s, NetworkTensor* x, std::int64_t dim, std::int64_t index) {
   const auto d = normalize_dim(dim, x->rank());
   const auto n = x->dims[static_cast<std::size_t>(d)];
   if (index < 0 && n >= 0) index += n;
   check(index >= 0 && (n < 0 || index < n), "select index " + std::to_string(index) + " out of range for dim of size " +
                                                 std::to_string(n));
-  auto* idx = ctx.constant(scalar_tensor_int(DType::Int64, index), ctx.layer_name(name, "index"));
+  auto* idx = s.constant(scalar_tensor_int(DType::Int64, index), "index");
   // A 0-d index drops the dim.
-  return ctx.net().add_gather(ctx.layer_name(name), x, idx, GatherMode::Axis, d);
+  return s.add_gather("", x, idx, GatherMode::Axis, d);
 }
 
-NetworkTensor* index_select(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
-                            std::int64_t dim, NetworkTensor* index) {
+NetworkTensor* index_select(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index) {
   check(index->rank() <= 1, "index_select index must be 0-d or 1-d");
-  if (x->rank() == 0) return identity(ctx, name, x);
+  if (x->rank() == 0) return identity(s, x);
   const auto d = normalize_dim(dim, x->rank());
-  if (index->rank() == 0) index = reshape(ctx, name, index, {1});
-  return ctx.net().add_gather(ctx.layer_name(name), x, index, GatherMode::Axis, d);
+  if (index->rank() == 0) index = reshape(s, index, {1});
+  return s.add_gather("", x, index, GatherMode::Axis, d);
 }
 
-NetworkTensor* gather(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x, std::int64_t dim,
-                      NetworkTensor* index) {
-  if (x->rank() == 0) return identity(ctx, name, x);
-  return ctx.net().add_gather(ctx.layer_name(name), x, index, GatherMode::Elements, normalize_dim(dim, x->rank()));
+NetworkTensor* gather(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index) {
+  if (x->rank() == 0) return identity(s, x);
+  return s.add_gather("", x, index, GatherMode::Elements, normalize_dim(dim, x->rank()));
 }
 
-NetworkTensor* scatter(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x, std::int64_t dim,
+NetworkTensor* scatter(const Scope& s, NetworkTensor* x, std::int64_t dim,
                        NetworkTensor* index, const Operand& updates, network::ScatterReduce reduce) {
   const auto d = normalize_dim(dim, x->rank());
   NetworkTensor* upd;
   if (updates.is_scalar()) {
-    upd = expand(ctx, name, scalar_constant(ctx, name, *updates.scalar, x->dtype), index->dims);
+    upd = expand(s, scalar_constant(s, *updates.scalar, x->dtype), index->dims);
   } else {
-    upd = cast(ctx, name, updates.tensor, x->dtype);
+    upd = cast(s, updates.tensor, x->dtype);
     if (upd->dims != index->dims) {
       // torch uses only the leading index-shaped block of src.
       Dims starts(index->dims.size(), 0), steps(index->dims.size(), 1), axes;
       for (std::size_t k = 0; k < index->dims.size(); ++k) axes.push_back(static_cast<std::int64_t>(k));
-      upd = ctx.net().add_slice(ctx.layer_name(name, "src"), upd, axes, starts, index->dims, steps);
+      upd = s.add_slice("src", upd, axes, starts, index->dims, steps);
     }
   }
-  return ctx.net().add_scatter(ctx.layer_name(name), x, index, upd, d, reduce);
+  return s.add_scatter("", x, index, upd, d, reduce);
 }
 
-NetworkTensor* where(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* cond, const Operand& a,
-                     const Operand& b) {
+NetworkTensor* where(const Scope& s, NetworkTensor* cond, const Operand& a, const Operand& b) {
   const DType dt = result_type(a, b);
-  cond = cast(ctx, name, cond, DType::Bool);
-  return ctx.net().add_select(ctx.layer_name(name), cond, as_tensor(ctx, name, a, dt), as_tensor(ctx, name, b, dt));
+  cond = cast(s, cond, DType::Bool);
+  return s.add_select("", cond, as_tensor(s, a, dt), as_tensor(s, b, dt));
 }
 
-NetworkTensor* masked_fill(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
-                           NetworkTensor* mask, const Operand& value) {
-  auto* v = as_tensor(ctx, name, value, x->dtype);
-  return ctx.net().add_select(ctx.layer_name(name), cast(ctx, name, mask, DType::Bool), v, x);
+NetworkTensor* masked_fill(const Scope& s, NetworkTensor* x, NetworkTensor* mask, const Operand& value) {
+  auto* v = as_tensor(s, value, x->dtype);
+  return s.add_select("", cast(s, mask, DType::Bool), v, x);
 }
 
 namespace {
@@ -83,8 +78,7 @@ struct Linearized {
   bool adjacent = true;            // indexed dims are consecutive
 };
 
-Linearized linearize(ConversionContext& ctx, std::string_view name, NetworkTensor* x,
-                     const std::vector<NetworkTensor*>& indices) {
+Linearized linearize(const Scope& s, NetworkTensor* x, const std::vector<NetworkTensor*>& indices) {
   check(indices.size() <= static_cast<std::size_t>(x->rank()), "too many indices for a tensor of rank " +
                                                                     std::to_string(x->rank()));
   const Dims& xd = static_dims(x, "advanced indexing");
@@ -105,22 +99,22 @@ Linearized linearize(ConversionContext& ctx, std::string_view name, NetworkTenso
     if (std::find(pos.begin(), pos.end(), k) == pos.end()) r.perm.push_back(k);
   }
   for (auto p : r.perm) r.permuted_dims.push_back(xd[static_cast<std::size_t>(p)]);
-  auto* px = permute(ctx, name, x, r.perm);
+  auto* px = permute(s, x, r.perm);
   std::int64_t m = 1;
   for (std::size_t i = 0; i < pos.size(); ++i) m *= r.permuted_dims[i];
   Dims flat{m};
   flat.insert(flat.end(), r.permuted_dims.begin() + static_cast<std::ptrdiff_t>(pos.size()), r.permuted_dims.end());
-  r.data = reshape(ctx, name, px, flat);
+  r.data = reshape(s, px, flat);
   // L = sum_k normalize(I_k) * stride_k
   std::int64_t stride = 1;
   for (auto i = static_cast<std::int64_t>(pos.size()) - 1; i >= 0; --i) {
     const auto size = r.permuted_dims[static_cast<std::size_t>(i)];
-    auto* idx = cast(ctx, name, indices[static_cast<std::size_t>(pos[static_cast<std::size_t>(i)])], DType::Int64);
+    auto* idx = cast(s, indices[static_cast<std::size_t>(pos[static_cast<std::size_t>(i)])], DType::Int64);
     // Negative indices count from the end.
-    auto* neg = ew_scalar(ctx, name, idx, 0.0, ElementwiseOp::Less);
-    idx = ctx.net().add_select(ctx.layer_name(name, "wrap"), neg, ew_scalar(ctx, name, idx, static_cast<double>(size), ElementwiseOp::Add), idx);
-    if (stride != 1) idx = ew_scalar(ctx, name, idx, static_cast<double>(stride), ElementwiseOp::Mul);
-    r.linear = r.linear ? ew(ctx, name, r.linear, idx, ElementwiseOp::Add) : idx;
+    auto* neg = ew_scalar(s, idx, 0.0, ElementwiseOp::Less);
+    idx = s.add_select("wrap", neg, ew_scalar(s, idx, static_cast<double>(size), ElementwiseOp::Add), idx);
+    if (stride != 1) idx = ew_scalar(s, idx, static_cast<double>(stride), ElementwiseOp::Mul);
+    r.linear = r.linear ? ew(s, r.linear, idx, ElementwiseOp::Add) : idx;
     stride *= size;
   }
   return r;
@@ -128,11 +122,10 @@ Linearized linearize(ConversionContext& ctx, std::string_view name, NetworkTenso
 
 }  // namespace
 
-NetworkTensor* index(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
-                     const std::vector<NetworkTensor*>& indices) {
-  Linearized r = linearize(ctx, name, x, indices);
+NetworkTensor* index(const Scope& s, NetworkTensor* x, const std::vector<NetworkTensor*>& indices) {
+  Linearized r = linearize(s, x, indices);
   const std::size_t nb = static_cast<std::size_t>(r.linear->rank());
-  auto* y = ctx.net().add_gather(ctx.layer_name(name, "gather"), r.data, r.linear, GatherMode::Axis, 0);
+  auto* y = s.add_gather("gather", r.data, r.linear, GatherMode::Axis, 0);
   // y is B + rest; torch puts B where the (adjacent) indices were.
   if (r.adjacent && r.first > 0) {
     Dims perm;
@@ -140,60 +133,60 @@ NetworkTensor* index(ConversionContext& ctx, SourceIR, std::string_view name, Ne
     for (std::size_t i = 0; i < before; ++i) perm.push_back(static_cast<std::int64_t>(nb + i));
     for (std::size_t i = 0; i < nb; ++i) perm.push_back(static_cast<std::int64_t>(i));
     for (auto i = nb + before; i < static_cast<std::size_t>(y->rank()); ++i) perm.push_back(static_cast<std::int64_t>(i));
-    return ctx.net().add_permute(ctx.layer_name(name), y, perm);
+    return s.add_permute("", y, perm);
   }
-  return identity(ctx, name, y);
+  return identity(s, y);
 }
 
-NetworkTensor* index_put(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
+NetworkTensor* index_put(const Scope& s, NetworkTensor* x,
                          const std::vector<NetworkTensor*>& indices, NetworkTensor* values, bool accumulate) {
-  Linearized r = linearize(ctx, name, x, indices);
+  Linearized r = linearize(s, x, indices);
   const Dims& b = static_dims(r.linear, "index_put indices");
   const Dims rest(r.permuted_dims.begin() + static_cast<std::ptrdiff_t>(r.indexed), r.permuted_dims.end());
   const std::size_t nb = b.size();
   // values broadcast to x[indices]'s shape, in gather order (B + rest).
-  values = cast(ctx, name, values, x->dtype);
+  values = cast(s, values, x->dtype);
   Dims torch_shape;
   if (r.adjacent && r.first > 0) {
     const auto before = static_cast<std::size_t>(r.first);
     torch_shape.assign(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(before));
     torch_shape.insert(torch_shape.end(), b.begin(), b.end());
     torch_shape.insert(torch_shape.end(), rest.begin() + static_cast<std::ptrdiff_t>(before), rest.end());
-    values = expand(ctx, name, values, torch_shape);
+    values = expand(s, values, torch_shape);
     Dims perm;
     for (std::size_t i = 0; i < nb; ++i) perm.push_back(static_cast<std::int64_t>(before + i));
     for (std::size_t i = 0; i < before; ++i) perm.push_back(static_cast<std::int64_t>(i));
     for (auto i = before + nb; i < torch_shape.size(); ++i) perm.push_back(static_cast<std::int64_t>(i));
-    values = permute(ctx, name, values, perm);
+    values = permute(s, values, perm);
   } else {
     torch_shape = b;
     torch_shape.insert(torch_shape.end(), rest.begin(), rest.end());
-    values = expand(ctx, name, values, torch_shape);
+    values = expand(s, values, torch_shape);
   }
   const std::int64_t n = numel(b);
   Dims upd_dims{n};
   upd_dims.insert(upd_dims.end(), rest.begin(), rest.end());
-  values = reshape(ctx, name, values, upd_dims);
+  values = reshape(s, values, upd_dims);
   Dims lin_dims(upd_dims.size(), 1);
   lin_dims[0] = n;
-  auto* lin = expand(ctx, name, reshape(ctx, name, r.linear, lin_dims), upd_dims);
-  auto* scattered = ctx.net().add_scatter(ctx.layer_name(name, "scatter"), r.data, lin, values, 0,
+  auto* lin = expand(s, reshape(s, r.linear, lin_dims), upd_dims);
+  auto* scattered = s.add_scatter("scatter", r.data, lin, values, 0,
                                           accumulate ? network::ScatterReduce::Add : network::ScatterReduce::None);
-  auto* back = reshape(ctx, name, scattered, r.permuted_dims);
+  auto* back = reshape(s, scattered, r.permuted_dims);
   Dims inverse(r.perm.size());
   for (std::size_t i = 0; i < r.perm.size(); ++i) inverse[static_cast<std::size_t>(r.perm[i])] = static_cast<std::int64_t>(i);
-  auto* y = permute(ctx, name, back, inverse);
-  return y == scattered ? identity(ctx, name, y) : y;
+  auto* y = permute(s, back, inverse);
+  return y == scattered ? identity(s, y) : y;
 }
 
-NetworkTensor* index_copy(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
+NetworkTensor* index_copy(const Scope& s, NetworkTensor* x,
                           std::int64_t dim, NetworkTensor* index, NetworkTensor* source) {
   const auto d = normalize_dim(dim, x->rank());
   check(index->rank() == 1, "index_copy index must be 1-d");
   Dims shape(static_cast<std::size_t>(source->rank()), 1);
   shape[static_cast<std::size_t>(d)] = index->dims[0];
-  auto* idx = expand(ctx, name, reshape(ctx, name, cast(ctx, name, index, DType::Int64), shape), source->dims);
-  return ctx.net().add_scatter(ctx.layer_name(name), x, idx, cast(ctx, name, source, x->dtype), d);
+  auto* idx = expand(s, reshape(s, cast(s, index, DType::Int64), shape), source->dims);
+  return s.add_scatter("", x, idx, cast(s, source, x->dtype), d);
 }
 
 }  // namespace atenrt::conversion::impl::select

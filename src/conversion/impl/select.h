@@ -9,28 +9,22 @@
 
 namespace atenrt::conversion::impl::select {
 
-NetworkTensor* select(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x, std::int64_t dim,
-                      std::int64_t index);
-NetworkTensor* index_select(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                            std::int64_t dim, NetworkTensor* index);
-NetworkTensor* gather(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x, std::int64_t dim,
-                      NetworkTensor* index);
-NetworkTensor* scatter(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x, std::int64_t dim,
+NetworkTensor* select(const Scope& s, NetworkTensor* x, std::int64_t dim, std::int64_t index);
+NetworkTensor* index_select(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index);
+NetworkTensor* gather(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index);
+NetworkTensor* scatter(const Scope& s, NetworkTensor* x, std::int64_t dim,
                        NetworkTensor* index, const Operand& updates, network::ScatterReduce reduce);
 // where(cond, a, b) with promotion of a and b.
-NetworkTensor* where(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* cond, const Operand& a,
-                     const Operand& b);
+NetworkTensor* where(const Scope& s, NetworkTensor* cond, const Operand& a, const Operand& b);
 // x[mask] = value (value keeps x's dtype).
-NetworkTensor* masked_fill(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                           NetworkTensor* mask, const Operand& value);
+NetworkTensor* masked_fill(const Scope& s, NetworkTensor* x, NetworkTensor* mask, const Operand& value);
 // x[indices] with integer index tensors (null = a full slice).
-NetworkTensor* index(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                     const std::vector<NetworkTensor*>& indices);
+NetworkTensor* index(const Scope& s, NetworkTensor* x, const std::vector<NetworkTensor*>& indices);
 // x[indices] = values (or += when accumulate).
-NetworkTensor* index_put(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* index_put(const Scope& s, NetworkTensor* x,
                          const std::vector<NetworkTensor*>& indices, NetworkTensor* values, bool accumulate);
 // x with slices index[i] along dim replaced by source's slice i.
-NetworkTensor* index_copy(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* index_copy(const Scope& s, NetworkTensor* x,
                           std::int64_t dim, NetworkTensor* index, NetworkTensor* source);
 
 }  // namespace atenrt::conversion::impl::select

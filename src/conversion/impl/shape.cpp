@@ -4,23 +4,20 @@
 
 namespace atenrt::conversion::impl::shape {
 
-NetworkTensor* reshape(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
-                       std::vector<std::int64_t> size) {
+NetworkTensor* reshape(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> size) {
   check(std::count(size.begin(), size.end(), -1) <= 1, "reshape size " + shape_to_string(size) + " has more than one -1");
   if (x->dims == size) return x;
-  return ctx.net().add_reshape(ctx.layer_name(name), x, std::move(size));
+  return s.add_reshape("", x, std::move(size));
 }
 
-NetworkTensor* permute(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
-                       std::vector<std::int64_t> dims) {
+NetworkTensor* permute(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> dims) {
   check(static_cast<std::int64_t>(dims.size()) == x->rank(),
         "permute dims " + shape_to_string(dims) + " do not match rank " + std::to_string(x->rank()));
   if (x->rank() == 0) return x;
-  return ctx.net().add_permute(ctx.layer_name(name), x, normalize_dims(dims, x->rank()));
+  return s.add_permute("", x, normalize_dims(dims, x->rank()));
 }
 
-NetworkTensor* transpose(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                         std::int64_t dim0, std::int64_t dim1) {
+NetworkTensor* transpose(const Scope& s, NetworkTensor* x, std::int64_t dim0, std::int64_t dim1) {
   if (x->rank() == 0) {
     normalize_dim(dim0, 0);
     normalize_dim(dim1, 0);
@@ -30,20 +27,18 @@ NetworkTensor* transpose(ConversionContext& ctx, SourceIR src, std::string_view 
   for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<std::int64_t>(i);
   std::swap(perm[static_cast<std::size_t>(normalize_dim(dim0, x->rank()))],
             perm[static_cast<std::size_t>(normalize_dim(dim1, x->rank()))]);
-  return permute(ctx, src, name, x, perm);
+  return permute(s, x, perm);
 }
 
-NetworkTensor* unsqueeze(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                         std::int64_t dim) {
+NetworkTensor* unsqueeze(const Scope& s, NetworkTensor* x, std::int64_t dim) {
   const auto d = normalize_dim(dim, x->rank() + 1);
   std::vector<std::int64_t> dims = x->dims;
   check(std::count(dims.begin(), dims.end(), -1) <= 1, "unsqueeze needs at most one dynamic dim");
   dims.insert(dims.begin() + d, 1);
-  return reshape(ctx, src, name, x, dims);
+  return reshape(s, x, dims);
 }
 
-NetworkTensor* squeeze(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                       std::vector<std::int64_t> dims, bool all) {
+NetworkTensor* squeeze(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> dims, bool all) {
   std::vector<bool> drop(static_cast<std::size_t>(x->rank()), false);
   if (all) {
     for (std::size_t d = 0; d < drop.size(); ++d) drop[d] = x->dims[d] == 1;
@@ -56,43 +51,40 @@ NetworkTensor* squeeze(ConversionContext& ctx, SourceIR src, std::string_view na
   for (std::size_t d = 0; d < drop.size(); ++d) {
     if (!drop[d]) out.push_back(x->dims[d]);
   }
-  return reshape(ctx, src, name, x, out);
+  return reshape(s, x, out);
 }
 
-NetworkTensor* flatten(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                       std::int64_t start_dim, std::int64_t end_dim) {
-  if (x->rank() == 0) return reshape(ctx, src, name, x, {1});
-  const auto s = normalize_dim(start_dim, x->rank());
+NetworkTensor* flatten(const Scope& s, NetworkTensor* x, std::int64_t start_dim, std::int64_t end_dim) {
+  if (x->rank() == 0) return reshape(s, x, {1});
+  const auto first = normalize_dim(start_dim, x->rank());
   const auto e = normalize_dim(end_dim, x->rank());
-  check(s <= e, "flatten start_dim " + std::to_string(start_dim) + " is after end_dim " + std::to_string(end_dim));
-  std::vector<std::int64_t> out(x->dims.begin(), x->dims.begin() + s);
+  check(first <= e, "flatten start_dim " + std::to_string(start_dim) + " is after end_dim " + std::to_string(end_dim));
+  std::vector<std::int64_t> out(x->dims.begin(), x->dims.begin() + first);
   std::int64_t n = 1;
-  for (auto d = s; d <= e; ++d) {
+  for (auto d = first; d <= e; ++d) {
     const auto v = x->dims[static_cast<std::size_t>(d)];
     n = (n < 0 || v < 0) ? -1 : n * v;
   }
   out.push_back(n);
   out.insert(out.end(), x->dims.begin() + e + 1, x->dims.end());
-  return reshape(ctx, src, name, x, out);
+  return reshape(s, x, out);
 }
 
-NetworkTensor* unflatten(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* unflatten(const Scope& s, NetworkTensor* x,
                          std::int64_t dim, std::vector<std::int64_t> sizes) {
   const auto d = normalize_dim(dim, x->rank());
   std::vector<std::int64_t> out(x->dims.begin(), x->dims.begin() + d);
   out.insert(out.end(), sizes.begin(), sizes.end());
   out.insert(out.end(), x->dims.begin() + d + 1, x->dims.end());
-  return reshape(ctx, src, name, x, out);
+  return reshape(s, x, out);
 }
 
-NetworkTensor* expand(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
-                      std::vector<std::int64_t> size) {
-  auto* y = impl::expand(ctx, name, x, size);
+NetworkTensor* expand(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> size) {
+  auto* y = impl::expand(s, x, size);
   return y;
 }
 
-NetworkTensor* repeat(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                      std::vector<std::int64_t> repeats) {
+NetworkTensor* repeat(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> repeats) {
   check(repeats.size() >= static_cast<std::size_t>(x->rank()),
         "repeat needs at least as many repeats as dims (" + std::to_string(x->rank()) + ")");
   std::vector<std::int64_t> dims(repeats.size() - static_cast<std::size_t>(x->rank()), 1);
@@ -108,19 +100,17 @@ NetworkTensor* repeat(ConversionContext& ctx, SourceIR src, std::string_view nam
     out.push_back(repeats[i] * dims[i]);
   }
   if (out.empty()) return x;
-  auto* r = impl::reshape(ctx, name, x, inter);
-  auto* e = impl::expand(ctx, name, r, target);
-  return reshape(ctx, src, name, e, out);
+  auto* r = impl::reshape(s, x, inter);
+  auto* e = impl::expand(s, r, target);
+  return reshape(s, e, out);
 }
 
-NetworkTensor* tile(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                    std::vector<std::int64_t> dims) {
+NetworkTensor* tile(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> dims) {
   while (dims.size() < static_cast<std::size_t>(x->rank())) dims.insert(dims.begin(), 1);
-  return repeat(ctx, src, name, x, dims);
+  return repeat(s, x, dims);
 }
 
-NetworkTensor* pixel_shuffle(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                             std::int64_t r, bool inverse) {
+NetworkTensor* pixel_shuffle(const Scope& s, NetworkTensor* x, std::int64_t r, bool inverse) {
   check(x->rank() >= 3, "pixel_shuffle needs at least 3 dims");
   check(r >= 1, "pixel_shuffle factor must be positive");
   const Dims& d = static_dims(x, "pixel_shuffle");
@@ -141,17 +131,17 @@ NetworkTensor* pixel_shuffle(ConversionContext& ctx, SourceIR src, std::string_v
   if (!inverse) {
     check(c % (r * r) == 0, "pixel_shuffle channels " + std::to_string(c) + " not divisible by " + std::to_string(r * r));
     const auto oc = c / (r * r);
-    auto* a = impl::reshape(ctx, name, x, with_batch({oc, r, r, h, w}));
-    auto* p = impl::permute(ctx, name, a, perm_with_batch({0, 3, 1, 4, 2}));
-    return reshape(ctx, src, name, p, with_batch({oc, h * r, w * r}));
+    auto* a = impl::reshape(s, x, with_batch({oc, r, r, h, w}));
+    auto* p = impl::permute(s, a, perm_with_batch({0, 3, 1, 4, 2}));
+    return reshape(s, p, with_batch({oc, h * r, w * r}));
   }
   check(h % r == 0 && w % r == 0, "pixel_unshuffle spatial dims not divisible by " + std::to_string(r));
-  auto* a = impl::reshape(ctx, name, x, with_batch({c, h / r, r, w / r, r}));
-  auto* p = impl::permute(ctx, name, a, perm_with_batch({0, 2, 4, 1, 3}));
-  return reshape(ctx, src, name, p, with_batch({c * r * r, h / r, w / r}));
+  auto* a = impl::reshape(s, x, with_batch({c, h / r, r, w / r, r}));
+  auto* p = impl::permute(s, a, perm_with_batch({0, 2, 4, 1, 3}));
+  return reshape(s, p, with_batch({c * r * r, h / r, w / r}));
 }
 
-NetworkTensor* broadcast_in_dim(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* broadcast_in_dim(const Scope& s, NetworkTensor* x,
                                 std::vector<std::int64_t> shape, std::vector<std::int64_t> bdims) {
   check(bdims.size() == static_cast<std::size_t>(x->rank()),
         "broadcast_in_dim needs one broadcast dimension per input dim");
@@ -160,25 +150,24 @@ NetworkTensor* broadcast_in_dim(ConversionContext& ctx, SourceIR src, std::strin
     const auto d = normalize_dim(bdims[i], static_cast<std::int64_t>(shape.size()));
     inter[static_cast<std::size_t>(d)] = x->dims[i];
   }
-  auto* r = impl::reshape(ctx, name, x, inter);
-  return expand(ctx, src, name, r, shape);
+  auto* r = impl::reshape(s, x, inter);
+  return expand(s, r, shape);
 }
 
-NetworkTensor* resize(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                      std::vector<std::int64_t> size) {
+NetworkTensor* resize(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> size) {
   const auto have = numel(static_dims(x, "resize_"));
   const auto want = numel(size);
-  auto* flat = impl::reshape(ctx, name, x, {have});
+  auto* flat = impl::reshape(s, x, {have});
   if (want < have) {
-    flat = slice_axis(ctx, name, flat, 0, 0, want);
+    flat = slice_axis(s, flat, 0, 0, want);
   } else if (want > have) {
     network::PaddingParams p;
     p.mode = network::PaddingMode::Constant;
     p.pre = {0};
     p.post = {want - have};
-    flat = ctx.net().add_padding(ctx.layer_name(name, "pad"), flat, p);
+    flat = s.add_padding("pad", flat, p);
   }
-  return reshape(ctx, src, name, flat, size);
+  return reshape(s, flat, size);
 }
 
 }  // namespace atenrt::conversion::impl::shape

@@ -12,43 +12,42 @@ namespace {
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max() / 4;
 }
 
-NetworkTensor* slice(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x, std::int64_t dim,
+NetworkTensor* slice(const Scope& s, NetworkTensor* x, std::int64_t dim,
                      std::optional<std::int64_t> start, std::optional<std::int64_t> end, std::int64_t step) {
   check(step > 0, "slice step must be positive, got " + std::to_string(step));
   const auto d = normalize_dim(dim, x->rank());
   const auto n = x->dims[static_cast<std::size_t>(d)];
-  const auto s = start.value_or(0);
+  const auto b = start.value_or(0);
   const auto e = std::min(end.value_or(kMax), kMax);
   if (n >= 0 && step == 1) {
     // A whole-dim slice is the tensor itself.
-    const auto ns = s < 0 ? std::max<std::int64_t>(s + n, 0) : std::min(s, n);
+    const auto nb = b < 0 ? std::max<std::int64_t>(b + n, 0) : std::min(b, n);
     const auto ne = e < 0 ? std::max<std::int64_t>(e + n, 0) : std::min(e, n);
-    if (ns == 0 && ne == n) return x;
+    if (nb == 0 && ne == n) return x;
   }
-  return ctx.net().add_slice(ctx.layer_name(name), x, {d}, {s}, {e}, {step});
+  return s.add_slice("", x, {d}, {b}, {e}, {step});
 }
 
-std::vector<NetworkTensor*> split_with_sizes(ConversionContext& ctx, SourceIR src, std::string_view name,
+std::vector<NetworkTensor*> split_with_sizes(const Scope& s,
                                              NetworkTensor* x, std::vector<std::int64_t> sizes, std::int64_t dim) {
   const auto d = normalize_dim(dim, x->rank());
   const auto n = x->dims[static_cast<std::size_t>(d)];
   std::int64_t total = 0;
-  for (auto s : sizes) {
-    check(s >= 0, "split sizes must be non-negative");
-    total += s;
+  for (auto size : sizes) {
+    check(size >= 0, "split sizes must be non-negative");
+    total += size;
   }
   check(n < 0 || total == n, "split sizes " + shape_to_string(sizes) + " do not add up to dim size " + std::to_string(n));
   std::vector<NetworkTensor*> out;
   std::int64_t at = 0;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
-    out.push_back(slice(ctx, src, std::string(name) + "." + std::to_string(i), x, d, at, at + sizes[i], 1));
+    out.push_back(slice(s.child(std::to_string(i)), x, d, at, at + sizes[i], 1));
     at += sizes[i];
   }
   return out;
 }
 
-std::vector<NetworkTensor*> split(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                                  std::int64_t size, std::int64_t dim) {
+std::vector<NetworkTensor*> split(const Scope& s, NetworkTensor* x, std::int64_t size, std::int64_t dim) {
   const auto d = normalize_dim(dim, x->rank());
   const auto n = x->dims[static_cast<std::size_t>(d)];
   check(n >= 0, "split needs a static size on the split dim");
@@ -56,35 +55,32 @@ std::vector<NetworkTensor*> split(ConversionContext& ctx, SourceIR src, std::str
   std::vector<std::int64_t> sizes;
   if (n == 0) sizes.push_back(0);
   for (std::int64_t at = 0; at < n; at += size) sizes.push_back(std::min(size, n - at));
-  return split_with_sizes(ctx, src, name, x, sizes, d);
+  return split_with_sizes(s, x, sizes, d);
 }
 
-std::vector<NetworkTensor*> chunk(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                                  std::int64_t chunks, std::int64_t dim) {
+std::vector<NetworkTensor*> chunk(const Scope& s, NetworkTensor* x, std::int64_t chunks, std::int64_t dim) {
   check(chunks > 0, "chunk count must be positive");
   const auto d = normalize_dim(dim, x->rank());
   const auto n = x->dims[static_cast<std::size_t>(d)];
   check(n >= 0, "chunk needs a static size on the split dim");
   const auto size = std::max<std::int64_t>(1, (n + chunks - 1) / chunks);
-  return split(ctx, src, name, x, size, d);
+  return split(s, x, size, d);
 }
 
-std::vector<NetworkTensor*> unbind(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                                   std::int64_t dim) {
+std::vector<NetworkTensor*> unbind(const Scope& s, NetworkTensor* x, std::int64_t dim) {
   const auto d = normalize_dim(dim, x->rank());
   const auto n = x->dims[static_cast<std::size_t>(d)];
   check(n >= 0, "unbind needs a static size on the dim");
   std::vector<NetworkTensor*> out;
   for (std::int64_t i = 0; i < n; ++i) {
-    const std::string part = std::string(name) + "." + std::to_string(i);
-    auto* s = slice(ctx, src, part, x, d, i, i + 1, 1);
-    out.push_back(shape::squeeze(ctx, src, part, s, {d}, false));
+    const Scope part = s.child(std::to_string(i));
+    auto* row = slice(part, x, d, i, i + 1, 1);
+    out.push_back(shape::squeeze(part, row, {d}, false));
   }
   return out;
 }
 
-NetworkTensor* cat(ConversionContext& ctx, SourceIR, std::string_view name, std::vector<NetworkTensor*> xs,
-                   std::int64_t dim) {
+NetworkTensor* cat(const Scope& s, std::vector<NetworkTensor*> xs, std::int64_t dim) {
   check(!xs.empty(), "cat of an empty list");
   std::vector<Operand> ops;
   for (auto* x : xs) ops.push_back({x, std::nullopt});
@@ -93,24 +89,23 @@ NetworkTensor* cat(ConversionContext& ctx, SourceIR, std::string_view name, std:
   for (auto* x : xs) {
     // torch.cat skips 1-d empty tensors (legacy behaviour).
     if (x->rank() == 1 && x->dims[0] == 0 && xs.size() > 1) continue;
-    kept.push_back(cast(ctx, name, x, dt));
+    kept.push_back(cast(s, x, dt));
   }
-  if (kept.empty()) kept.push_back(cast(ctx, name, xs[0], dt));
+  if (kept.empty()) kept.push_back(cast(s, xs[0], dt));
   const auto d = normalize_dim(dim, kept[0]->rank());
-  if (kept.size() == 1) return kept[0] == xs[0] ? identity(ctx, name, kept[0]) : kept[0];
-  return ctx.net().add_concatenation(ctx.layer_name(name), kept, d);
+  if (kept.size() == 1) return kept[0] == xs[0] ? identity(s, kept[0]) : kept[0];
+  return s.add_concatenation("", kept, d);
 }
 
-NetworkTensor* stack(ConversionContext& ctx, SourceIR src, std::string_view name, std::vector<NetworkTensor*> xs,
-                     std::int64_t dim) {
+NetworkTensor* stack(const Scope& s, std::vector<NetworkTensor*> xs, std::int64_t dim) {
   check(!xs.empty(), "stack of an empty list");
   const auto d = normalize_dim(dim, xs[0]->rank() + 1);
   std::vector<NetworkTensor*> parts;
-  for (auto* x : xs) parts.push_back(shape::unsqueeze(ctx, src, std::string(name) + ".unsqueeze", x, d));
-  return cat(ctx, src, name, parts, d);
+  for (auto* x : xs) parts.push_back(shape::unsqueeze(s.child("unsqueeze"), x, d));
+  return cat(s, parts, d);
 }
 
-NetworkTensor* pad(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
+NetworkTensor* pad(const Scope& s, NetworkTensor* x,
                    std::vector<std::int64_t> pad, network::PaddingMode mode, double value) {
   check(pad.size() % 2 == 0, "pad list " + shape_to_string(pad) + " must have an even length");
   check(pad.size() / 2 <= static_cast<std::size_t>(x->rank()),
@@ -126,26 +121,25 @@ NetworkTensor* pad(ConversionContext& ctx, SourceIR, std::string_view name, Netw
     p.post[d] = pad[2 * i + 1];
   }
   if (x->dtype == DType::Bool) p.value = value != 0.0 ? 1.0 : 0.0;
-  return ctx.net().add_padding(ctx.layer_name(name), x, p);
+  return s.add_padding("", x, p);
 }
 
-NetworkTensor* flip(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
-                    std::vector<std::int64_t> dims) {
-  if (x->rank() == 0) return identity(ctx, name, x);
+NetworkTensor* flip(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> dims) {
+  if (x->rank() == 0) return identity(s, x);
   const Dims axes = normalize_dims(dims, x->rank());
-  if (axes.empty()) return identity(ctx, name, x);
+  if (axes.empty()) return identity(s, x);
   Dims starts(axes.size(), -1), ends(axes.size(), -kMax), steps(axes.size(), -1);
-  return ctx.net().add_slice(ctx.layer_name(name), x, axes, starts, ends, steps);
+  return s.add_slice("", x, axes, starts, ends, steps);
 }
 
-NetworkTensor* roll(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* roll(const Scope& s, NetworkTensor* x,
                     std::vector<std::int64_t> shifts, std::vector<std::int64_t> dims) {
   if (dims.empty()) {
     check(shifts.size() == 1, "roll without dims takes one shift");
     const Dims& d = static_dims(x, "roll");
-    auto* flat = reshape(ctx, name, x, {numel(d)});
-    auto* r = roll(ctx, src, std::string(name) + ".flat", flat, shifts, {0});
-    return ctx.net().add_reshape(ctx.layer_name(name), r, d);
+    auto* flat = reshape(s, x, {numel(d)});
+    auto* r = roll(s.child("flat"), flat, shifts, {0});
+    return s.add_reshape("", r, d);
   }
   check(shifts.size() == dims.size(), "roll needs one shift per dim");
   NetworkTensor* y = x;
@@ -154,17 +148,17 @@ NetworkTensor* roll(ConversionContext& ctx, SourceIR src, std::string_view name,
     const auto n = x->dims[static_cast<std::size_t>(d)];
     check(n >= 0, "roll needs a static size on the rolled dim");
     if (n == 0) continue;
-    const auto s = ((shifts[i] % n) + n) % n;
-    if (s == 0) continue;
-    const std::string part = std::string(name) + "." + std::to_string(i);
-    auto* tail = slice(ctx, src, part + ".tail", y, d, n - s, n, 1);
-    auto* head = slice(ctx, src, part + ".head", y, d, 0, n - s, 1);
-    y = ctx.net().add_concatenation(ctx.layer_name(i + 1 == dims.size() ? std::string(name) : part), {tail, head}, d);
+    const auto shift = ((shifts[i] % n) + n) % n;
+    if (shift == 0) continue;
+    const Scope part = s.child(std::to_string(i));
+    auto* tail = slice(part.child("tail"), y, d, n - shift, n, 1);
+    auto* head = slice(part.child("head"), y, d, 0, n - shift, 1);
+    y = (i + 1 == dims.size() ? s : part).add_concatenation("", {tail, head}, d);
   }
-  return y == x ? identity(ctx, name, x) : y;
+  return y == x ? identity(s, x) : y;
 }
 
-NetworkTensor* slice_scatter(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
+NetworkTensor* slice_scatter(const Scope& s, NetworkTensor* x,
                              NetworkTensor* src, std::int64_t dim, std::optional<std::int64_t> start,
                              std::optional<std::int64_t> end, std::int64_t step) {
   check(step > 0, "slice_scatter step must be positive");
@@ -172,32 +166,32 @@ NetworkTensor* slice_scatter(ConversionContext& ctx, SourceIR, std::string_view 
   const Dims& sd = static_dims(src, "slice_scatter");
   const auto d = normalize_dim(dim, x->rank());
   const auto n = xd[static_cast<std::size_t>(d)];
-  auto s = start.value_or(0);
-  if (s < 0) s += n;
-  s = std::clamp<std::int64_t>(s, 0, n);
+  auto first = start.value_or(0);
+  if (first < 0) first += n;
+  first = std::clamp<std::int64_t>(first, 0, n);
   // indices[p] = start + p[d] * step, shaped like src.
   const auto total = numel(sd);
   std::vector<std::int64_t> idx(static_cast<std::size_t>(total));
   std::int64_t inner = 1;
   for (auto k = d + 1; k < src->rank(); ++k) inner *= sd[static_cast<std::size_t>(k)];
   const auto len = sd[static_cast<std::size_t>(d)];
-  for (std::int64_t f = 0; f < total; ++f) idx[static_cast<std::size_t>(f)] = s + ((f / inner) % len) * step;
+  for (std::int64_t f = 0; f < total; ++f) idx[static_cast<std::size_t>(f)] = first + ((f / inner) % len) * step;
   (void)end;
-  auto* indices = ctx.net().add_constant(ctx.layer_name(name, "indices"), int64_tensor(sd, idx));
-  return ctx.net().add_scatter(ctx.layer_name(name), x, indices, cast(ctx, name, src, x->dtype), d);
+  auto* indices = s.add_constant("indices", int64_tensor(sd, idx));
+  return s.add_scatter("", x, indices, cast(s, src, x->dtype), d);
 }
 
 namespace {
 // Gathers x's row-major elements at `flat` (a host int64 tensor of the output shape).
-NetworkTensor* gather_flat(ConversionContext& ctx, std::string_view name, NetworkTensor* x, const Tensor& flat) {
+NetworkTensor* gather_flat(const Scope& s, NetworkTensor* x, const Tensor& flat) {
   const Dims& d = static_dims(x, "strided view");
-  auto* data = reshape(ctx, name, x, {numel(d)});
-  auto* idx = ctx.net().add_constant(ctx.layer_name(name, "indices"), flat);
-  return ctx.net().add_gather(ctx.layer_name(name), data, idx, network::GatherMode::Axis, 0);
+  auto* data = reshape(s, x, {numel(d)});
+  auto* idx = s.add_constant("indices", flat);
+  return s.add_gather("", data, idx, network::GatherMode::Axis, 0);
 }
 }  // namespace
 
-NetworkTensor* diagonal(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x, std::int64_t offset,
+NetworkTensor* diagonal(const Scope& s, NetworkTensor* x, std::int64_t offset,
                         std::int64_t dim1, std::int64_t dim2) {
   const auto d1 = normalize_dim(dim1, x->rank());
   const auto d2 = normalize_dim(dim2, x->rank());
@@ -233,10 +227,10 @@ NetworkTensor* diagonal(ConversionContext& ctx, SourceIR, std::string_view name,
     flat[static_cast<std::size_t>(f)] = pos;
   }
   check(numel(out) > 0, "diagonal with an empty result is not supported");
-  return gather_flat(ctx, name, x, int64_tensor(out, flat));
+  return gather_flat(s, x, int64_tensor(out, flat));
 }
 
-NetworkTensor* as_strided(ConversionContext& ctx, SourceIR, std::string_view name, NetworkTensor* x,
+NetworkTensor* as_strided(const Scope& s, NetworkTensor* x,
                           std::vector<std::int64_t> size, std::vector<std::int64_t> stride, std::int64_t offset) {
   check(size.size() == stride.size(), "as_strided size and stride lengths differ");
   const auto total = numel(static_dims(x, "as_strided"));
@@ -253,7 +247,7 @@ NetworkTensor* as_strided(ConversionContext& ctx, SourceIR, std::string_view nam
                                        std::to_string(total));
     flat[static_cast<std::size_t>(f)] = pos;
   }
-  return gather_flat(ctx, name, x, int64_tensor(size, flat));
+  return gather_flat(s, x, int64_tensor(size, flat));
 }
 
 }  // namespace atenrt::conversion::impl::slice

@@ -10,38 +10,32 @@
 namespace atenrt::conversion::impl::slice {
 
 // Python slice semantics on one dim (start/end None: whole range).
-NetworkTensor* slice(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x, std::int64_t dim,
+NetworkTensor* slice(const Scope& s, NetworkTensor* x, std::int64_t dim,
                      std::optional<std::int64_t> start, std::optional<std::int64_t> end, std::int64_t step);
 // Chunks of `sizes` along dim (sizes sum to the dim).
-std::vector<NetworkTensor*> split_with_sizes(ConversionContext& ctx, SourceIR src, std::string_view name,
+std::vector<NetworkTensor*> split_with_sizes(const Scope& s,
                                              NetworkTensor* x, std::vector<std::int64_t> sizes, std::int64_t dim);
 // Chunks of `size` (the last may be smaller).
-std::vector<NetworkTensor*> split(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                                  std::int64_t size, std::int64_t dim);
-std::vector<NetworkTensor*> chunk(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                                  std::int64_t chunks, std::int64_t dim);
-std::vector<NetworkTensor*> unbind(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                                   std::int64_t dim);
+std::vector<NetworkTensor*> split(const Scope& s, NetworkTensor* x, std::int64_t size, std::int64_t dim);
+std::vector<NetworkTensor*> chunk(const Scope& s, NetworkTensor* x, std::int64_t chunks, std::int64_t dim);
+std::vector<NetworkTensor*> unbind(const Scope& s, NetworkTensor* x, std::int64_t dim);
 // torch.cat with type promotion; legacy empty 1-d tensors are skipped.
-NetworkTensor* cat(ConversionContext& ctx, SourceIR src, std::string_view name, std::vector<NetworkTensor*> xs,
-                   std::int64_t dim);
-NetworkTensor* stack(ConversionContext& ctx, SourceIR src, std::string_view name, std::vector<NetworkTensor*> xs,
-                     std::int64_t dim);
+NetworkTensor* cat(const Scope& s, std::vector<NetworkTensor*> xs, std::int64_t dim);
+NetworkTensor* stack(const Scope& s, std::vector<NetworkTensor*> xs, std::int64_t dim);
 // torch pad list: pairs from the last dim backwards.
-NetworkTensor* pad(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* pad(const Scope& s, NetworkTensor* x,
                    std::vector<std::int64_t> pad, network::PaddingMode mode, double value = 0.0);
-NetworkTensor* flip(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
-                    std::vector<std::int64_t> dims);
-NetworkTensor* roll(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* flip(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> dims);
+NetworkTensor* roll(const Scope& s, NetworkTensor* x,
                     std::vector<std::int64_t> shifts, std::vector<std::int64_t> dims);
 // x with the slice (dim, start:end:step) replaced by src.
-NetworkTensor* slice_scatter(ConversionContext& ctx, SourceIR src_ir, std::string_view name, NetworkTensor* x,
+NetworkTensor* slice_scatter(const Scope& s, NetworkTensor* x,
                              NetworkTensor* src, std::int64_t dim, std::optional<std::int64_t> start,
                              std::optional<std::int64_t> end, std::int64_t step);
-NetworkTensor* diagonal(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* diagonal(const Scope& s, NetworkTensor* x,
                         std::int64_t offset, std::int64_t dim1, std::int64_t dim2);
 // as_strided over x's contiguous elements.
-NetworkTensor* as_strided(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x,
+NetworkTensor* as_strided(const Scope& s, NetworkTensor* x,
                           std::vector<std::int64_t> size, std::vector<std::int64_t> stride, std::int64_t offset);
 
 }  // namespace atenrt::conversion::impl::slice

@@ -11,12 +11,12 @@ namespace atenrt::conversion::impl::unary {
 using network::UnaryOp;
 
 // Base: one Unary layer after the dtype rule above.
-NetworkTensor* unary(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x, UnaryOp op);
+NetworkTensor* unary(const Scope& s, NetworkTensor* x, UnaryOp op);
 
-NetworkTensor* logical_not(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x);
+NetworkTensor* logical_not(const Scope& s, NetworkTensor* x);
 // ~x for bool tensors (the validator refuses integers).
-NetworkTensor* bitwise_not(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x);
+NetworkTensor* bitwise_not(const Scope& s, NetworkTensor* x);
 // x * x
-NetworkTensor* square(ConversionContext& ctx, SourceIR src, std::string_view name, NetworkTensor* x);
+NetworkTensor* square(const Scope& s, NetworkTensor* x);
 
 }  // namespace atenrt::conversion::impl::unary

@@ -4,6 +4,7 @@
 
 #include "conversion/context.h"
 #include "conversion/registry.h"
+#include "conversion/scope.h"
 #include "graph_builder.h"
 
 namespace atenrt::conversion {
@@ -13,8 +14,8 @@ using testing::GraphBuilder;
 
 // A converter that records which registration ran by the layer it adds.
 ConverterFn tagging(network::UnaryOp op) {
-  return [op](ConversionContext& ctx, const NodeArgs& args) -> Outputs {
-    return {ctx.net().add_unary(ctx.layer_name(args.name()), args.tensor("self"), op)};
+  return [op](const Scope& s, const NodeArgs& args) -> Outputs {
+    return {s.add_unary("", args.tensor("self"), op)};
   };
 }
 

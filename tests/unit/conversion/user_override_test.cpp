@@ -5,11 +5,12 @@
 
 #include "conversion/context.h"
 #include "conversion/registry.h"
+#include "conversion/scope.h"
 #include "graph_builder.h"
 
 namespace {
 
-constexpr const char* kFamily = "user_override_test";
+constexpr atenrt::conversion::Family kUserFamily{.name = "user_override_test"};
 
 atenrt::conversion::Capability only_named_override(const atenrt::conversion::NodeView& node,
                                                    const atenrt::conversion::ConversionSettings&) {
@@ -18,10 +19,10 @@ atenrt::conversion::Capability only_named_override(const atenrt::conversion::Nod
 }
 
 // relu as sigmoid: a visibly different layer.
-ATENRT_CONVERTER("aten.relu.default", .validator = only_named_override,
-                 .priority = atenrt::conversion::Priority::High) {
-  return {ctx.net().add_activation(ctx.layer_name(args.name()), args.tensor("self"),
-                                   atenrt::network::ActivationOp::Sigmoid)};
+ATENRT_CONVERTER(kUserFamily, "aten.relu.default", .validator = only_named_override,
+                 .priority = atenrt::conversion::Priority::High)
+(const atenrt::conversion::Scope& s, const atenrt::conversion::NodeArgs& args) {
+  return {s.add_activation("", args.tensor("self"), atenrt::network::ActivationOp::Sigmoid)};
 }
 
 }  // namespace
@@ -43,8 +44,8 @@ TEST(UserOverride, TakesTheNodesItsValidatorAcceptsAndLeavesTheRest) {
   b.node("plain", "aten.relu.default", {GraphBuilder::arg("self", GraphBuilder::t("override_me"))}, DType::Float32, {4});
   b.output("plain");
   ConvertedGraph out = convert_graph(b.g);
-  const auto* first = out.network.find_layer("override_me");
-  const auto* second = out.network.find_layer("plain");
+  const auto* first = out.network.find_layer("[aten]-[override_me]");
+  const auto* second = out.network.find_layer("[aten]-[plain]");
   ASSERT_NE(first, nullptr);
   ASSERT_NE(second, nullptr);
   EXPECT_EQ(first->params_as<network::ActivationParams>().op, network::ActivationOp::Sigmoid);
