@@ -1,17 +1,20 @@
 // Converters without a family of their own: creation (arange/full/...,
-// folded to constants), casts and copies, dropout (inference), sort/top-k,
-// upsampling, cross/cdist/pdist, grid sampling, seeded random constants.
-#include <cmath>
-#include <random>
+// impl/creation), seeded random constants (impl/random), casts and copies,
+// dropout (inference), sort/top-k, upsampling, cross/cdist/pdist, grid
+// sampling (impl/other).
+#include <optional>
+#include <string>
 
 #include "atenrt/errors.h"
 #include "conversion/aten_ops/common.h"
-#include "conversion/host_tensor.h"
+#include "conversion/impl/creation.h"
 #include "conversion/impl/other.h"
+#include "conversion/impl/random.h"
 
 namespace atenrt::conversion::aten_ops {
 namespace {
 namespace ot = impl::other;
+namespace creation = impl::creation;
 using network::ResizeMode;
 constexpr Family kFamily{.name = "other"};
 
@@ -23,127 +26,119 @@ std::optional<DType> dtype_arg(const NodeArgs& args) {
   if (const ir::TensorMeta* m = args.output_meta(0)) return m->dtype;
   return std::nullopt;
 }
-// Folded constants up to this many elements; bigger fills become a Fill layer.
-constexpr std::int64_t kMaxFolded = 4096;
-
-Value filled(const Scope& s, const std::vector<std::int64_t>& size, const Scalar& v, DType dtype) {
-  for (auto d : size) impl::check(d >= 0, "size " + shape_to_string(size) + " has a negative dim");
-  if (impl::numel(size) <= kMaxFolded) {
-    Tensor t(dtype, size);
-    for (std::int64_t i = 0; i < t.numel(); ++i) {
-      if (is_floating(dtype) || dtype == DType::Bool) set_element(t, i, v.f);
-      else set_element_int(t, i, v.is_float() ? static_cast<std::int64_t>(v.f) : v.i);
-    }
-    return t;
-  }
-  return impl::fill(s, size, v.f, dtype);
-}
 DType default_for(const Scalar& s) { return impl::scalar_dtype(s); }
 
+// A number written in the node (not resolved through other nodes).
+std::optional<Scalar> literal_scalar(const NodeView& node, const char* name) {
+  const ir::Argument* a = node.find(name);
+  if (!a) return std::nullopt;
+  if (const auto* b = a->get_if<bool>()) return Scalar::of_bool(*b);
+  if (const auto* d = a->get_if<double>()) return Scalar::of_float(*d);
+  if (auto i = node.literal_int(name)) return Scalar::of_int(*i);
+  return std::nullopt;
+}
+
+// The size argument, when written in the node, is a valid size.
+Validator valid_size(const char* arg) {
+  return [arg](const NodeView& node, const ConversionSettings&) {
+    if (auto size = node.literal_ints(arg)) {
+      if (auto why = creation::size_problem(*size)) return Capability::no(*why);
+    }
+    return Capability::yes();
+  };
+}
+
 // ---------------------------------------------------------------- creation
-ATENRT_CONVERTER(kFamily, "aten.full.default")(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.full.default", .validator = valid_size("size"))(const Scope& s, const NodeArgs& args) {
   const Scalar v = args.scalar("fill_value");
-  return one(filled(s, args.ints("size"), v, dtype_arg(args).value_or(default_for(v))));
+  return one(creation::full(s, args.ints("size"), v, dtype_arg(args).value_or(default_for(v))));
 }
-ATENRT_CONVERTER(kFamily, "aten.zeros.default")(const Scope& s, const NodeArgs& args) {
-  return one(filled(s, args.ints("size"), Scalar::of_int(0), dtype_arg(args).value_or(DType::Float32)));
-}
-ATENRT_CONVERTER(kFamily, "aten.ones.default")(const Scope& s, const NodeArgs& args) {
-  return one(filled(s, args.ints("size"), Scalar::of_int(1), dtype_arg(args).value_or(DType::Float32)));
+ATENRT_CONVERTER(kFamily, keys("aten.zeros.default", "aten.ones.default"), .validator = valid_size("size"))
+(const Scope& s, const NodeArgs& args) {
+  const Scalar v = Scalar::of_int(s.target() == "aten.ones.default" ? 1 : 0);
+  return one(creation::full(s, args.ints("size"), v, dtype_arg(args).value_or(DType::Float32)));
 }
 // A dead `empty` from tracing; if read, zeros (its contents are undefined).
-ATENRT_CONVERTER(kFamily, "aten.empty.memory_format", .validator = [](const NodeView& n, const ConversionSettings&) {
-  return n.literal_ints("size") ? Capability::yes() : Capability::no("size must be known at conversion time");
-})(const Scope& s, const NodeArgs& args) {
-  return one(filled(s, args.ints("size"), Scalar::of_int(0), dtype_arg(args).value_or(DType::Float32)));
+Capability empty_size(const NodeView& node, const ConversionSettings& settings) {
+  if (!node.literal_ints("size")) return Capability::no("size must be known at conversion time");
+  return valid_size("size")(node, settings);
+}
+ATENRT_CONVERTER(kFamily, "aten.empty.memory_format", .validator = empty_size)(const Scope& s, const NodeArgs& args) {
+  return one(creation::full(s, args.ints("size"), Scalar::of_int(0), dtype_arg(args).value_or(DType::Float32)));
 }
 Outputs like(const Scope& s, const NodeArgs& args, const Scalar& v) {
   auto* x = args.tensor("self");
-  const DType dt = dtype_arg(args).value_or(x->dtype);
-  if (x->is_static()) return one(filled(s, x->dims, v, dt));
-  network::FillParams p;
-  p.dtype = dt;
-  p.value = v.f;
-  auto* shape = s.add_shape("shape", x);
-  return one(s.add_fill("", p, shape));
+  return one(creation::full_like(s, x, v, dtype_arg(args).value_or(x->dtype)));
 }
-ATENRT_CONVERTER(kFamily, "aten.zeros_like.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return like(s, args, Scalar::of_int(0)); }
-ATENRT_CONVERTER(kFamily, "aten.ones_like.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return like(s, args, Scalar::of_int(1)); }
-ATENRT_CONVERTER(kFamily, "aten.empty_like.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return like(s, args, Scalar::of_int(0)); }
-ATENRT_CONVERTER(kFamily, "aten.full_like.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return like(s, args, args.scalar("fill_value")); }
-ATENRT_CONVERTER(kFamily, "aten.fill.Scalar", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return like(s, args, args.scalar("value")); }
+ATENRT_CONVERTER(kFamily, keys("aten.zeros_like.default", "aten.empty_like.default"), .supports_dynamic_shapes = true)
+(const Scope& s, const NodeArgs& args) { return like(s, args, Scalar::of_int(0)); }
+ATENRT_CONVERTER(kFamily, "aten.ones_like.default", .supports_dynamic_shapes = true)
+(const Scope& s, const NodeArgs& args) { return like(s, args, Scalar::of_int(1)); }
+ATENRT_CONVERTER(kFamily, "aten.full_like.default", .supports_dynamic_shapes = true)
+(const Scope& s, const NodeArgs& args) { return like(s, args, args.scalar("fill_value")); }
+ATENRT_CONVERTER(kFamily, "aten.fill.Scalar", .supports_dynamic_shapes = true)
+(const Scope& s, const NodeArgs& args) { return like(s, args, args.scalar("value")); }
 Outputs new_filled(const Scope& s, const NodeArgs& args, const Scalar& v) {
   auto* x = args.tensor("self");
-  return one(filled(s, args.ints("size"), v, dtype_arg(args).value_or(x->dtype)));
+  return one(creation::full(s, args.ints("size"), v, dtype_arg(args).value_or(x->dtype)));
 }
-ATENRT_CONVERTER(kFamily, "aten.new_zeros.default")(const Scope& s, const NodeArgs& args) { return new_filled(s, args, Scalar::of_int(0)); }
-ATENRT_CONVERTER(kFamily, "aten.new_ones.default")(const Scope& s, const NodeArgs& args) { return new_filled(s, args, Scalar::of_int(1)); }
-ATENRT_CONVERTER(kFamily, "aten.new_empty.default")(const Scope& s, const NodeArgs& args) { return new_filled(s, args, Scalar::of_int(0)); }
-ATENRT_CONVERTER(kFamily, "aten.new_full.default")(const Scope& s, const NodeArgs& args) { return new_filled(s, args, args.scalar("fill_value")); }
+ATENRT_CONVERTER(kFamily, keys("aten.new_zeros.default", "aten.new_empty.default"), .validator = valid_size("size"))
+(const Scope& s, const NodeArgs& args) { return new_filled(s, args, Scalar::of_int(0)); }
+ATENRT_CONVERTER(kFamily, "aten.new_ones.default", .validator = valid_size("size"))
+(const Scope& s, const NodeArgs& args) { return new_filled(s, args, Scalar::of_int(1)); }
+ATENRT_CONVERTER(kFamily, "aten.new_full.default", .validator = valid_size("size"))
+(const Scope& s, const NodeArgs& args) { return new_filled(s, args, args.scalar("fill_value")); }
 ATENRT_CONVERTER(kFamily, "aten.scalar_tensor.default")(const Scope& s, const NodeArgs& args) {
   const Scalar v = args.scalar("s");
-  return one(filled(s, {}, v, dtype_arg(args).value_or(DType::Float32)));
-}
-Outputs arange(const NodeArgs& args, const Scalar& start, const Scalar& end, const Scalar& step) {
-  impl::check(step.f != 0.0, "arange step must not be 0");
-  const bool floating = start.is_float() || end.is_float() || step.is_float();
-  const DType dt = dtype_arg(args).value_or(floating ? DType::Float32 : DType::Int64);
-  double count = std::ceil((end.f - start.f) / step.f);
-  if (!floating) {
-    // Exact integer count.
-    const auto span = end.i - start.i;
-    count = static_cast<double>((span + step.i + (step.i > 0 ? -1 : 1)) / step.i);
-  }
-  impl::check(count >= 0 && count < 1e9, "arange would have " + std::to_string(count) + " elements");
-  const auto n = static_cast<std::int64_t>(count);
-  Tensor t(dt, {n});
-  for (std::int64_t i = 0; i < n; ++i) {
-    if (is_floating(dt)) set_element(t, i, start.f + static_cast<double>(i) * step.f);
-    else set_element_int(t, i, floating ? static_cast<std::int64_t>(start.f + static_cast<double>(i) * step.f)
-                                        : start.i + i * step.i);
-  }
-  return one(t);
-}
-ATENRT_CONVERTER(kFamily, "aten.arange.default")(const Scope&, const NodeArgs& args) {
-  return arange(args, Scalar::of_int(0), args.scalar("end"), Scalar::of_int(1));
-}
-ATENRT_CONVERTER(kFamily, "aten.arange.start")(const Scope&, const NodeArgs& args) {
-  return arange(args, args.scalar("start"), args.scalar("end"), Scalar::of_int(1));
-}
-ATENRT_CONVERTER(kFamily, "aten.arange.start_step")(const Scope&, const NodeArgs& args) {
-  return arange(args, args.scalar("start"), args.scalar("end"), args.scalar("step"));
+  return one(creation::full(s, {}, v, dtype_arg(args).value_or(DType::Float32)));
 }
 
-// Random values are drawn once, at conversion time, from a fixed seed (as
-// Torch-TensorRT's evaluators do): every run of the engine sees the same
-// values, which PyTorch does not.
-std::uint64_t seed_of(const std::string& name) { return std::hash<std::string>{}(name); }
-ATENRT_CONVERTER(kFamily, "aten.rand.default")(const Scope&, const NodeArgs& args) {
-  const DType dt = dtype_arg(args).value_or(DType::Float32);
-  Tensor t(dt, args.ints("size"));
-  std::mt19937_64 gen(seed_of(args.name()));
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  for (std::int64_t i = 0; i < t.numel(); ++i) set_element(t, i, u(gen));
-  return one(t);
+// arange's three overloads, decoded one way for the validator (numbers
+// written in the node) and the converter (numbers resolved).
+template <typename NumberOf>
+std::optional<creation::ArangeArgs> arange_args(const std::string& target, NumberOf number) {
+  creation::ArangeArgs a;
+  auto end = number("end");
+  if (!end) return std::nullopt;
+  a.end = *end;
+  if (target != "aten.arange.default") {
+    auto start = number("start");
+    if (!start) return std::nullopt;
+    a.start = *start;
+  }
+  if (target == "aten.arange.start_step") {
+    auto step = number("step");
+    if (!step) return std::nullopt;
+    a.step = *step;
+  }
+  return a;
 }
-ATENRT_CONVERTER(kFamily, "aten.randn.default")(const Scope&, const NodeArgs& args) {
-  const DType dt = dtype_arg(args).value_or(DType::Float32);
-  Tensor t(dt, args.ints("size"));
-  std::mt19937_64 gen(seed_of(args.name()));
-  std::normal_distribution<double> u(0.0, 1.0);
-  for (std::int64_t i = 0; i < t.numel(); ++i) set_element(t, i, u(gen));
-  return one(t);
+Capability arange_ok(const NodeView& node, const ConversionSettings&) {
+  const auto a = arange_args(node.target(), [&](const char* n) { return literal_scalar(node, n); });
+  std::string why;
+  if (a && !a->count(&why)) return Capability::no(why);
+  return Capability::yes();
 }
-ATENRT_CONVERTER(kFamily, "aten.randperm.default")(const Scope&, const NodeArgs& args) {
-  const auto n = args.i("n");
-  impl::check(n >= 0, "randperm n must be non-negative");
-  std::vector<std::int64_t> v(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
-  std::mt19937_64 gen(seed_of(args.name()));
-  std::shuffle(v.begin(), v.end(), gen);
-  Tensor t(dtype_arg(args).value_or(DType::Int64), {n});
-  for (std::int64_t i = 0; i < n; ++i) set_element_int(t, i, v[static_cast<std::size_t>(i)]);
-  return one(t);
+ATENRT_CONVERTER(kFamily, keys("aten.arange.default", "aten.arange.start", "aten.arange.start_step"),
+                 .validator = arange_ok)
+(const Scope& s, const NodeArgs& args) {
+  const auto a = arange_args(s.target(), [&](const char* n) { return std::optional<Scalar>(args.scalar(n)); });
+  return one(creation::arange(*a, dtype_arg(args).value_or(a->default_dtype())));
+}
+
+// ---------------------------------------------------------------- random (drawn at conversion time)
+ATENRT_CONVERTER(kFamily, "aten.rand.default", .validator = valid_size("size"))(const Scope& s, const NodeArgs& args) {
+  return one(impl::random::uniform(s, args.ints("size"), dtype_arg(args).value_or(DType::Float32)));
+}
+ATENRT_CONVERTER(kFamily, "aten.randn.default", .validator = valid_size("size"))(const Scope& s, const NodeArgs& args) {
+  return one(impl::random::normal(s, args.ints("size"), dtype_arg(args).value_or(DType::Float32)));
+}
+Capability randperm_ok(const NodeView& node, const ConversionSettings&) {
+  if (node.literal_int("n").value_or(0) < 0) return Capability::no("randperm n must be non-negative");
+  return Capability::yes();
+}
+ATENRT_CONVERTER(kFamily, "aten.randperm.default", .validator = randperm_ok)(const Scope& s, const NodeArgs& args) {
+  return one(impl::random::permutation(s, args.i("n"), dtype_arg(args).value_or(DType::Int64)));
 }
 
 // ---------------------------------------------------------------- casts and copies

@@ -1,0 +1,72 @@
+#include "conversion/impl/creation.h"
+
+#include <cmath>
+
+#include "conversion/host_tensor.h"
+
+namespace atenrt::conversion::impl::creation {
+
+std::optional<std::string> size_problem(const std::vector<std::int64_t>& size) {
+  for (auto d : size) {
+    if (d < 0) return "size " + shape_to_string(size) + " has a negative dim";
+  }
+  return std::nullopt;
+}
+
+Value full(const Scope& s, const std::vector<std::int64_t>& size, const Scalar& value, DType dtype) {
+  if (auto why = size_problem(size)) check(false, *why);
+  if (numel(size) > kMaxFolded) return fill(s, size, value.f, dtype);
+  Tensor t(dtype, size);
+  for (std::int64_t i = 0; i < t.numel(); ++i) {
+    if (is_floating(dtype) || dtype == DType::Bool) set_element(t, i, value.f);
+    else set_element_int(t, i, value.is_float() ? static_cast<std::int64_t>(value.f) : value.i);
+  }
+  return t;
+}
+
+Value full_like(const Scope& s, NetworkTensor* x, const Scalar& value, DType dtype) {
+  if (x->is_static()) return full(s, x->dims, value, dtype);
+  network::FillParams p;
+  p.dtype = dtype;
+  p.value = value.f;
+  return s.add_fill("", p, s.add_shape("shape", x));
+}
+
+DType ArangeArgs::default_dtype() const {
+  const bool floating = start.is_float() || end.is_float() || step.is_float();
+  return floating ? DType::Float32 : DType::Int64;
+}
+
+std::optional<std::int64_t> ArangeArgs::count(std::string* why) const {
+  if (step.f == 0.0) {
+    *why = "arange step must not be 0";
+    return std::nullopt;
+  }
+  double n = std::ceil((end.f - start.f) / step.f);
+  if (default_dtype() == DType::Int64) {
+    // Exact integer count.
+    const auto span = end.i - start.i;
+    n = static_cast<double>((span + step.i + (step.i > 0 ? -1 : 1)) / step.i);
+  }
+  if (!(n >= 0 && n < 1e9)) {
+    *why = "arange would have " + std::to_string(n) + " elements";
+    return std::nullopt;
+  }
+  return static_cast<std::int64_t>(n);
+}
+
+Tensor arange(const ArangeArgs& a, DType dtype) {
+  std::string why;
+  const auto n = a.count(&why);
+  check(n.has_value(), why);
+  const bool floating = a.default_dtype() != DType::Int64;
+  Tensor t(dtype, {*n});
+  for (std::int64_t i = 0; i < *n; ++i) {
+    const double v = a.start.f + static_cast<double>(i) * a.step.f;
+    if (is_floating(dtype)) set_element(t, i, v);
+    else set_element_int(t, i, floating ? static_cast<std::int64_t>(v) : a.start.i + i * a.step.i);
+  }
+  return t;
+}
+
+}  // namespace atenrt::conversion::impl::creation
