@@ -4,7 +4,7 @@
 //   constant folding     layers whose inputs are all constants → Constant
 //   batch-norm folding   Normalization(Batch) after a Convolution → new weights/bias
 //   dead layer removal   layers no output depends on
-//   lowering             Network → runtime::Program (static shapes required)
+//   to_program           Network → runtime::Program (static shapes required)
 //   post-op fusion       bias/residual Add and activations into conv/deconv/matmul
 //   precision            bf16 compute for conv/deconv/matmul (fp32 elsewhere)
 // The Engine then chooses kernels and layouts, pre-packs weights and plans
@@ -51,7 +51,7 @@ int fold_constants(network::Network& net);
 int fold_batchnorm(network::Network& net);
 int remove_dead_layers(network::Network& net);
 // Network → Program; throws UnsupportedError on dynamic dims.
-runtime::Program lower(const network::Network& net);
+runtime::Program to_program(const network::Network& net);
 // Applies the fusion table until nothing matches, within what `backend`'s
 // kernels apply exactly; returns what was fused.
 std::vector<std::string> fuse_post_ops(runtime::Program& program,

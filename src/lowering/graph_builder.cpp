@@ -395,7 +395,7 @@ std::optional<std::vector<ir::TensorMeta>> infer_meta(const ir::Graph& graph, co
   return it->second(graph, node);
 }
 
-DType promote(const ir::Graph& graph, const Operand& a, const Operand& b) {
+DType promote(const ir::Graph& graph, const ir::Argument& a, const ir::Argument& b) {
   std::optional<DType> ta, tb;
   if (auto* t = a.get_if<ir::TensorRef>()) ta = graph.meta(t->name) ? graph.meta(t->name)->dtype : std::nullopt;
   if (auto* t = b.get_if<ir::TensorRef>()) tb = graph.meta(t->name) ? graph.meta(t->name)->dtype : std::nullopt;
@@ -479,16 +479,16 @@ ir::Argument ints(std::vector<std::int64_t> v) { return ir::IntList(std::move(v)
 ir::Argument number(double v) { return v; }
 }  // namespace
 
-std::string GraphBuilder::add(const Operand& a, const Operand& b) {
+std::string GraphBuilder::add(const ir::Argument& a, const ir::Argument& b) {
   return emit("aten.add.Tensor", {na("self", a), na("other", b)});
 }
-std::string GraphBuilder::sub(const Operand& a, const Operand& b) {
+std::string GraphBuilder::sub(const ir::Argument& a, const ir::Argument& b) {
   return emit("aten.sub.Tensor", {na("self", a), na("other", b)});
 }
-std::string GraphBuilder::mul(const Operand& a, const Operand& b) {
+std::string GraphBuilder::mul(const ir::Argument& a, const ir::Argument& b) {
   return emit("aten.mul.Tensor", {na("self", a), na("other", b)});
 }
-std::string GraphBuilder::div(const Operand& a, const Operand& b) {
+std::string GraphBuilder::div(const ir::Argument& a, const ir::Argument& b) {
   return emit("aten.div.Tensor", {na("self", a), na("other", b)});
 }
 std::string GraphBuilder::pow(const std::string& a, double exponent) {
@@ -501,7 +501,7 @@ std::string GraphBuilder::clamp(const std::string& x, std::optional<double> lo, 
   return emit("aten.clamp.default", {na("self", tref(x)), na("min", lo ? number(*lo) : ir::Argument()),
                                      na("max", hi ? number(*hi) : ir::Argument())});
 }
-std::string GraphBuilder::compare(const std::string& op, const std::string& x, const Operand& other) {
+std::string GraphBuilder::compare(const std::string& op, const std::string& x, const ir::Argument& other) {
   const bool tensor = other.is<ir::TensorRef>();
   return emit("aten." + op + (tensor ? ".Tensor" : ".Scalar"), {na("self", tref(x)), na("other", other)});
 }

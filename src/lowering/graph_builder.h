@@ -32,9 +32,8 @@ class NameSet {
   std::set<std::string> used_;
 };
 
-// Operand of an elementwise op: a tensor value or a number.
-using Operand = ir::Argument;
-inline Operand num(double v) { return Operand(v); }
+// The operands of elementwise ops are plain arguments: a TensorRef or a number.
+inline ir::Argument num(double v) { return ir::Argument(v); }
 
 class GraphBuilder {
  public:
@@ -59,14 +58,14 @@ class GraphBuilder {
   std::int64_t static_dim(const std::string& value, int dim, const char* why) const;
 
   // Elementwise (broadcasting; a double operand is a Python scalar).
-  std::string add(const Operand& a, const Operand& b);
-  std::string sub(const Operand& a, const Operand& b);
-  std::string mul(const Operand& a, const Operand& b);
-  std::string div(const Operand& a, const Operand& b);
+  std::string add(const ir::Argument& a, const ir::Argument& b);
+  std::string sub(const ir::Argument& a, const ir::Argument& b);
+  std::string mul(const ir::Argument& a, const ir::Argument& b);
+  std::string div(const ir::Argument& a, const ir::Argument& b);
   std::string pow(const std::string& a, double exponent);
   std::string where(const std::string& cond, const std::string& a, const std::string& b);
   std::string clamp(const std::string& x, std::optional<double> lo, std::optional<double> hi);
-  std::string compare(const std::string& op, const std::string& x, const Operand& other);  // "gt", "lt", "eq", ...
+  std::string compare(const std::string& op, const std::string& x, const ir::Argument& other);  // "gt", "lt", "eq", ...
   std::string unary(const std::string& op, const std::string& x);  // "exp", "log", "sqrt", ...
   // Matrix products.
   std::string mm(const std::string& a, const std::string& b);
@@ -117,6 +116,6 @@ std::optional<std::vector<ir::TensorMeta>> infer_meta(const ir::Graph& graph, co
 
 // Type promotion of two operands (tensor values or numbers), as PyTorch does
 // for the categories bool < integer < floating.
-DType promote(const ir::Graph& graph, const Operand& a, const Operand& b);
+DType promote(const ir::Graph& graph, const ir::Argument& a, const ir::Argument& b);
 
 }  // namespace atenrt::lowering

@@ -1,6 +1,6 @@
 // The Program: what an Engine executes and what an engine file stores.
 //
-// The builder lowers an optimized network::Network to a Program: a flat list
+// The builder turns an optimized network::Network into a Program (to_program): a flat list
 // of tensors (inputs, constants, activations) and of steps in execution order.
 // A step is a network layer plus what the builder attached to it: fused
 // post-ops (activations and a residual/bias add) and the precision of its

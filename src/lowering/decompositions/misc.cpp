@@ -9,8 +9,8 @@ namespace atenrt::lowering::decomp {
 namespace {
 
 // A number operand that keeps integer tensors integer (torch writes 2, not 2.0).
-Operand number_for(GraphBuilder& b, const std::string& like, double v) {
-  if (!is_floating(b.dtype(like)) && v == std::floor(v)) return Operand(static_cast<std::int64_t>(v));
+ir::Argument number_for(GraphBuilder& b, const std::string& like, double v) {
+  if (!is_floating(b.dtype(like)) && v == std::floor(v)) return ir::Argument(static_cast<std::int64_t>(v));
   return num(v);
 }
 
@@ -26,7 +26,7 @@ std::string triangle(GraphBuilder& b, const ir::Node& n, const char* cmp) {
   const auto cols_n = b.static_dim(x, -1, n.target.name.c_str());
   const auto rows = b.unsqueeze(b.arange(0, static_cast<double>(rows_n), 1, DType::Int64), 1);
   const auto cols = b.arange(0, static_cast<double>(cols_n), 1, DType::Int64);
-  const auto mask = b.compare(cmp, b.sub(tv(cols), tv(rows)), Operand(int_arg(n, "diagonal")));
+  const auto mask = b.compare(cmp, b.sub(tv(cols), tv(rows)), ir::Argument(int_arg(n, "diagonal")));
   return b.where(mask, x, b.full({}, 0.0, b.dtype(x)));
 }
 

@@ -48,15 +48,15 @@ class Kernel {
   virtual std::string implementation() const = 0;
 };
 
-// What the engine knows about one operand when it asks for a kernel.
-struct Operand {
+// What the engine knows about one input when it asks for a kernel.
+struct KernelInput {
   const ProgramTensor* tensor = nullptr;
   Layout layout;  // inputs: the layout the tensor has
 };
 
 struct KernelRequest {
   const Step* step = nullptr;
-  std::vector<Operand> inputs;
+  std::vector<KernelInput> inputs;
   std::vector<const ProgramTensor*> outputs;
   bool blocked_output_allowed = false;  // every consumer accepts a blocked layout
   bool prepack_weights = true;

@@ -261,16 +261,16 @@ TEST(Fusion, FusesOnlyWhatTheBackendTakes) {
     n.mark_output(n.add_elementwise("add", r, x, ElementwiseOp::Add));
     return n;
   };
-  auto fused = builder::lower(make());
+  auto fused = builder::to_program(make());
   EXPECT_EQ(builder::fuse_post_ops(fused, ActivationsOnly(true)),
             std::vector<std::string>{"activation: relu into conv1"});
   ASSERT_EQ(fused.steps.size(), 2u);
   ASSERT_EQ(fused.steps[0].post_ops.size(), 1u);
   EXPECT_EQ(fused.steps[0].post_ops[0].fused_layer, "relu");
-  auto none = builder::lower(make());
+  auto none = builder::to_program(make());
   EXPECT_TRUE(builder::fuse_post_ops(none, ActivationsOnly(false)).empty());
   EXPECT_EQ(none.steps.size(), 3u);
-  auto cpu = builder::lower(make());
+  auto cpu = builder::to_program(make());
   EXPECT_EQ(builder::fuse_post_ops(cpu).size(), 2u);  // the CPU backend takes relu and the add
 }
 

@@ -45,7 +45,7 @@ md_t plain_md(const Dims& dims, dt type) {
   return md_t(d, type, strides);
 }
 
-md_t desc_of(const Operand& op, dt type) {
+md_t desc_of(const KernelInput& op, dt type) {
   if (!op.layout.is_plain()) return op.layout.blocked->md;
   return plain_md(op.tensor->dims, type);
 }

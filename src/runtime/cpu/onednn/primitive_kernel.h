@@ -38,7 +38,7 @@ std::optional<dt> to_dt(DType d);
 memory::dims mdims(const Dims& d);  // 0-d → {1}
 memory::dims to_mdims(const Dims& d);
 md_t plain_md(const Dims& dims, dt type);
-md_t desc_of(const Operand& op, dt type);  // the operand's layout, or plain
+md_t desc_of(const KernelInput& op, dt type);  // the operand's layout, or plain
 
 struct Slot {
   enum class Source { Input, Output, Scratch, Constant };

@@ -8,7 +8,7 @@ namespace atenrt::builder {
 using runtime::Program;
 using runtime::TensorRole;
 
-Program lower(const network::Network& net) {
+Program to_program(const network::Network& net) {
   Program prog;
   std::unordered_map<const network::NetworkTensor*, int> ids;
   auto add = [&](const network::NetworkTensor* t, TensorRole role) {
@@ -59,7 +59,7 @@ runtime::Engine build(network::Network net, const BuilderConfig& config, BuildRe
   if (config.constant_folding) r.folded_constants = fold_constants(net);
   if (config.fold_batchnorm) r.folded_batchnorms = fold_batchnorm(net);
   if (config.dead_layer_removal) r.removed_layers = remove_dead_layers(net);
-  Program prog = lower(net);
+  Program prog = to_program(net);
   if (config.fuse_post_ops) r.fusions = fuse_post_ops(prog);
   set_precision(prog, config.precision);
   return runtime::Engine(std::move(prog), config.engine);
