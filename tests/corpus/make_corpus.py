@@ -318,6 +318,32 @@ def patch_central_sizes(data, entry_name, comp_size=None, size=None, method=None
         pos += 4
 
 
+def flat(p):
+    """Schema 1 (torch 2.1): the flat signature in place of input/output specs."""
+    sig = p["graph_module"]["signature"]
+    out = {"inputs_to_parameters": {}, "inputs_to_buffers": {}, "user_inputs": [], "user_outputs": [],
+           "buffers_to_mutate": {}, "backward_signature": None}
+    for spec in sig["input_specs"]:
+        (kind, v), = spec.items()
+        if kind == "parameter":
+            out["inputs_to_parameters"][v["arg"]["name"]] = v["parameter_name"]
+        elif kind in ("buffer", "tensor_constant"):
+            out["inputs_to_buffers"][v["arg"]["name"]] = v.get("buffer_name", v.get("tensor_constant_name"))
+        else:
+            out["user_inputs"].append(v["arg"]["as_tensor"]["name"])
+    out["user_outputs"] = [s["user_output"]["arg"]["as_tensor"]["name"] for s in sig["output_specs"]]
+    p["graph_module"]["signature"] = out
+    p["schema_version"] = 1
+
+
+def legacy_json(prog_bytes):
+    """A torch 2.1/2.2-style legacy zip (state dicts in .json records) around a program."""
+    w, c = torch_weights()
+    prog = prog_bytes if isinstance(prog_bytes, bytes) else jdump(prog_bytes)
+    return {"serialized_exported_program.json": prog, "serialized_state_dict.json": tsave(w),
+            "serialized_constants.json": tsave(c), "version": b"2"}
+
+
 def make_bad():
     os.makedirs(BAD, exist_ok=True)
     good = open(os.path.join(VALID, "program_raw.pt2"), "rb").read()
@@ -402,6 +428,47 @@ def make_bad():
         pt2_raw_entries(prog=mutate_prog(lambda p: p["graph_module"]["signature"]["input_specs"].__setitem__(
             5, {"custom_obj": {"arg": {"name": "c_zeros", "class_fqn": "x"}, "custom_obj_name": "o"}}))),
         "UnsupportedError", "custom object (torchbind) inputs")
+    # Older schemas (pt2_schema_history.md): the other union encodings and the 2.1 flat signature.
+    def v(major):
+        return lambda p: p.update(schema_version=major)
+    bad("json_s2_union_all_null.pt2",
+        legacy_json(mutate_prog(lambda p: (v(2)(p), nodes(p)[1]["inputs"][1].update(
+            arg={"as_none": None, "as_tensor": None, "as_int": None})))),
+        "FormatError", "all null", writer="py")
+    bad("json_s2_union_two_set.pt2",
+        legacy_json(mutate_prog(lambda p: (v(2)(p), nodes(p)[1]["inputs"][1].update(
+            arg={"as_none": None, "as_tensor": {"name": "b_scale"}, "as_int": 0})))),
+        "FormatError", "are both set", writer="py")
+    bad("json_s4_type_without_value.pt2",
+        legacy_json(mutate_prog(lambda p: nodes(p)[1]["inputs"][1].update(arg={"$type": "as_tensor"}))),
+        "FormatError", "must have exactly those two members", writer="py")
+    bad("json_s4_type_not_string.pt2",
+        legacy_json(mutate_prog(lambda p: nodes(p)[1]["inputs"][1].update(arg={"$type": 5, "$value": 1}))),
+        "FormatError", ".$type: expected a string", writer="py")
+    bad("json_s1_unbound_input.pt2",
+        legacy_json(mutate_prog(lambda p: (flat(p), p["graph_module"]["signature"]["user_inputs"].clear()))),
+        "FormatError", "('x') is neither a parameter, a buffer nor a user input", writer="py")
+    bad("json_s1_output_count.pt2",
+        legacy_json(mutate_prog(lambda p: (flat(p), p["graph_module"]["signature"]["user_outputs"].pop()))),
+        "FormatError", "0 buffer mutations and 1 user outputs for 2 graph outputs", writer="py")
+    bad("json_s1_backward_signature.pt2",
+        legacy_json(mutate_prog(lambda p: (flat(p), p["graph_module"]["signature"].update(backward_signature={
+            "gradients_to_parameters": {}, "gradients_to_user_inputs": {}, "loss_output": "add_1"})))),
+        "UnsupportedError", "joint forward-backward graphs", writer="py")
+    bad("json_s1_tensor_value_meta.pt2",
+        legacy_json(mutate_prog(lambda p: (flat(p), G(p)["tensor_values"].update(x={"meta": 5})))),
+        "FormatError", "tensor_values.x.meta: expected an object", writer="py")
+    bad("json_hint_unknown_member.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: G(p)["tensor_values"]["x"].update(
+            sizes=[{"as_expr": {"expr_str": "s0", "hint": {"as_str": "2"}}}, sym(4)]))),
+        "FormatError", "unknown SymExprHint member 'as_str'")
+    bad("json_gradient_output.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: p["graph_module"]["signature"]["output_specs"].__setitem__(
+            0, {"gradient_to_parameter": {"arg": {"name": "add_1"}, "parameter_name": "fc.weight"}}))),
+        "UnsupportedError", "joint forward-backward graphs (gradient_to_parameter)")
+    bad("json_schema_0_3.pt2",
+        pt2_raw_entries(prog=mutate_prog(lambda p: p.update(schema_version={"major": 0, "minor": 3}))),
+        "UnsupportedError", "schema version 0.3")
     bad("json_schema_9.pt2",
         pt2_raw_entries(prog=mutate_prog(lambda p: p.update(schema_version={"major": 9, "minor": 0}))),
         "UnsupportedError", "schema version 9.0")
