@@ -1,32 +1,66 @@
 // The `atenrt` command-line program. Each subcommand lives in its own
 // tools/cli_<name>.cpp and registers itself with the app here.
+//
+// The contract of every command: exit 0 on success, 1 on a runtime or model
+// error, 2 on a usage error (bad flag, bad setting); every error is one line
+// (or a report) on stderr starting with "atenrt: error:".
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 
-#include "atenrt/errors.h"
+#include "atenrt/atenrt.h"
+#include "atenrt/text.h"
 #include "cli_commands.h"
+#include "cli_settings.h"
+
+namespace {
+
+constexpr int kRuntimeError = 1;
+constexpr int kUsageError = 2;
+
+std::string version_text() {
+  const auto& b = atenrt::build_info();
+  std::string text = "atenrt " + b.version + "\noneDNN " + b.onednn_version + "\nbuild: " + b.build_type + ", " +
+                     b.compiler;
+  for (const auto& o : b.options) text += ", " + o;
+  return text;
+}
+
+int error(const std::string& message, int code) {
+  // Messages may echo archive content (entry and node names): escaped.
+  std::cerr << "atenrt: error: " << atenrt::escape_text(message) << "\n";
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"atenrt: compile torch.export .pt2 programs into fast CPU inference engines"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", version_text(), "print the version, the oneDNN version and the build");
+  app.footer("Exit status: 0 success, 1 runtime or model error, 2 usage error.");
   auto commands = atenrt::cli::all_commands();
   for (auto& command : commands) command->setup(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::string where;
+    for (const auto* sub : app.get_subcommands()) where = std::string(" ") + sub->get_name();
+    return error(std::string(e.what()) + " (see atenrt" + where + " --help)", kUsageError);
   }
   try {
     for (auto& command : commands) {
       if (command->sub && command->sub->parsed()) return command->run();
     }
+  } catch (const atenrt::cli::UsageError& e) {
+    return error(e.what(), kUsageError);
+  } catch (const atenrt::SettingsError& e) {
+    return error(e.what(), kUsageError);
   } catch (const atenrt::Error& e) {
-    std::cerr << "atenrt: error: " << e.what() << "\n";
-    return 1;
+    return error(e.what(), kRuntimeError);
   } catch (const std::exception& e) {
-    std::cerr << "atenrt: internal error: " << e.what() << "\n";
-    return 2;
+    return error(std::string("internal error: ") + e.what(), kRuntimeError);
   }
-  return 1;
+  return error("no command given (see atenrt --help)", kUsageError);
 }

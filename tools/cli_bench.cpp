@@ -1,4 +1,4 @@
-// `atenrt bench MODEL.pt2|ENGINE.atrt [--iterations N] [--warmup N] [--threads N] [--json]`
+// `atenrt bench MODEL.pt2|ENGINE.atrt [--iterations N] [--warmup N] [--threads N] [--json] [--verbose]`
 //
 // Latency of one ExecutionContext::run on random inputs: median and p90 over
 // the timed iterations, plus compile time and memory. Numbers from one run on
@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -52,17 +53,17 @@ class BenchCommand : public Command {
     sub->add_option("--iterations", iterations_, "timed runs")->check(CLI::Range(1, 1000000));
     sub->add_option("--warmup", warmup_, "untimed runs first")->check(CLI::Range(0, 1000000));
     sub->add_flag("--json", json_, "print one JSON object");
+    sub->add_flag("--verbose", verbose_, "also print the engine's steps, kernels and memory plan");
     flags_.add_to(sub);
   }
 
   int run() override {
     CompileReport report;
-    auto engine = load_or_compile(model_, flags_, &report);
-    if (!engine) return 0;
+    const Engine engine = load_or_compile(model_, flags_, &report);
     std::mt19937 rng(0);
     std::vector<Tensor> inputs;
-    for (const auto& spec : engine->inputs()) inputs.push_back(random_input(spec, rng));
-    auto context = engine->create_context();
+    for (const auto& spec : engine.inputs()) inputs.push_back(random_input(spec, rng));
+    auto context = engine.create_context();
     for (int i = 0; i < warmup_; ++i) context.run(inputs);
     std::vector<double> ms;
     ms.reserve(static_cast<std::size_t>(iterations_));
@@ -76,30 +77,42 @@ class BenchCommand : public Command {
     const double peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
     const double median = percentile(ms, 0.5);
     const double p90 = percentile(ms, 0.9);
-    const CompileSettings settings = flags_.resolve();
+    // What the engine really does, whatever the flags asked for.
+    std::map<std::string, int> step_precisions;
+    for (const auto& step : engine.steps()) step_precisions[step.precision]++;
+    nlohmann::json shapes = nlohmann::json::array();
+    for (const auto& spec : engine.inputs()) shapes.push_back(spec.to_string());
     if (json_) {
       nlohmann::json j = {
           {"model", model_},
-          {"precision", flags_.precision},
-          {"threads", settings.num_threads},
+          {"precision", engine.precision()},
+          {"step_precisions", step_precisions},
+          {"threads", engine.effective_threads()},
+          {"inputs", shapes},
           {"iterations", iterations_},
           {"warmup", warmup_},
           {"median_ms", median},
           {"p90_ms", p90},
           {"min_ms", *std::min_element(ms.begin(), ms.end())},
           {"compile_ms", report.compile_ms},
-          {"activation_bytes", engine->activation_bytes()},
-          {"weight_bytes", engine->weight_bytes()},
+          {"activation_bytes", engine.activation_bytes()},
+          {"weight_bytes", engine.weight_bytes()},
           {"peak_rss_mb", peak_rss_mb},
       };
+      if (verbose_) j["describe"] = engine.describe();
       std::cout << j.dump() << "\n";
     } else {
-      std::cout << model_ << " (" << flags_.precision << ", " << iterations_ << " runs after " << warmup_
+      if (verbose_) std::cout << engine.describe() << "\n";
+      std::string precisions;
+      for (const auto& [p, n] : step_precisions) precisions += (precisions.empty() ? "" : ", ") + std::to_string(n) + " " + p;
+      std::cout << model_ << " (" << engine.precision() << ": steps " << precisions << "; "
+                << engine.effective_threads() << " threads; " << iterations_ << " runs after " << warmup_
                 << " warm-up)\n"
                 << "  median " << median << " ms, p90 " << p90 << " ms\n"
                 << "  compile " << report.compile_ms << " ms\n"
-                << "  activations " << engine->activation_bytes() / 1024 << " KiB planned, weights "
-                << engine->weight_bytes() / 1024 << " KiB, peak RSS " << peak_rss_mb << " MiB\n";
+                << "  inputs " << shapes.dump() << "\n"
+                << "  activations " << engine.activation_bytes() / 1024 << " KiB planned, weights "
+                << engine.weight_bytes() / 1024 << " KiB, peak RSS " << peak_rss_mb << " MiB\n";
     }
     return 0;
   }
@@ -109,6 +122,7 @@ class BenchCommand : public Command {
   int iterations_ = 50;
   int warmup_ = 5;
   bool json_ = false;
+  bool verbose_ = false;
   SettingsFlags flags_;
 };
 

@@ -1,10 +1,9 @@
-// `atenrt inspect MODEL.pt2 [--json] [--lowered] [--disable-passes a,b]`
+// `atenrt inspect MODEL.pt2|ENGINE.atrt [--json] [--lowered [settings]] [--verbose]`
 #include <iostream>
 
+#include "atenrt/inspect.h"
 #include "cli_commands.h"
-#include "frontend/inspect.h"
-#include "frontend/pt2_reader.h"
-#include "lowering/lower.h"
+#include "cli_settings.h"
 
 namespace atenrt::cli {
 namespace {
@@ -12,39 +11,33 @@ namespace {
 class InspectCommand : public Command {
  public:
   void setup(CLI::App& app) override {
-    sub = app.add_subcommand("inspect", "Print what a .pt2 archive holds: producer, layout, I/O, weights, ops");
-    sub->add_option("model", path_, "the .pt2 archive")->required();
+    sub = app.add_subcommand(
+        "inspect",
+        "Print what a .pt2 archive holds (producer, layout, I/O, weights, ops) or an engine file (settings, I/O, "
+        "steps, kernels, memory plan, weights)");
+    sub->add_option("model", path_, "a .pt2 archive or an engine file")->required();
     sub->add_flag("--json", json_, "print one JSON object");
-    sub->add_flag("--lowered", lowered_, "show the graph after lowering (decompositions and passes)");
-    sub->add_option("--disable-passes", disabled_passes_, "lowering passes to switch off (with --lowered)")
-        ->delimiter(',');
-    sub->add_option("--disable-decompositions", disabled_decompositions_,
-                    "decompositions to switch off by op overload (with --lowered)")
-        ->delimiter(',');
+    sub->add_flag("--verbose", verbose_, "list every weight of an engine file");
+    sub->add_flag("--lowered", lowered_,
+                  "show what compile's lowering does with the same settings (decompositions and passes)");
+    flags_.add_to(sub);
   }
 
   int run() override {
-    ir::ExportedProgram program = frontend::load_pt2(path_);
-    lowering::LoweringReport report;
-    if (lowered_) {
-      lowering::LoweringSettings settings;
-      settings.disabled_passes.insert(disabled_passes_.begin(), disabled_passes_.end());
-      settings.disabled_decompositions.insert(disabled_decompositions_.begin(),
-                                              disabled_decompositions_.end());
-      report = lowering::lower(program.graph, settings);
-    }
-    if (json_) {
-      auto j = frontend::inspect_json(program);
-      if (lowered_) {
-        j["lowering"] = {{"nodes_before", report.nodes_before},
-                         {"nodes_after", report.nodes_after},
-                         {"decompositions", report.decompositions}};
+    const CompileSettings settings = flags_.resolve();
+    if (is_engine_file(path_)) {
+      if (lowered_) throw UsageError(path_ + " is an engine file, already lowered and built: --lowered needs the .pt2");
+      for (const Setting* s : flags_.given()) {
+        if (s->phase == SettingPhase::Compile) {
+          throw UsageError(s->cli_flag + " is a compile-time setting; " + path_ +
+                           " is an engine file, already built (inspect shows what it was built with)");
+        }
       }
-      std::cout << j.dump(2) << "\n";
-    } else {
-      std::cout << frontend::inspect_text(program);
-      if (lowered_) std::cout << "\nLowering:\n" << report.to_string();
+    } else if (!lowered_ && !flags_.given().empty()) {
+      throw UsageError("settings flags shape what --lowered shows; without --lowered they do nothing");
     }
+    const InspectReport report = inspect(path_, settings, lowered_, verbose_);
+    std::cout << (json_ ? report.json + "\n" : report.text);
     return 0;
   }
 
@@ -52,8 +45,8 @@ class InspectCommand : public Command {
   std::string path_;
   bool json_ = false;
   bool lowered_ = false;
-  std::vector<std::string> disabled_passes_;
-  std::vector<std::string> disabled_decompositions_;
+  bool verbose_ = false;
+  SettingsFlags flags_;
 };
 
 }  // namespace

@@ -1,9 +1,18 @@
-// `atenrt run MODEL.pt2|ENGINE.atrt --inputs IN.npz --outputs OUT.npz [settings]`
+// `atenrt run MODEL.pt2|ENGINE.atrt --inputs IN.npz [--outputs OUT.npz]
+//            [--named-outputs] [--compare REF.npz --rtol R --atol A] [settings]`
+//
+// Prints one line per output (name, dtype and shape, min/max/mean) unless
+// --quiet; --json prints the same as one JSON object. --compare prints a
+// per-output error table and exits 1 beyond tolerance (as Polygraphy does).
+#include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
+#include "atenrt/inspect.h"
+#include "atenrt/text.h"
 #include "cli_commands.h"
 #include "cli_settings.h"
-#include "ir/npz.h"
+#include "cli_tensors.h"
 
 namespace atenrt::cli {
 namespace {
@@ -11,44 +20,145 @@ namespace {
 class RunCommand : public Command {
  public:
   void setup(CLI::App& app) override {
-    sub = app.add_subcommand("run", "Run a model on inputs from an .npz file; write the outputs to an .npz");
+    sub = app.add_subcommand("run", "Run a model on inputs from an .npz file; print, save or compare the outputs");
     sub->add_option("model", model_, "a .pt2 archive or an engine file")->required();
     sub->add_option("--inputs", inputs_, "numpy.savez(path, *arrays) file: arr_0, arr_1, ...")->required();
-    sub->add_option("--outputs", outputs_, ".npz file to write (user outputs, flattened, in order)")->required();
+    sub->add_option("--outputs", outputs_, ".npz file to write (outputs in order: arr_0, arr_1, ...)");
+    sub->add_flag("--named-outputs", named_outputs_, "key the --outputs file by the graph's output names");
+    sub->add_option("--compare", compare_, "reference .npz (arr_0, ... or output names): exit 1 beyond tolerance");
+    sub->add_option("--rtol", rtol_, "relative tolerance of --compare")->capture_default_str()->check(CLI::NonNegativeNumber);
+    sub->add_option("--atol", atol_, "absolute tolerance of --compare")->capture_default_str()->check(CLI::NonNegativeNumber);
+    sub->add_flag("--quiet", quiet_, "print nothing on success");
+    sub->add_flag("--json", json_, "print the output summary (and comparison) as one JSON object");
+    sub->add_flag("--verbose", verbose_, "also print the engine's steps, kernels and memory plan");
     flags_.add_to(sub);
   }
 
   int run() override {
-    auto engine = load_or_compile(model_, flags_);
-    if (!engine) return 0;
-    const auto& expected = engine->inputs();
+    if (named_outputs_ && outputs_.empty()) throw UsageError("run: --named-outputs needs --outputs FILE.npz");
+    const Engine engine = load_or_compile(model_, flags_);
+    const std::vector<Tensor> inputs = checked_inputs(engine);
+    auto context = engine.create_context();
+    const auto& outputs = context.run(inputs);
+    std::vector<std::string> names;
+    for (const auto& spec : engine.outputs()) names.push_back(spec.name);
+    if (!outputs_.empty()) write_npz(outputs_, outputs, named_outputs_ ? names : std::vector<std::string>{});
+    std::vector<Comparison> table;
+    if (!compare_.empty()) table = compare(outputs, names);
+    print(engine, outputs, names, table);
+    std::int64_t failed = 0;
+    for (const auto& row : table) failed += !row.ok();
+    if (failed) {
+      std::cerr << "atenrt: error: " << failed << " of " << table.size() << " outputs differ from " << compare_
+                << " beyond rtol " << rtol_ << ", atol " << atol_ << "\n";
+      return 1;
+    }
+    return 0;
+  }
+
+ private:
+  // Each array's header is checked against the engine before its payload is read or inflated.
+  std::vector<Tensor> checked_inputs(const Engine& engine) const {
+    const auto& expected = engine.inputs();
     auto count_error = [&](std::size_t given) {
       std::string want;
       for (const auto& e : expected) want += "\n  " + e.to_string();
       return InputError(inputs_ + ": " + std::to_string(given) + " arrays given, the model takes " +
                         std::to_string(expected.size()) + ":" + want);
     };
-    // Each array's header is checked before its payload is read or inflated.
     auto check = [&](std::size_t i, const std::string&, DType dtype, const std::vector<std::int64_t>& shape) {
       if (i >= expected.size()) throw count_error(i + 1);
       if (dtype != expected[i].dtype || shape != expected[i].dims) {
         throw InputError(inputs_ + ": arr_" + std::to_string(i) + " is " + std::string(dtype_name(dtype)) +
-                         shape_to_string(shape) + ", but input " + std::to_string(i) + " is " +
-                         expected[i].to_string());
+                         shape_to_string(shape) + ", but input " + std::to_string(i) + " is " + expected[i].to_string());
       }
     };
-    std::vector<Tensor> inputs = io::read_npz(inputs_, check);
+    std::vector<Tensor> inputs;
+    for (auto& [name, t] : read_npz(inputs_, check)) inputs.push_back(std::move(t));
     if (inputs.size() != expected.size()) throw count_error(inputs.size());
-    auto context = engine->create_context();
-    const auto& outputs = context.run(inputs);
-    io::write_npz(outputs_, outputs);
-    return 0;
+    return inputs;
   }
 
- private:
+  // References by output name when the file uses the names, else by position.
+  std::vector<Comparison> compare(const std::vector<Tensor>& outputs, const std::vector<std::string>& names) const {
+    const auto refs = read_npz(compare_);
+    std::map<std::string, const Tensor*> by_name;
+    for (const auto& [name, t] : refs) by_name[name] = &t;
+    const bool named = !refs.empty() && by_name.contains(names.front()) && !by_name.contains("arr_0");
+    if (!named && refs.size() != outputs.size()) {
+      throw InputError(compare_ + ": " + std::to_string(refs.size()) + " arrays, the model has " +
+                       std::to_string(outputs.size()) + " outputs");
+    }
+    std::vector<Comparison> table;
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      const Tensor* want = named ? (by_name.contains(names[i]) ? by_name[names[i]] : nullptr) : &refs[i].second;
+      if (!want) {
+        Comparison c;
+        c.name = names[i];
+        c.problem = "no reference named '" + names[i] + "'";
+        table.push_back(c);
+        continue;
+      }
+      table.push_back(compare_tensors(names[i], outputs[i], *want, rtol_, atol_));
+    }
+    return table;
+  }
+
+  void print(const Engine& engine, const std::vector<Tensor>& outputs, const std::vector<std::string>& names,
+             const std::vector<Comparison>& table) const {
+    if (json_) {
+      nlohmann::json summary = nlohmann::json::array();
+      for (std::size_t i = 0; i < outputs.size(); ++i) {
+        nlohmann::json j = {{"name", names[i]}, {"dtype", dtype_name(outputs[i].dtype())}, {"shape", outputs[i].sizes()}};
+        if (const auto s = tensor_stats(outputs[i])) j.update({{"min", s->min}, {"max", s->max}, {"mean", s->mean}, {"nan", s->nan}});
+        summary.push_back(j);
+      }
+      nlohmann::json j = {{"model", model_}, {"outputs", summary}};
+      if (!table.empty()) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& c : table) {
+          rows.push_back({{"name", c.name}, {"ok", c.ok()}, {"max_abs_error", c.max_abs}, {"max_rel_error", c.max_rel},
+                          {"mismatched", c.mismatched}, {"total", c.total}, {"problem", c.problem}});
+        }
+        j["compare"] = {{"reference", compare_}, {"rtol", rtol_}, {"atol", atol_}, {"outputs", rows}};
+      }
+      if (verbose_) j["describe"] = engine.describe();
+      std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      return;
+    }
+    if (quiet_) return;
+    if (verbose_) std::cout << engine.describe() << "\n";
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      std::cout << escape_text(names[i]) << ": " << describe_tensor(outputs[i]);
+      if (const auto s = tensor_stats(outputs[i])) {
+        std::cout << "  min " << s->min << "  max " << s->max << "  mean " << s->mean;
+        if (s->nan) std::cout << "  nan " << s->nan;
+      }
+      std::cout << "\n";
+    }
+    if (table.empty()) return;
+    std::printf("\ncompared with %s (rtol %g, atol %g):\n", escape_text(compare_).c_str(), rtol_, atol_);
+    std::printf("  %-24s %-6s %12s %12s %s\n", "output", "result", "max abs err", "max rel err", "mismatched");
+    for (const auto& c : table) {
+      if (!c.problem.empty()) {
+        std::printf("  %-24s %-6s %s\n", escape_text(c.name).c_str(), "FAIL", escape_text(c.problem).c_str());
+        continue;
+      }
+      std::printf("  %-24s %-6s %12.3g %12.3g %lld of %lld\n", escape_text(c.name).c_str(), c.ok() ? "ok" : "FAIL",
+                  c.max_abs, c.max_rel, static_cast<long long>(c.mismatched), static_cast<long long>(c.total));
+    }
+  }
+
   std::string model_;
   std::string inputs_;
   std::string outputs_;
+  std::string compare_;
+  double rtol_ = 1e-4;
+  double atol_ = 1e-5;
+  bool named_outputs_ = false;
+  bool quiet_ = false;
+  bool json_ = false;
+  bool verbose_ = false;
   SettingsFlags flags_;
 };
 

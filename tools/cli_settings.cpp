@@ -1,68 +1,75 @@
 #include "cli_settings.h"
 
-#include <fstream>
-#include <iostream>
-
 namespace atenrt::cli {
 
 void SettingsFlags::add_to(CLI::App* sub) {
-  sub->add_option("--precision", precision, "fp32 or bf16 (bf16 for convolution and matmul)")
-      ->check(CLI::IsMember({"fp32", "bf16"}));
-  sub->add_option("--min-block-size", settings.min_block_size, "smallest block worth an engine");
-  sub->add_option("--torch-executed-ops", settings.torch_executed_ops,
-                  "op overloads (aten.relu.default) or packets (aten.relu) kept out of the engine")
-      ->delimiter(',');
-  sub->add_flag("--require-full-compilation", settings.require_full_compilation,
-                "fail unless every operator converts");
-  sub->add_flag("--global-partitioner", [this](std::int64_t) { settings.use_fast_partitioner = false; },
-                "use the global (non-adjacent) partitioner");
-  sub->add_flag("--dryrun", dryrun, "partition and print the report; build nothing");
-  sub->add_option("--threads", settings.num_threads, "threads per run (0: runtime default)");
-  sub->add_option("--optimization-level", settings.optimization_level, "0-3 (default 3)")
-      ->check(CLI::Range(0, 3));
-  sub->add_flag("--no-lowering", [this](std::int64_t) { settings.lowering = false; },
-                "skip decompositions and graph passes");
-  sub->add_option("--disable-passes", settings.disabled_passes, "lowering passes to switch off")
-      ->delimiter(',');
-  sub->add_option("--disable-decompositions", settings.disabled_decompositions,
-                  "decompositions to switch off, by op overload")
-      ->delimiter(',');
-  sub->add_option("--disable-decomposition-groups", settings.disabled_decomposition_groups,
-                  "decomposition groups to switch off")
-      ->delimiter(',');
+  for (const auto& s : settings_table()) {
+    Storage& st = storage_[s.name];
+    const std::string group = s.phase == SettingPhase::Load ? "Load-time settings (engine files too)"
+                                                            : "Compile-time settings";
+    std::string help = s.help;
+    const std::string range = s.range_text();
+    switch (s.type) {
+      case SettingType::Bool:
+        st.option = sub->add_flag(s.cli_flag, st.flag, help);
+        break;
+      case SettingType::Int:
+        st.option = sub->add_option(s.cli_flag, st.number, help + (range.empty() ? "" : " (" + range + ")"));
+        st.option->default_str(setting_text(s.default_value()));
+        break;
+      case SettingType::Choice:
+        st.option = sub->add_option(s.cli_flag, st.text, help + " (" + range + ")");
+        st.option->default_str(setting_text(s.default_value()));
+        break;
+      case SettingType::NameList:
+        st.option = sub->add_option(s.cli_flag, st.names, help + " (comma-separated)")->delimiter(',');
+        break;
+    }
+    st.option->group(group);
+  }
+}
+
+std::vector<const Setting*> SettingsFlags::given() const {
+  std::vector<const Setting*> out;
+  for (const auto& s : settings_table()) {
+    auto it = storage_.find(s.name);
+    if (it != storage_.end() && it->second.option && it->second.option->count() > 0) out.push_back(&s);
+  }
+  return out;
 }
 
 CompileSettings SettingsFlags::resolve() const {
-  CompileSettings s = settings;
-  s.precision = precision == "bf16" ? Precision::BF16 : Precision::FP32;
-  return s;
-}
-
-namespace {
-
-bool is_engine_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open " + path);
-  char magic[2] = {0, 0};
-  in.read(magic, 2);
-  // A .pt2 is a zip ("PK"); anything else is taken as an engine file and
-  // validated by Engine::load.
-  return !(magic[0] == 'P' && magic[1] == 'K');
-}
-
-}  // namespace
-
-std::optional<Engine> load_or_compile(const std::string& path, const SettingsFlags& flags,
-                                     CompileReport* report) {
-  if (is_engine_file(path)) {
-    return Engine::load(path);
+  CompileSettings settings;
+  for (const Setting* s : given()) {
+    const Storage& st = storage_.at(s->name);
+    switch (s->type) {
+      case SettingType::Bool: set_setting(settings, s->name, s->cli_inverts ? !st.flag : st.flag); break;
+      case SettingType::Int: set_setting(settings, s->name, st.number); break;
+      case SettingType::Choice: set_setting(settings, s->name, st.text); break;
+      case SettingType::NameList: set_setting(settings, s->name, st.names); break;
+    }
   }
+  validate(settings);
+  return settings;
+}
+
+Engine load_or_compile(const std::string& path, const SettingsFlags& flags, CompileReport* report) {
   const CompileSettings settings = flags.resolve();
-  if (flags.dryrun) {
-    std::cout << dry_run(path, settings).partition;
-    return std::nullopt;
+  if (!is_engine_file(path)) return compile(path, settings, report);
+  std::string compile_flags;
+  for (const Setting* s : flags.given()) {
+    if (s->phase == SettingPhase::Compile) compile_flags += (compile_flags.empty() ? "" : ", ") + s->cli_flag;
   }
-  return compile(path, settings, report);
+  if (compile_flags.empty()) return Engine::load(path, settings);
+  // Load first, so that the message can say what the engine was built with.
+  const Engine engine = Engine::load(path);
+  std::string load_flags;
+  for (const auto& s : settings_table()) {
+    if (s.phase == SettingPhase::Load) load_flags += (load_flags.empty() ? "" : ", ") + s.cli_flag;
+  }
+  throw UsageError(path + " is an engine file, built with " + engine.built_settings() + ": " + compile_flags +
+                   " cannot change it (compile the .pt2 again); only load-time settings apply to an engine (" +
+                   load_flags + ")");
 }
 
 }  // namespace atenrt::cli

@@ -1,28 +1,50 @@
-// Compile-settings flags shared by `compile`, `run` and `bench`.
+// The settings flags of `compile`, `run` and `bench`, made from the settings
+// table (include/atenrt/settings.h), and the rules for engine files.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "atenrt/atenrt.h"
+#include "atenrt/inspect.h"
 
 namespace atenrt::cli {
 
-struct SettingsFlags {
-  CompileSettings settings;
-  std::string precision = "fp32";
-  bool dryrun = false;
-
-  void add_to(CLI::App* sub);
-  // Applies the string flags; throws CLI-independent atenrt::Error on bad values.
-  CompileSettings resolve() const;
+// A usage error (exit 2): a flag that makes no sense here, a missing one.
+class UsageError : public Error {
+ public:
+  using Error::Error;
 };
 
-// Loads an engine file (.atrt) or compiles a .pt2, printing the dry-run
-// report instead when --dryrun is set (then returns nothing).
-std::optional<Engine> load_or_compile(const std::string& path, const SettingsFlags& flags,
-                                     CompileReport* report = nullptr);
+class SettingsFlags {
+ public:
+  // Adds one flag per setting to `sub`, grouped as compile-time and
+  // load-time in its help, with the default.
+  void add_to(CLI::App* sub);
+  // The settings the flags give (defaults for the rest); throws
+  // SettingsError for a value out of range or an unknown name.
+  CompileSettings resolve() const;
+  // Flags the user gave, by setting.
+  std::vector<const Setting*> given() const;
+
+ private:
+  struct Storage {
+    bool flag = false;
+    std::int64_t number = 0;
+    std::string text;
+    std::vector<std::string> names;
+    CLI::Option* option = nullptr;
+  };
+  std::map<std::string, Storage> storage_;  // by setting name
+};
+
+// Builds the engine a command works on: loads an engine file with the
+// load-time settings (a compile-time flag given with one is a UsageError
+// naming the engine's own settings), or compiles a .pt2.
+Engine load_or_compile(const std::string& path, const SettingsFlags& flags, CompileReport* report = nullptr);
 
 }  // namespace atenrt::cli

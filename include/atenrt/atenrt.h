@@ -15,6 +15,8 @@
 
 #include "atenrt/dtype.h"
 #include "atenrt/errors.h"
+#include "atenrt/report.h"
+#include "atenrt/settings.h"
 #include "atenrt/tensor.h"
 
 namespace atenrt {
@@ -24,32 +26,16 @@ class Engine;
 class ExecutionContext;
 }  // namespace runtime
 
-enum class Precision { FP32, BF16 };
-
-// Settings follow Torch-TensorRT's CompilationSettings where they make sense
-// on this engine.
-struct CompileSettings {
-  // Partitioning. atenrt has no PyTorch to run unsupported segments, so a
-  // graph with unsupported nodes fails to compile with the dry-run report.
-  std::int64_t min_block_size = 5;
-  std::vector<std::string> torch_executed_ops;  // "aten.relu.default" or "aten.relu"
-  bool require_full_compilation = false;
-  bool use_fast_partitioner = true;
-  bool assume_dynamic_shape_support = false;
-
-  // Lowering: decompositions and graph passes.
-  bool lowering = true;
-  std::vector<std::string> disabled_decomposition_groups;
-  std::vector<std::string> disabled_decompositions;  // by op overload
-  std::vector<std::string> disabled_passes;          // by pass name
-
-  // Builder and runtime.
-  Precision precision = Precision::FP32;
-  // 0: no network optimization; 1: constant and batch-norm folding;
-  // 2: + post-op fusion; 3 (default): + blocked layouts and weight pre-packing.
-  int optimization_level = 3;
-  int num_threads = 0;  // 0: the runtime's default
+// Version and build of this library (`atenrt --version`). The version is the
+// CMake project version, set in one place (CMakeLists.txt).
+struct BuildInfo {
+  std::string version;         // "0.1.0"
+  std::string onednn_version;  // "2.6.3"
+  std::string build_type;      // "Release"
+  std::string compiler;        // "GNU 12.2.0"
+  std::vector<std::string> options;  // "sanitizers off", "python bindings on", ...
 };
+const BuildInfo& build_info();
 
 struct TensorSpec {
   std::string name;
@@ -60,12 +46,24 @@ struct TensorSpec {
 
 // What compile() did, for reports and the CLI.
 struct CompileReport {
-  std::string partition;   // the dry-run report
+  DryRunReport dry_run;    // the partition, as data
+  std::string partition;   // the dry-run report as text (dry_run.to_text())
   std::string lowering;    // decompositions and passes that ran
   std::vector<std::string> fusions;
   std::int64_t total_ops = 0;
   std::int64_t supported_ops = 0;
   double compile_ms = 0.0;
+};
+
+// One step of an engine: the layer it runs, the kernel that runs it, the
+// layers fused into it, its compute precision and its output layout.
+struct StepSpec {
+  std::string name;
+  std::string kind;            // "convolution", "matmul", ...
+  std::string implementation;  // "onednn:<impl>", "own", "reference"
+  std::string precision;       // "fp32" or "bf16"
+  std::string layout;          // "plain" or "blocked(...)"
+  std::vector<std::string> fused;
 };
 
 class ExecutionContext;
@@ -82,8 +80,25 @@ class Engine {
   std::size_t activation_bytes() const;  // the memory plan's peak
   std::size_t weight_bytes() const;
 
+  std::vector<StepSpec> steps() const;
+  // "bf16" when any step computes in bf16, else "fp32" (the real precision:
+  // only convolution and matmul steps take bf16).
+  std::string precision() const;
+  // Threads per run as set (0: the runtime's default), and as it will be.
+  int num_threads() const { return num_threads_; }
+  int effective_threads() const;
+  // What an engine file fixed when it was built, for messages:
+  // "precision bf16 (20 of 61 steps), blocked layouts, pre-packed weights".
+  std::string built_settings() const;
+
   void save(const std::string& path) const;
-  static Engine load(const std::string& path);
+  // Loads an engine file and applies the load-time settings of `settings`
+  // (num_threads). A compile-time setting that differs from its default is a
+  // SettingsError naming the engine's own settings: a built engine cannot
+  // change them.
+  static Engine load(const std::string& path, const CompileSettings& settings = {});
+  // This engine with other load-time settings (shares the compiled state).
+  Engine with_load_settings(const CompileSettings& settings) const;
 
   explicit Engine(std::shared_ptr<const runtime::Engine> engine);
   const runtime::Engine& internal() const { return *engine_; }
@@ -92,6 +107,7 @@ class Engine {
   std::shared_ptr<const runtime::Engine> engine_;
   std::vector<TensorSpec> inputs_;
   std::vector<TensorSpec> outputs_;
+  int num_threads_ = 0;
 };
 
 // Runs an Engine; use one per thread. Outputs are owned by the context and
@@ -112,9 +128,9 @@ class ExecutionContext {
   Engine engine_;
 };
 
-// Imports, lowers, partitions, converts and builds. Throws FormatError for a
-// bad archive, UnsupportedError (with the partition report) for graphs it
-// cannot compile.
+// Imports, lowers, partitions, converts and builds. Throws SettingsError for
+// bad settings (validate()), FormatError for a bad archive, UnsupportedError
+// (with the partition report) for graphs it cannot compile.
 Engine compile(const std::string& pt2_path, const CompileSettings& settings = {},
                CompileReport* report = nullptr);
 

@@ -30,4 +30,12 @@ class InputError : public Error {
   using Error::Error;
 };
 
+// A setting is out of range or names an op, pass, decomposition or group
+// atenrt does not know (the message suggests the nearest valid name), or a
+// compile-time setting was given for an engine that is already built.
+class SettingsError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace atenrt

@@ -5,8 +5,10 @@ The runtime needs neither torch nor, until first called, its compiled module `_a
 exporter needs torch.
 """
 from .errors import ExportError
-from .runtime import (AtenrtError, CompileReport, Engine, Error, ExecutionContext, FormatError, InputError,
-                      TensorSpec, UnsupportedError, compile, dry_run, load_engine)
+from .inputs import Input
+from .reports import CompileReport, DryRunReport, Segment, StepSpec, UnsupportedNode
+from .runtime import (AtenrtError, Engine, Error, ExecutionContext, FormatError, InputError, SettingsError,
+                      TensorSpec, UnsupportedError, compile, dry_run, load, load_engine, settings_table)
 
 try:
     from .export import LAYOUTS, export, save
@@ -23,5 +25,20 @@ except ModuleNotFoundError as _e:  # torch absent: the runtime still works, the 
         raise ImportError(f"atenrt.save needs PyTorch ({_torch_missing})")
 
 __all__ = ["save", "export", "ExportError", "LAYOUTS",
-           "compile", "dry_run", "load_engine", "Engine", "ExecutionContext", "TensorSpec", "CompileReport",
-           "AtenrtError", "Error", "FormatError", "UnsupportedError", "InputError"]
+           "compile", "dry_run", "load", "load_engine", "Input", "DryRunReport", "Segment", "StepSpec",
+           "UnsupportedNode", "__version__", "build_info", "Engine", "ExecutionContext", "TensorSpec", "CompileReport",
+           "AtenrtError", "Error", "FormatError", "UnsupportedError", "InputError", "SettingsError",
+           "settings_table"]
+
+
+def build_info():
+    """The version, the oneDNN version and how the compiled module was built (as `atenrt --version`)."""
+    from .runtime import _load_native
+    return dict(_load_native().build_info())
+
+
+def __getattr__(name):
+    # __version__ comes from the compiled module (CMake's project version, set in one place).
+    if name == "__version__":
+        return build_info()["version"]
+    raise AttributeError(f"module 'atenrt' has no attribute {name!r}")

@@ -24,6 +24,8 @@ parallel. Engine.run keeps one context per calling thread, so it is safe and par
 number of threads. The GIL is released while an engine compiles, loads, saves and runs.
 """
 import glob
+import json
+import operator
 import importlib.machinery
 import importlib.util
 import os
@@ -32,9 +34,11 @@ import threading
 from collections.abc import Mapping
 from typing import NamedTuple, Tuple
 
+from .reports import CompileReport, DryRunReport, StepSpec
+
 __all__ = [
-    "compile", "dry_run", "load_engine", "Engine", "ExecutionContext", "TensorSpec", "CompileReport",
-    "AtenrtError", "Error", "FormatError", "UnsupportedError", "InputError",
+    "compile", "dry_run", "load", "load_engine", "Engine", "ExecutionContext", "TensorSpec", "CompileReport",
+    "AtenrtError", "Error", "FormatError", "UnsupportedError", "InputError", "SettingsError", "settings_table",
 ]
 
 
@@ -60,6 +64,11 @@ class InputError(AtenrtError, ValueError):
     """Inputs given to run() do not match the engine: count, dtype or shape; names the input."""
 
 
+class SettingsError(AtenrtError, ValueError):
+    """A setting is out of range or names an op, pass, decomposition or group atenrt does not know
+    (the message suggests the nearest), or a compile-time setting was given for a built engine."""
+
+
 _native_module = None
 _native_lock = threading.Lock()
 
@@ -71,7 +80,7 @@ def _load_native():
         if _native_module is None:
             module = _import_native()
             module._set_error_classes(error=Error, format=FormatError, unsupported=UnsupportedError,
-                                      input=InputError)
+                                      input=InputError, settings=SettingsError)
             _native_module = module
     return _native_module
 
@@ -111,86 +120,120 @@ class TensorSpec(NamedTuple):
         return f"{self.name}: {self.dtype}[{', '.join(map(str, self.shape))}]"
 
 
-class CompileReport(NamedTuple):
-    """What compile() did: the dry-run (partition) report, the lowering summary, the fusions the
-    builder made, the op counts and the compile time."""
-    partition: str
-    lowering: str
-    fusions: Tuple[str, ...]
-    total_ops: int
-    supported_ops: int
-    compile_ms: float
+def settings_table():
+    """Every setting: a list of dicts with name, cli_flag, type, phase ("compile" or "load"), default,
+    range, choices and help. compile(), dry_run() and load() take these names as keywords; the CLI's
+    flags and its --help come from the same table (include/atenrt/settings.h)."""
+    return list(_load_native().settings_table())
 
 
-def _seq(value, what):
-    if isinstance(value, str):
-        return [value]
-    try:
-        return [str(v) for v in value]
-    except TypeError:
-        raise TypeError(f"{what} must be a string or a sequence of strings, got {type(value).__name__}") from None
-
-
-def _settings(native, precision="fp32", min_block_size=5, torch_executed_ops=(), require_full_compilation=False,
-              optimization_level=3, num_threads=0, lowering=True, disabled_passes=(),
-              disabled_decompositions=(), disabled_decomposition_groups=(), use_fast_partitioner=True,
-              assume_dynamic_shape_support=False):
+def _settings(native, settings, phases=("compile", "load")):
+    """A native CompileSettings from keyword settings, each checked by the table: an unknown
+    keyword is a TypeError naming the nearest setting; a bad value is a SettingsError."""
+    table = {row["name"]: row for row in native.settings_table()}
     s = native.CompileSettings()
-    s.precision = str(precision)
-    s.min_block_size = int(min_block_size)
-    s.torch_executed_ops = _seq(torch_executed_ops, "torch_executed_ops")
-    s.require_full_compilation = bool(require_full_compilation)
-    if int(optimization_level) not in (0, 1, 2, 3):
-        raise ValueError(f"optimization_level must be 0, 1, 2 or 3, got {optimization_level!r}")
-    s.optimization_level = int(optimization_level)
-    if int(num_threads) < 0:
-        raise ValueError(f"num_threads must be >= 0 (0: the runtime's default), got {num_threads!r}")
-    s.num_threads = int(num_threads)
-    s.lowering = bool(lowering)
-    s.disabled_passes = _seq(disabled_passes, "disabled_passes")
-    s.disabled_decompositions = _seq(disabled_decompositions, "disabled_decompositions")
-    s.disabled_decomposition_groups = _seq(disabled_decomposition_groups, "disabled_decomposition_groups")
-    s.use_fast_partitioner = bool(use_fast_partitioner)
-    s.assume_dynamic_shape_support = bool(assume_dynamic_shape_support)
+    for key, value in settings.items():
+        row = table.get(key)
+        if row is None or row["phase"] not in phases:
+            allowed = [name for name, r in table.items() if r["phase"] in phases]
+            near = native.nearest_name(key, allowed)
+            hint = f"; did you mean {near!r}?" if near else ""
+            raise TypeError(f"unknown setting {key!r}{hint} (settings: {', '.join(allowed)})")
+        s.set(key, _setting_value(row, value))
+    native.validate(s)
     return s
 
 
-def compile(path, *, precision="fp32", min_block_size=5, torch_executed_ops=(), require_full_compilation=False,
-            optimization_level=3, num_threads=0, lowering=True, disabled_passes=(), disabled_decompositions=(),
-            disabled_decomposition_groups=(), use_fast_partitioner=True, assume_dynamic_shape_support=False):
-    """Compile the torch.export archive `path` into an Engine.
+def _setting_value(row, value):
+    """Python and numpy scalars as the setting's type takes them (no silent conversion of kind)."""
+    kind = row["type"]
+    if kind == "bool" and type(value).__name__ == "bool_":
+        return bool(value)
+    if kind == "int" and not isinstance(value, bool) and hasattr(value, "__index__"):
+        return operator.index(value)
+    return value
 
-    precision: "fp32" or "bf16" (bf16 compute where the CPU has it; inputs and outputs keep their
-        dtypes). min_block_size, torch_executed_ops ("aten.relu.default" or "aten.relu"),
-        require_full_compilation, use_fast_partitioner: partitioning, as in Torch-TensorRT; atenrt
-        cannot fall back to PyTorch, so a graph with unsupported nodes raises UnsupportedError with
-        the dry-run report. lowering: run decompositions and graph passes; disabled_passes,
-        disabled_decompositions (op overloads), disabled_decomposition_groups switch some off.
-        optimization_level: 0 none, 1 constant/batch-norm folding, 2 + post-op fusion, 3 (default)
-        + blocked layouts and weight pre-packing. num_threads: threads per run (0: default).
 
-    Raises FormatError (bad archive), UnsupportedError, Error.
+def compile(obj, inputs=None, **settings):
+    """Compile `obj` into an Engine: an nn.Module (exported with atenrt's exporter on `inputs`), a
+    torch.export.ExportedProgram (torch >= 2.1), or the path of a `.pt2` archive.
+
+    inputs: example tensors or atenrt.Input(shape=..., dtype=...), by position. Needed for a module;
+        for a path or an ExportedProgram they are checked against what the engine takes.
+    The engine is callable: engine(*tensors) returns torch tensors in the module's output structure.
+
+    Settings (see settings_table() and docs/python.md): precision ("fp32" or "bf16": bf16 compute
+    where the CPU has it; inputs and outputs keep their dtypes), optimization_level (0-3),
+    min_block_size, torch_executed_ops ("aten.relu.default" or "aten.relu"),
+    require_full_compilation, use_fast_partitioner, assume_dynamic_shape_support, lowering,
+    disabled_passes, disabled_decompositions, disabled_decomposition_groups, num_threads. atenrt
+    cannot fall back to PyTorch, so a graph with unsupported nodes raises UnsupportedError with the
+    dry-run report.
+
+    Raises TypeError (unknown setting), SettingsError (a value out of range, an unknown op or pass
+    name; the message suggests the nearest), FormatError (bad archive), UnsupportedError, Error.
     """
+    if isinstance(obj, (str, bytes, os.PathLike)):
+        engine = _compile_path(obj, settings)
+        if inputs is not None:
+            from .torch_api import check_inputs
+            check_inputs(engine, inputs)
+        return engine
+    if not type(obj).__module__.startswith("torch") and not _is_torch_module(obj):
+        raise TypeError(f"atenrt.compile takes an nn.Module, a torch.export.ExportedProgram or a .pt2 path, "
+                        f"got {type(obj).__name__}")
+    _settings(_load_native(), settings)  # bad settings fail before the export, not after
+    from .torch_api import compile_torch
+    return compile_torch(obj, inputs, _compile_path, settings)
+
+
+def _is_torch_module(obj):
+    return any(c.__module__ == "torch.nn.modules.module" and c.__name__ == "Module" for c in type(obj).__mro__)
+
+
+def _compile_path(path, settings):
     native = _load_native()
-    settings = _settings(native, precision, min_block_size, torch_executed_ops, require_full_compilation,
-                         optimization_level, num_threads, lowering, disabled_passes, disabled_decompositions,
-                         disabled_decomposition_groups, use_fast_partitioner, assume_dynamic_shape_support)
-    engine, report = native.compile(os.fspath(path), settings)
-    return Engine(engine, CompileReport(report.partition, report.lowering, tuple(report.fusions),
-                                        report.total_ops, report.supported_ops, report.compile_ms))
+    native_settings = _settings(native, settings)
+    engine, report = native.compile(os.fspath(path), native_settings)
+    return Engine(engine, _compile_report(engine, report))
+
+
+def _dry_run_report(native_report):
+    return DryRunReport(json.loads(native_report.dry_run_json), native_report.partition)
+
+
+def _steps(native_engine):
+    return tuple(StepSpec(name, kind, impl, precision, layout, tuple(fused))
+                 for name, kind, impl, precision, layout, fused in native_engine.steps)
+
+
+def _compile_report(native_engine, native_report):
+    return CompileReport(steps=_steps(native_engine), precision=native_engine.precision,
+                         num_threads=native_engine.num_threads, source="compiled",
+                         dry_run=_dry_run_report(native_report), lowering=native_report.lowering,
+                         fusions=tuple(native_report.fusions), compile_ms=native_report.compile_ms)
 
 
 def dry_run(path, **settings):
-    """Import, lower and partition `path` without building; returns the partition report (which
-    nodes are supported, and why not for the others). Takes compile()'s settings; never raises for
-    unsupported nodes (FormatError for a bad archive)."""
+    """Import, lower and partition `path` without building; returns a DryRunReport (coverage,
+    segments, each unsupported node with its validator's reason; str() or to_text() for the text,
+    to_json() for machines). Takes compile()'s settings; never raises for unsupported nodes
+    (FormatError for a bad archive)."""
     native = _load_native()
-    return native.dry_run(os.fspath(path), _settings(native, **settings)).partition
+    return _dry_run_report(native.dry_run(os.fspath(path), _settings(native, settings)))
 
 
-def load_engine(path):
-    """Load an engine file written by Engine.save (or the CLI). Raises FormatError when corrupt."""
-    return Engine(_load_native().load_engine(os.fspath(path)))
+def load(path, **settings):
+    """Load an engine file written by Engine.save (or the CLI). Takes the load-time settings
+    (num_threads); a compile-time one is a SettingsError naming what the engine was built with.
+    Raises FormatError when the file is corrupt."""
+    native = _load_native()
+    engine = native.load_engine(os.fspath(path), _settings(native, settings))
+    return Engine(engine, CompileReport(steps=_steps(engine), precision=engine.precision,
+                                        num_threads=engine.num_threads, source=f"loaded from {os.fspath(path)}"))
+
+
+load_engine = load  # the earlier name
 
 
 def _specs(native_specs):
@@ -200,9 +243,10 @@ def _specs(native_specs):
 class Engine:
     """An immutable compiled engine; safe to share across threads."""
 
-    def __init__(self, native_engine, report=None):
+    def __init__(self, native_engine, report):
         self._engine = native_engine
-        self.report = report  # CompileReport when made by compile(); None when loaded
+        self.report = report  # CompileReport: compile's full report, or what a loaded file tells
+        self._output_spec = None  # the module's output structure (a torch pytree spec), when known
         self.inputs = _specs(native_engine.inputs)
         self.outputs = _specs(native_engine.outputs)
         self._local = threading.local()
@@ -221,7 +265,7 @@ class Engine:
         return self._engine.weight_bytes
 
     def save(self, path):
-        """Write the engine to `path` (versioned, checksummed); load it with atenrt.load_engine."""
+        """Write the engine to `path` (versioned, checksummed); load it with atenrt.load."""
         self._engine.save(os.fspath(path))
 
     def create_context(self):
@@ -234,6 +278,42 @@ class Engine:
         if ctx is None:
             ctx = self._local.context = self.create_context()
         return ctx.run(inputs)
+
+    @property
+    def precision(self):
+        """"bf16" when any step computes in bf16, else "fp32"."""
+        return self._engine.precision
+
+    @property
+    def num_threads(self):
+        """Threads per run as set (0: the runtime's default); load(path, num_threads=N) changes it."""
+        return self._engine.num_threads
+
+    @property
+    def steps(self):
+        """The engine's steps: kernel, precision, layout and fused layers of each."""
+        return _steps(self._engine)
+
+    def __call__(self, *args, **kwargs):
+        """Run on torch tensors (or numpy arrays) by position or by input name. With torch tensors:
+        requires_grad is ignored, non-contiguous tensors are made contiguous, and the result is
+        torch tensors in the module's output structure (tuple, dict, list...; for an engine
+        compiled from a path or loaded from a file: one tensor, or a tuple of them)."""
+        if kwargs:
+            if args:
+                raise TypeError("give inputs by position or by name, not both")
+            args = _order_by_name(kwargs, self.inputs)
+        if any(type(a).__module__.startswith("torch") for a in args):
+            from . import torch_api
+            arrays = [torch_api.to_array(a, spec) if type(a).__module__.startswith("torch") else a
+                      for a, spec in zip(args, self.inputs)] + list(args[len(self.inputs):])
+            outputs = torch_api.to_torch(self.run(*arrays), self)
+            return torch_api.structure(outputs, self._output_spec)
+        outputs = self.run(*args)
+        if self._output_spec is not None:
+            from . import torch_api
+            return torch_api.structure(outputs, self._output_spec)
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
     def __repr__(self):
         ins = ", ".join(map(str, self.inputs))

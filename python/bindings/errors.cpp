@@ -16,6 +16,7 @@ struct ErrorClasses {
   PyObject* format = PyExc_ValueError;
   PyObject* unsupported = PyExc_NotImplementedError;
   PyObject* input = PyExc_ValueError;
+  PyObject* settings = PyExc_ValueError;
 };
 ErrorClasses& classes() {
   static ErrorClasses c;
@@ -44,22 +45,26 @@ void register_errors(py::module_& m) {
       PyErr_SetString(classes().unsupported, e.what());
     } catch (const InputError& e) {
       PyErr_SetString(classes().input, e.what());
+    } catch (const SettingsError& e) {
+      PyErr_SetString(classes().settings, e.what());
     } catch (const Error& e) {
       PyErr_SetString(classes().error, e.what());
     }
   });
   m.def(
       "_set_error_classes",
-      [](py::object error, py::object format, py::object unsupported, py::object input) {
+      [](py::object error, py::object format, py::object unsupported, py::object input, py::object settings) {
         ErrorClasses c;
         c.error = checked_class(error, "error");
         c.format = checked_class(format, "format");
         c.unsupported = checked_class(unsupported, "unsupported");
         c.input = checked_class(input, "input");
+        c.settings = checked_class(settings, "settings");
         classes() = c;
       },
-      py::arg("error"), py::arg("format"), py::arg("unsupported"), py::arg("input"),
-      "Sets the Python classes raised for atenrt::Error, FormatError, UnsupportedError, InputError.");
+      py::arg("error"), py::arg("format"), py::arg("unsupported"), py::arg("input"), py::arg("settings"),
+      "Sets the Python classes raised for atenrt::Error, FormatError, UnsupportedError, InputError, "
+      "SettingsError.");
 }
 
 }  // namespace atenrt::python

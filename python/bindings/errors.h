@@ -7,9 +7,10 @@
 
 namespace atenrt::python {
 
-// Installs the translator: FormatError, UnsupportedError, InputError and any
-// other atenrt::Error become the classes given to set_error_classes (until
-// then: ValueError, NotImplementedError, ValueError, RuntimeError).
+// Installs the translator: FormatError, UnsupportedError, InputError,
+// SettingsError and any other atenrt::Error become the classes given to
+// set_error_classes (until then: ValueError, NotImplementedError, ValueError,
+// ValueError, RuntimeError).
 void register_errors(pybind11::module_& m);
 
 // Raises InputError (as translated) with `message`; for checks done here.

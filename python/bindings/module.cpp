@@ -11,17 +11,12 @@
 #include "atenrt/atenrt.h"
 #include "context.h"
 #include "errors.h"
+#include "settings.h"
 
 namespace py = pybind11;
 using namespace atenrt;
 
 namespace {
-
-Precision parse_precision(const std::string& name) {
-  if (name == "fp32" || name == "float32") return Precision::FP32;
-  if (name == "bf16" || name == "bfloat16") return Precision::BF16;
-  throw py::value_error("precision must be 'fp32' or 'bf16', got '" + name + "'");
-}
 
 py::tuple spec_tuple(const TensorSpec& s) {
   return py::make_tuple(s.name, std::string(dtype_name(s.dtype)), py::tuple(py::cast(s.dims)));
@@ -39,26 +34,25 @@ PYBIND11_MODULE(_atenrt, m) {
   m.doc() = "atenrt's compiled runtime; use it through the atenrt package (atenrt/runtime.py).";
   python::register_errors(m);
 
-  py::class_<CompileSettings>(m, "CompileSettings")
-      .def(py::init<>())
-      .def_readwrite("min_block_size", &CompileSettings::min_block_size)
-      .def_readwrite("torch_executed_ops", &CompileSettings::torch_executed_ops)
-      .def_readwrite("require_full_compilation", &CompileSettings::require_full_compilation)
-      .def_readwrite("use_fast_partitioner", &CompileSettings::use_fast_partitioner)
-      .def_readwrite("assume_dynamic_shape_support", &CompileSettings::assume_dynamic_shape_support)
-      .def_readwrite("lowering", &CompileSettings::lowering)
-      .def_readwrite("disabled_decomposition_groups", &CompileSettings::disabled_decomposition_groups)
-      .def_readwrite("disabled_decompositions", &CompileSettings::disabled_decompositions)
-      .def_readwrite("disabled_passes", &CompileSettings::disabled_passes)
-      .def_property(
-          "precision",
-          [](const CompileSettings& s) { return s.precision == Precision::BF16 ? "bf16" : "fp32"; },
-          [](CompileSettings& s, const std::string& p) { s.precision = parse_precision(p); })
-      .def_readwrite("optimization_level", &CompileSettings::optimization_level)
-      .def_readwrite("num_threads", &CompileSettings::num_threads);
+  py::class_<CompileSettings> settings(m, "CompileSettings");
+  settings.def(py::init<>());
+  python::register_settings_methods(settings);
+  python::register_settings(m);
+
+  m.def("build_info", [] {
+    const auto& b = build_info();
+    py::dict d;
+    d["version"] = b.version;
+    d["onednn_version"] = b.onednn_version;
+    d["build_type"] = b.build_type;
+    d["compiler"] = b.compiler;
+    d["options"] = b.options;
+    return d;
+  });
 
   py::class_<CompileReport>(m, "CompileReport")
       .def_readonly("partition", &CompileReport::partition)
+      .def_property_readonly("dry_run_json", [](const CompileReport& r) { return r.dry_run.to_json(); })
       .def_readonly("lowering", &CompileReport::lowering)
       .def_readonly("fusions", &CompileReport::fusions)
       .def_readonly("total_ops", &CompileReport::total_ops)
@@ -71,6 +65,20 @@ PYBIND11_MODULE(_atenrt, m) {
       .def("describe", &Engine::describe)
       .def_property_readonly("activation_bytes", &Engine::activation_bytes)
       .def_property_readonly("weight_bytes", &Engine::weight_bytes)
+      .def_property_readonly("steps",
+                             [](const Engine& e) {
+                               py::list out;
+                               for (const auto& s : e.steps()) {
+                                 out.append(py::make_tuple(s.name, s.kind, s.implementation, s.precision, s.layout,
+                                                           py::tuple(py::cast(s.fused))));
+                               }
+                               return out;
+                             })
+      .def_property_readonly("precision", &Engine::precision)
+      .def_property_readonly("num_threads", &Engine::num_threads)
+      .def_property_readonly("effective_threads", &Engine::effective_threads)
+      .def("built_settings", &Engine::built_settings)
+      .def("with_load_settings", &Engine::with_load_settings, py::arg("settings"))
       .def("save", &Engine::save, py::arg("path"), py::call_guard<py::gil_scoped_release>())
       .def("create_context", [](const Engine& e) { return std::make_unique<python::Context>(e); });
 
@@ -93,6 +101,7 @@ PYBIND11_MODULE(_atenrt, m) {
       "dry_run", [](const std::string& path, const CompileSettings& settings) { return dry_run(path, settings); },
       py::arg("path"), py::arg("settings"), py::call_guard<py::gil_scoped_release>());
   m.def(
-      "load_engine", [](const std::string& path) { return Engine::load(path); }, py::arg("path"),
-      py::call_guard<py::gil_scoped_release>());
+      "load_engine",
+      [](const std::string& path, const CompileSettings& settings) { return Engine::load(path, settings); },
+      py::arg("path"), py::arg("settings") = CompileSettings{}, py::call_guard<py::gil_scoped_release>());
 }

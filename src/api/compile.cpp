@@ -2,9 +2,9 @@
 // partition → convert → build.
 #include <algorithm>
 #include <chrono>
-#include <sstream>
 #include <stdexcept>
 
+#include "api/dry_run_report.h"
 #include "api/pipeline.h"
 #include "atenrt/atenrt.h"
 #include "builder/builder.h"
@@ -93,7 +93,8 @@ Analysis analyze(ir::ExportedProgram& program, const CompileSettings& settings, 
     return partition::NodeSupport{false, selection.reason()};
   };
   out.partition = partition::partition_graph(graph, supports, partition_settings(settings));
-  report.partition = out.partition.report(graph);
+  report.dry_run = api::make_dry_run_report(graph, out.partition, partition_settings(settings));
+  report.partition = report.dry_run.to_text();
   report.total_ops = out.partition.total_ops;
   report.supported_ops = out.partition.supported_ops;
   return out;
@@ -108,7 +109,7 @@ conversion::SegmentPlan engine_plan(const ir::Graph& graph, const Analysis& anal
     plan.nodes.insert(plan.nodes.end(), seg.nodes.begin(), seg.nodes.end());
   }
   std::sort(plan.nodes.begin(), plan.nodes.end());
-  // One engine per graph: require_single_engine has made sure every node is in it.
+  // One engine per graph: compile_program has made sure every node is in it.
   if (plan.nodes.size() != graph.nodes.size()) {
     throw std::logic_error("engine segments hold " + std::to_string(plan.nodes.size()) + " of " +
                            std::to_string(graph.nodes.size()) + " nodes");
@@ -117,19 +118,10 @@ conversion::SegmentPlan engine_plan(const ir::Graph& graph, const Analysis& anal
   return plan;
 }
 
-std::vector<TensorSpec> specs(const std::vector<runtime::TensorInfo>& infos) {
-  std::vector<TensorSpec> out;
-  for (const auto& i : infos) out.push_back({i.name, i.dtype, i.dims});
-  return out;
-}
-
 }  // namespace
 
-std::string TensorSpec::to_string() const {
-  return name + ": " + std::string(dtype_name(dtype)) + shape_to_string(dims);
-}
-
 Engine compile(const std::string& pt2_path, const CompileSettings& settings, CompileReport* report) {
+  validate(settings);
   const auto start = std::chrono::steady_clock::now();
   CompileReport local;
   CompileReport& r = report ? *report : local;
@@ -140,11 +132,19 @@ Engine compile(const std::string& pt2_path, const CompileSettings& settings, Com
 
 Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& settings,
                             CompileReport* report, const lowering::LoweringSettings* lowering) {
+  validate(settings);
   const auto start = std::chrono::steady_clock::now();
   CompileReport local;
   CompileReport& r = report ? *report : local;
   const Analysis analysis = analyze(program, settings, r, lowering);
-  partition::require_single_engine(program.graph, analysis.partition, partition_settings(settings));
+  if (!analysis.partition.fully_supported()) {
+    // atenrt has no PyTorch to run the rest: the report says what and why.
+    throw UnsupportedError(std::string(settings.require_full_compilation
+                                           ? "require_full_compilation is set but not every operator is supported"
+                                           : "the graph has operators atenrt cannot convert, and atenrt has no "
+                                             "PyTorch to run them in") +
+                           ".\n" + r.partition);
+  }
   conversion::ConvertedGraph converted =
       conversion::convert_segment(program.graph, engine_plan(program.graph, analysis), conversion_settings(settings));
   builder::BuildReport build_report;
@@ -156,57 +156,11 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
 }
 
 CompileReport dry_run(const std::string& pt2_path, const CompileSettings& settings) {
+  validate(settings);
   CompileReport report;
   ir::ExportedProgram program = frontend::load_pt2(pt2_path);
   analyze(program, settings, report);
   return report;
-}
-
-Engine::Engine(std::shared_ptr<const runtime::Engine> engine)
-    : engine_(std::move(engine)), inputs_(specs(engine_->inputs())), outputs_(specs(engine_->outputs())) {}
-
-const std::vector<TensorSpec>& Engine::inputs() const { return inputs_; }
-const std::vector<TensorSpec>& Engine::outputs() const { return outputs_; }
-ExecutionContext Engine::create_context() const { return ExecutionContext(*this); }
-
-std::string Engine::describe() const {
-  std::ostringstream out;
-  out << "inputs:\n";
-  for (const auto& i : inputs_) out << "  " << i.to_string() << "\n";
-  out << "outputs:\n";
-  for (const auto& o : outputs_) out << "  " << o.to_string() << "\n";
-  out << "steps:\n";
-  for (const auto& s : engine_->steps()) {
-    out << "  " << s.name << "  " << s.kind << "  " << s.implementation;
-    if (s.precision == runtime::Precision::BFloat16) out << "  bf16";
-    if (!s.output_layout.empty() && s.output_layout != "plain") out << "  " << s.output_layout;
-    for (const auto& f : s.fused) out << "  +" << f;
-    out << "\n";
-  }
-  const auto mem = engine_->memory();
-  out << "memory: activations " << mem.arena_bytes << " bytes planned (" << mem.naive_bytes
-      << " without reuse), weights " << mem.constant_bytes << " bytes, scratch " << mem.scratch_bytes
-      << " bytes\n";
-  return out.str();
-}
-
-std::size_t Engine::activation_bytes() const { return engine_->memory().arena_bytes; }
-std::size_t Engine::weight_bytes() const { return engine_->memory().constant_bytes; }
-
-void Engine::save(const std::string& path) const { engine_->save(path); }
-
-Engine Engine::load(const std::string& path) {
-  return Engine(std::make_shared<const runtime::Engine>(runtime::Engine::load(path)));
-}
-
-ExecutionContext::ExecutionContext(const Engine& engine)
-    : context_(std::make_unique<runtime::ExecutionContext>(engine.internal())), engine_(engine) {}
-ExecutionContext::~ExecutionContext() = default;
-ExecutionContext::ExecutionContext(ExecutionContext&&) noexcept = default;
-ExecutionContext& ExecutionContext::operator=(ExecutionContext&&) noexcept = default;
-
-const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inputs) {
-  return context_->run(inputs);
 }
 
 }  // namespace atenrt

@@ -236,8 +236,8 @@ std::string serialize_npy(const Tensor& tensor) {
   return out;
 }
 
-std::vector<Tensor> read_npz(const std::string& path, const NpyHeaderCheck& check,
-                             std::uint64_t max_bytes) {
+std::vector<std::pair<std::string, Tensor>> read_npz_named(const std::string& path, const NpyHeaderCheck& check,
+                                                           std::uint64_t max_bytes) {
   int err = 0;
   std::unique_ptr<zip_t, decltype(&zip_discard)> archive(zip_open(path.c_str(), ZIP_RDONLY, &err), &zip_discard);
   if (!archive) {
@@ -274,16 +274,29 @@ std::vector<Tensor> read_npz(const std::string& path, const NpyHeaderCheck& chec
   } else {
     order = others;
   }
-  std::vector<Tensor> tensors;
+  std::vector<std::pair<std::string, Tensor>> tensors;
   std::uint64_t bytes_left = max_bytes;
   for (auto idx : order) {
-    const std::string where = path + ":" + zip_get_name(archive.get(), idx, 0);
-    tensors.push_back(read_member(archive.get(), idx, where, tensors.size(), check, bytes_left));
+    std::string name = zip_get_name(archive.get(), idx, 0);
+    const std::string where = path + ":" + name;
+    Tensor t = read_member(archive.get(), idx, where, tensors.size(), check, bytes_left);
+    if (name.ends_with(".npy")) name.resize(name.size() - 4);
+    tensors.emplace_back(std::move(name), std::move(t));
   }
   return tensors;
 }
 
-void write_npz(const std::string& path, const std::vector<Tensor>& tensors) {
+std::vector<Tensor> read_npz(const std::string& path, const NpyHeaderCheck& check, std::uint64_t max_bytes) {
+  std::vector<Tensor> tensors;
+  for (auto& [name, t] : read_npz_named(path, check, max_bytes)) tensors.push_back(std::move(t));
+  return tensors;
+}
+
+void write_npz(const std::string& path, const std::vector<Tensor>& tensors, const std::vector<std::string>& names) {
+  if (!names.empty() && names.size() != tensors.size()) {
+    throw Error("cannot write " + path + ": " + std::to_string(names.size()) + " names for " +
+                std::to_string(tensors.size()) + " arrays");
+  }
   int err = 0;
   std::unique_ptr<zip_t, decltype(&zip_discard)> archive(
       zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err), &zip_discard);
@@ -295,7 +308,7 @@ void write_npz(const std::string& path, const std::vector<Tensor>& tensors) {
     payloads.push_back(serialize_npy(tensors[i]));
     zip_source_t* src = zip_source_buffer(archive.get(), payloads.back().data(), payloads.back().size(), 0);
     if (!src) throw Error("cannot write " + path);
-    const std::string name = "arr_" + std::to_string(i) + ".npy";
+    const std::string name = (names.empty() ? "arr_" + std::to_string(i) : names[i]) + ".npy";
     const zip_int64_t idx = zip_file_add(archive.get(), name.c_str(), src, ZIP_FL_OVERWRITE);
     if (idx < 0) {
       zip_source_free(src);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "atenrt/tensor.h"
@@ -25,7 +26,12 @@ using NpyHeaderCheck = std::function<void(std::size_t index, const std::string& 
 // `max_bytes`. Throws FormatError naming the file and the entry.
 std::vector<Tensor> read_npz(const std::string& path, const NpyHeaderCheck& check = {},
                              std::uint64_t max_bytes = std::uint64_t{1} << 36);
-void write_npz(const std::string& path, const std::vector<Tensor>& tensors);
+// The same with each array's name (without ".npy").
+std::vector<std::pair<std::string, Tensor>> read_npz_named(const std::string& path, const NpyHeaderCheck& check = {},
+                                                           std::uint64_t max_bytes = std::uint64_t{1} << 36);
+// Names the arrays arr_0, arr_1, ... unless `names` (one per tensor) are given.
+void write_npz(const std::string& path, const std::vector<Tensor>& tensors,
+               const std::vector<std::string>& names = {});
 
 // One .npy payload (bytes of a whole .npy file).
 Tensor parse_npy(const std::string& bytes, const std::string& where);

@@ -216,12 +216,14 @@ struct ExecutionContext::State {
   std::vector<std::vector<const void*>> in_ptrs;
   std::vector<std::vector<void*>> out_ptrs;
   std::vector<std::pair<int, int>> output_copies;  // (output index, tensor id) for non-produced outputs
+  int num_threads = 0;  // the engine's option unless set_num_threads overrides it
 };
 
 ExecutionContext::ExecutionContext(const Engine& engine) : state_(std::make_unique<State>()) {
   auto& s = *state_;
   s.engine = engine.impl_;
   const auto& e = *s.engine;
+  s.num_threads = e.options.num_threads;
   s.arena = aligned_block(e.memory.arena_bytes);
   s.scratch = aligned_block(e.scratch_bytes);
   for (std::size_t o = 0; o < e.program.outputs.size(); ++o) {
@@ -247,6 +249,10 @@ ExecutionContext& ExecutionContext::operator=(ExecutionContext&&) noexcept = def
 
 const std::vector<Tensor>& ExecutionContext::outputs() const { return state_->outputs; }
 
+void ExecutionContext::set_num_threads(int num_threads) {
+  state_->num_threads = num_threads > 0 ? num_threads : state_->engine->options.num_threads;
+}
+
 const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inputs) {
   auto& s = *state_;
   const auto& e = *s.engine;
@@ -271,8 +277,8 @@ const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inpu
       s.bound[i] = s.staging[i].raw_data();
     }
   }
-  if (e.options.num_threads > 0) {
-    if (auto set = omp_setter()) set(e.options.num_threads);
+  if (s.num_threads > 0) {
+    if (auto set = omp_setter()) set(s.num_threads);
   }
   auto address = [&](int id) -> std::byte* {
     const auto& b = e.buffers[id];

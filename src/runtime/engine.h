@@ -108,6 +108,8 @@ class ExecutionContext {
   // Same, by input name; returns outputs by name (copies of the handles).
   std::map<std::string, Tensor> run(const std::map<std::string, Tensor>& inputs);
   const std::vector<Tensor>& outputs() const;
+  // Threads for this context's runs; 0 keeps the engine's own setting.
+  void set_num_threads(int num_threads);
 
  private:
   struct State;

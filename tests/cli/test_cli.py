@@ -87,7 +87,10 @@ class CliTest(unittest.TestCase):
     def test_dryrun_prints_the_partition_report(self):
         text = self.atenrt("compile", fixture("resnet18", "pt2.pt2"), "--dryrun").stdout
         self.assertIn("operators supported (100.0%)", text)
-        self.assertIn("Suggested min_block_size", text)
+        # A fully supported graph is one engine whatever min_block_size says: no suggestion.
+        self.assertNotIn("Suggested min_block_size", text)
+        self.assertNotIn("_weight", text)  # weights are counted, not listed
+        self.assertRegex(text, r"and [0-9]+ weights")
 
     def test_torch_executed_ops_refuse_with_the_report(self):
         r = self.atenrt("compile", fixture("tiny_cnn", "pt2.pt2"), "-o", self.path("x.atrt"),

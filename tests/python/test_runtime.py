@@ -232,7 +232,10 @@ class RuntimeTest(unittest.TestCase):
                 loaded = atenrt.load_engine(path)
                 self.assertEqual(loaded.inputs, engine.inputs)
                 self.assertEqual(loaded.outputs, engine.outputs)
-                self.assertIsNone(loaded.report)
+                self.assertIsNotNone(loaded.report)  # what the file tells: precision, steps, fusions
+                self.assertIn("loaded from", loaded.report.source)
+                self.assertIsNone(loaded.report.dry_run)
+                self.assertEqual(len(loaded.report.steps), len(engine.report.steps))
                 self.assert_matches_torch(name, loaded.run(*self.models[name][1]))
                 np.testing.assert_allclose(loaded.run(*self.models[name][1])[0],
                                            engine.run(*self.models[name][1])[0], rtol=1e-6, atol=1e-6)
@@ -321,8 +324,11 @@ class RuntimeTest(unittest.TestCase):
             atenrt.compile(path, min_block_size=1)
         self.assertIn("aten.histc.default", str(cm.exception))
         report = atenrt.dry_run(path, min_block_size=1)
-        self.assertIsInstance(report, str)
-        self.assertIn("aten.histc.default", report)
+        self.assertIsInstance(report, atenrt.DryRunReport)
+        self.assertFalse(report.fully_supported)
+        self.assertIn("aten.histc.default", [u.op for u in report.unsupported])
+        self.assertIn("aten.histc.default", report.to_text())
+        self.assertLess(len(repr(report)), 200)
 
     def test_torch_executed_ops_cannot_fall_back(self):
         with self.assertRaises(atenrt.UnsupportedError) as cm:

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "atenrt/atenrt.h"
+#include "atenrt/inspect.h"
 #include "ir/npz.h"
 #include "support/fixtures.h"
 
@@ -236,6 +237,73 @@ TEST(Api, DryRunReportsCoverage) {
   EXPECT_EQ(report.total_ops, report.supported_ops);
   EXPECT_GT(report.total_ops, 20);
   EXPECT_NE(report.partition.find("(100.0%)"), std::string::npos) << report.partition;
+}
+
+TEST(Api, DryRunReportCountsWeightsAndSuggestsOnlyWhenItHelps) {
+  REQUIRE_FIXTURES();
+  const DryRunReport full = dry_run(model("resnet18")).dry_run;
+  EXPECT_TRUE(full.fully_supported());
+  EXPECT_EQ(full.engine_segments(), 1);
+  EXPECT_FALSE(full.suggested_min_block_size.has_value());  // one engine whatever min_block_size says
+  ASSERT_EQ(full.segments.size(), 1u);
+  EXPECT_EQ(full.segments[0].inputs.size(), 1u);  // the image; the weights are counted
+  EXPECT_GT(full.segments[0].weight_inputs, 50);
+  EXPECT_NE(full.to_json().find("\"fully_supported\": true"), std::string::npos);
+
+  CompileSettings s;
+  s.torch_executed_ops = {"aten.relu"};
+  const DryRunReport cut = dry_run(model("tiny_cnn"), s).dry_run;
+  EXPECT_FALSE(cut.fully_supported());
+  EXPECT_FALSE(cut.unsupported.empty());
+  EXPECT_EQ(cut.unsupported[0].reason, "listed in torch_executed_ops");
+  EXPECT_GE(cut.fallback_nodes, static_cast<std::int64_t>(cut.unsupported.size()));
+  if (cut.suggested_min_block_size) {
+    EXPECT_LT(*cut.suggested_min_block_size, s.min_block_size);
+    EXPECT_GT(cut.fallback_supported_nodes, 0);
+  }
+  s.min_block_size = 1;  // nothing left to suggest
+  EXPECT_FALSE(dry_run(model("tiny_cnn"), s).dry_run.suggested_min_block_size.has_value());
+}
+
+TEST(Api, EngineFilesTakeLoadTimeSettingsOnly) {
+  REQUIRE_FIXTURES();
+  const auto path = (fs::temp_directory_path() / "atenrt_api_settings.atrt").string();
+  compile(model("tiny_cnn")).save(path);
+  CompileSettings load;
+  load.num_threads = 1;
+  const Engine engine = Engine::load(path, load);
+  EXPECT_EQ(engine.num_threads(), 1);
+  EXPECT_EQ(engine.effective_threads(), 1);
+  EXPECT_EQ(engine.precision(), "fp32");
+  CompileSettings bad;
+  bad.precision = Precision::BF16;
+  try {
+    Engine::load(path, bad);
+    FAIL() << "expected SettingsError";
+  } catch (const SettingsError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("precision is a compile-time setting"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("precision fp32"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("num_threads"), std::string::npos) << msg;
+  }
+  const InspectReport report = inspect(path);
+  EXPECT_EQ(report.kind, "engine");
+  for (const char* needle : {"built with:", "inputs:", "steps (", "memory:", "weights:", "kernels:"}) {
+    EXPECT_NE(report.text.find(needle), std::string::npos) << needle << "\n" << report.text;
+  }
+  EXPECT_NE(report.json.find("\"steps\""), std::string::npos);
+  fs::remove(path);
+}
+
+TEST(Api, InspectLoweredFollowsCompileSettings) {
+  REQUIRE_FIXTURES();
+  // addmm has a converter: compile keeps it, and so does inspect --lowered.
+  const InspectReport lowered = inspect(model("transformer"), {}, true);
+  EXPECT_NE(lowered.text.find("what compile does"), std::string::npos);
+  CompileSettings off;
+  off.lowering = false;
+  const InspectReport none = inspect(model("transformer"), off, true);
+  EXPECT_NE(none.json.find("\"decompositions\": {}"), std::string::npos) << none.json.substr(0, 400);
 }
 
 TEST(Api, CorruptArchiveIsAFormatErrorNamingTheFile) {

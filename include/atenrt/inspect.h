@@ -1,0 +1,59 @@
+// What the `atenrt` program asks of the library besides compile and run:
+// inspecting archives and engine files, the converter table, .npz files.
+// tools/ uses only these headers (include/atenrt/).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "atenrt/settings.h"
+#include "atenrt/tensor.h"
+
+namespace atenrt {
+
+// True for an engine file, false for a .pt2 archive (a zip); FormatError
+// when the file cannot be opened.
+bool is_engine_file(const std::string& path);
+
+struct InspectReport {
+  std::string kind;  // "pt2" or "engine"
+  std::string text;  // for people (untrusted names escaped)
+  std::string json;  // one JSON object
+};
+
+// A .pt2: producer, schema, layout, inputs and outputs, weights, the op
+// histogram; with `lowered`, what compile's lowering does under `settings`
+// (the same decompositions and passes, the converter registry deciding which
+// ops keep their converter). An engine file: what it was built with, the
+// load-time settings, inputs and outputs, steps with kernels and fusions,
+// the memory plan and the weights. `verbose` lists every weight and step.
+InspectReport inspect(const std::string& path, const CompileSettings& settings = {}, bool lowered = false,
+                      bool verbose = false);
+
+// One converter registration, as the partitioner and the converter see it.
+struct ConverterInfo {
+  std::string key;       // "aten.add.Tensor"
+  std::string family;    // "elementwise"
+  std::string priority;  // "high" or "standard"
+  bool validator = false;
+  bool dynamic_shapes = false;
+  bool enabled = true;
+};
+std::vector<ConverterInfo> list_converters();
+std::vector<std::string> converter_families();  // sorted
+
+// numpy .npz files, the CLI's tensor exchange format. read_npz returns the
+// arrays with their names, positional (arr_0, arr_1, ...) in order; each
+// array's header (position, "file:entry", dtype, shape) goes to `check`
+// before its payload is read, so a wrong array is refused before it is
+// inflated. write_npz names them arr_0, arr_1, ... unless `names` are given.
+using NpyHeaderCheck = std::function<void(std::size_t index, const std::string& where, DType dtype,
+                                          const std::vector<std::int64_t>& shape)>;
+std::vector<std::pair<std::string, Tensor>> read_npz(const std::string& path, const NpyHeaderCheck& check = {});
+void write_npz(const std::string& path, const std::vector<Tensor>& tensors,
+               const std::vector<std::string>& names = {});
+
+}  // namespace atenrt

@@ -1,0 +1,101 @@
+// The settings of atenrt, described once. CompileSettings holds the values;
+// settings_table() describes every field (name, type, default, range, when it
+// applies), and the CLI flags, the Python keywords and their help and
+// validation are all derived from that table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace atenrt {
+
+enum class Precision { FP32, BF16 };
+
+// Settings follow Torch-TensorRT's CompilationSettings where they make sense
+// on this engine. Every field is described in settings_table().
+struct CompileSettings {
+  // Partitioning. atenrt has no PyTorch to run unsupported segments, so a
+  // graph with unsupported nodes fails to compile with the dry-run report.
+  std::int64_t min_block_size = 5;
+  std::vector<std::string> torch_executed_ops;  // "aten.relu.default" or "aten.relu"
+  bool require_full_compilation = false;
+  bool use_fast_partitioner = true;
+  bool assume_dynamic_shape_support = false;
+
+  // Lowering: decompositions and graph passes.
+  bool lowering = true;
+  std::vector<std::string> disabled_decomposition_groups;
+  std::vector<std::string> disabled_decompositions;  // by op overload
+  std::vector<std::string> disabled_passes;          // by pass name
+
+  // Builder and runtime.
+  Precision precision = Precision::FP32;
+  // 0: no network optimization; 1: constant and batch-norm folding;
+  // 2: + post-op fusion; 3 (default): + blocked layouts and weight pre-packing.
+  int optimization_level = 3;
+  int num_threads = 0;  // 0: the runtime's default; load-time: applies to engine files too
+};
+
+enum class SettingType {
+  Bool,
+  Int,       // within [min, max]
+  Choice,    // one of `choices`
+  NameList,  // names of the kind `names` says, each checked
+};
+
+// What a NameList setting names; each kind is checked against what atenrt knows.
+enum class NameKind { None, Ops, Passes, Decompositions, DecompositionGroups };
+
+// Compile: shapes the engine, fixed once built. Load: applies when an engine
+// is made or loaded from a file.
+enum class SettingPhase { Compile, Load };
+
+using SettingValue = std::variant<bool, std::int64_t, std::string, std::vector<std::string>>;
+
+struct Setting {
+  std::string name;       // C++ field and Python keyword: "min_block_size"
+  std::string cli_flag;   // "--min-block-size"
+  bool cli_inverts = false;  // a Bool whose flag sets it to false ("--no-lowering")
+  SettingType type = SettingType::Bool;
+  SettingPhase phase = SettingPhase::Compile;
+  std::int64_t min = 0, max = 0;     // Int
+  std::vector<std::string> choices;  // Choice
+  NameKind names = NameKind::None;   // NameList
+  std::string help;
+  SettingValue (*get)(const CompileSettings&) = nullptr;
+  void (*set)(CompileSettings&, const SettingValue&) = nullptr;
+
+  SettingValue default_value() const { return get(CompileSettings{}); }
+  std::string type_name() const;   // "bool", "int", "choice", "list of op names", ...
+  std::string range_text() const;  // "0-3", "fp32|bf16", "" when any value goes
+};
+
+// Every setting, in the order help texts list them.
+const std::vector<Setting>& settings_table();
+// nullptr when no setting has that name (or CLI flag).
+const Setting* find_setting(std::string_view name_or_flag);
+
+// Sets one setting by name, checking its type and range (not the names a
+// list holds: validate() does, against the registries). Throws
+// SettingsError naming the setting, and the nearest name for an unknown one.
+void set_setting(CompileSettings& settings, std::string_view name, const SettingValue& value);
+SettingValue get_setting(const CompileSettings& settings, std::string_view name);
+// "5", "fp32", "true", "aten.relu.default,aten.gelu.default", "" (an empty list).
+std::string setting_text(const SettingValue& value);
+
+// Checks every setting: numbers in range, and every op, pass, decomposition
+// and group name known (an unknown one is an error suggesting the nearest
+// valid name). compile(), dry_run() and Engine::load() call it.
+void validate(const CompileSettings& settings);
+
+// The valid names of a NameList kind, sorted (for help and suggestions).
+std::vector<std::string> known_names(NameKind kind);
+
+// The candidate nearest to `name` by edit distance, or "" when none is
+// close enough to be a likely typo.
+std::string nearest_name(std::string_view name, const std::vector<std::string>& candidates);
+
+}  // namespace atenrt

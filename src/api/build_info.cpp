@@ -1,0 +1,35 @@
+// atenrt::build_info(): the version (CMake's project version, passed in as
+// ATENRT_VERSION), the oneDNN this build runs on, and how it was built.
+#include <oneapi/dnnl/dnnl.h>
+
+#include "atenrt/atenrt.h"
+
+#ifndef ATENRT_VERSION
+#error "ATENRT_VERSION comes from CMakeLists.txt (project VERSION)"
+#endif
+
+namespace atenrt {
+
+const BuildInfo& build_info() {
+  static const BuildInfo info = [] {
+    BuildInfo b;
+    b.version = ATENRT_VERSION;
+    const dnnl_version_t* v = dnnl_version();
+    b.onednn_version = std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
+    if (v->cpu_runtime == DNNL_RUNTIME_OMP) b.onednn_version += " (OpenMP)";
+    b.build_type = ATENRT_BUILD_TYPE;
+    b.compiler = ATENRT_COMPILER;
+    b.options = {std::string("sanitizers ") + (ATENRT_SANITIZE ? "on" : "off"),
+                 std::string("assertions ") +
+#ifdef NDEBUG
+                     "off",
+#else
+                     "on",
+#endif
+                 "fallback executor off (no libtorch)"};
+    return b;
+  }();
+  return info;
+}
+
+}  // namespace atenrt

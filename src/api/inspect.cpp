@@ -1,0 +1,182 @@
+// atenrt::inspect, list_converters and the .npz helpers: what tools/ needs
+// beyond compile and run, so that tools/ sees only include/atenrt/.
+#include "atenrt/inspect.h"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "api/pipeline.h"
+#include "atenrt/atenrt.h"
+#include "atenrt/text.h"
+#include "conversion/registry.h"
+#include "frontend/inspect.h"
+#include "frontend/pt2_reader.h"
+#include "ir/npz.h"
+#include "lowering/lower.h"
+#include "runtime/engine.h"
+
+namespace atenrt {
+namespace {
+
+using nlohmann::json;
+
+std::string dump(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
+
+json spec_json(const TensorSpec& s) {
+  return {{"name", s.name}, {"dtype", dtype_name(s.dtype)}, {"shape", s.dims}};
+}
+
+InspectReport inspect_pt2(const std::string& path, const CompileSettings& settings, bool lowered) {
+  ir::ExportedProgram program = frontend::load_pt2(path);
+  InspectReport r{"pt2", "", ""};
+  json j = frontend::inspect_json(program);
+  j["kind"] = "pt2";
+  r.text = frontend::inspect_text(program);
+  if (lowered) {
+    // The same lowering settings as compile(): the converter registry decides
+    // which ops keep their converter instead of being decomposed.
+    const lowering::LoweringReport report = lowering::lower(program.graph, api::lowering_settings(settings));
+    j["lowering"] = {{"nodes_before", report.nodes_before},
+                     {"nodes_after", report.nodes_after},
+                     {"decompositions", report.decompositions},
+                     {"not_decomposed", report.not_decomposed},
+                     {"histogram_after", report.histogram_after}};
+    r.text += "\nLowering: what compile does with these settings\n" + report.to_string();
+  }
+  r.json = dump(j);
+  r.text = escape_text(r.text);
+  return r;
+}
+
+InspectReport inspect_engine(const std::string& path, const CompileSettings& settings, bool verbose) {
+  const Engine engine = Engine::load(path, settings);
+  const runtime::Engine& internal = engine.internal();
+  InspectReport r{"engine", "", ""};
+  json j;
+  j["kind"] = "engine";
+  j["built_with"] = engine.built_settings();
+  j["precision"] = engine.precision();
+  j["num_threads"] = engine.num_threads();
+  j["effective_threads"] = engine.effective_threads();
+  j["inputs"] = json::array();
+  for (const auto& s : engine.inputs()) j["inputs"].push_back(spec_json(s));
+  j["outputs"] = json::array();
+  for (const auto& s : engine.outputs()) j["outputs"].push_back(spec_json(s));
+  json steps = json::array();
+  std::map<std::string, int> kernels;
+  for (const auto& s : engine.steps()) {
+    steps.push_back({{"name", s.name},
+                     {"kind", s.kind},
+                     {"implementation", s.implementation},
+                     {"precision", s.precision},
+                     {"layout", s.layout},
+                     {"fused", s.fused}});
+    kernels[s.implementation]++;
+  }
+  j["steps"] = steps;
+  j["kernels"] = kernels;
+  const auto mem = internal.memory();
+  j["memory"] = {{"activation_bytes", mem.arena_bytes},
+                 {"activation_bytes_without_reuse", mem.naive_bytes},
+                 {"scratch_bytes", mem.scratch_bytes},
+                 {"output_bytes", mem.output_bytes},
+                 {"weight_bytes", mem.constant_bytes}};
+  json weights = json::array();
+  std::vector<const runtime::ProgramTensor*> constants;
+  for (const auto& t : internal.program().tensors) {
+    if (t.role == runtime::TensorRole::Constant) constants.push_back(&t);
+  }
+  std::stable_sort(constants.begin(), constants.end(),
+                   [](auto* a, auto* b) { return runtime::tensor_bytes(*a) > runtime::tensor_bytes(*b); });
+  for (const auto* t : constants) {
+    weights.push_back({{"name", t->name}, {"dtype", dtype_name(t->dtype)}, {"shape", t->dims},
+                       {"bytes", runtime::tensor_bytes(*t)}});
+  }
+  j["weights"] = weights;
+  r.json = dump(j);
+
+  std::ostringstream out;
+  out << "engine file:     " << path << "\n";
+  out << "built with:      " << engine.built_settings() << "\n";
+  out << "threads:         " << (engine.num_threads() ? std::to_string(engine.num_threads()) : "runtime default")
+      << " (" << engine.effective_threads() << " per run; load-time, --threads changes it)\n";
+  out << "inputs:\n";
+  for (const auto& s : engine.inputs()) out << "  " << s.to_string() << "\n";
+  out << "outputs:\n";
+  for (const auto& s : engine.outputs()) out << "  " << s.to_string() << "\n";
+  out << "kernels:        ";
+  for (const auto& [k, n] : kernels) out << " " << k << " " << n << ",";
+  out.seekp(-1, std::ios_base::cur);
+  out << "\n";
+  out << "memory:          activations " << mem.arena_bytes << " bytes planned (" << mem.naive_bytes
+      << " without reuse), scratch " << mem.scratch_bytes << ", outputs " << mem.output_bytes << "\n";
+  out << "weights:         " << constants.size() << " tensors, " << mem.constant_bytes << " bytes\n";
+  const std::size_t shown = verbose ? constants.size() : std::min<std::size_t>(constants.size(), 5);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto* t = constants[i];
+    out << "  " << t->name << ": " << dtype_name(t->dtype) << shape_to_string(t->dims) << "  "
+        << runtime::tensor_bytes(*t) << " bytes\n";
+  }
+  if (shown < constants.size()) out << "  ... " << constants.size() - shown << " more (--verbose lists all)\n";
+  out << "steps (" << engine.steps().size() << "):\n";
+  for (const auto& s : engine.steps()) {
+    out << "  " << s.name << "  " << s.kind << "  " << s.implementation;
+    if (s.precision != "fp32") out << "  " << s.precision;
+    if (s.layout != "plain") out << "  " << s.layout;
+    for (const auto& f : s.fused) out << "  +" << f;
+    out << "\n";
+  }
+  r.text = escape_text(out.str());
+  return r;
+}
+
+}  // namespace
+
+bool is_engine_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FormatError("cannot open " + path);
+  char magic[2] = {0, 0};
+  in.read(magic, 2);
+  // A .pt2 is a zip ("PK"); anything else is taken as an engine file and
+  // validated by Engine::load.
+  return !(magic[0] == 'P' && magic[1] == 'K');
+}
+
+InspectReport inspect(const std::string& path, const CompileSettings& settings, bool lowered, bool verbose) {
+  validate(settings);
+  if (is_engine_file(path)) {
+    if (lowered) throw SettingsError(path + " is an engine file: it is already lowered and built (inspect the .pt2)");
+    return inspect_engine(path, settings, verbose);
+  }
+  return inspect_pt2(path, settings, lowered);
+}
+
+std::vector<ConverterInfo> list_converters() {
+  std::vector<ConverterInfo> out;
+  for (const auto* r : conversion::ConverterRegistry::global().all()) {
+    out.push_back({r->key, r->family, conversion::priority_name(r->options.priority),
+                   static_cast<bool>(r->options.validator), r->options.supports_dynamic_shapes, r->options.enabled});
+  }
+  return out;
+}
+
+std::vector<std::string> converter_families() {
+  std::vector<std::string> out;
+  for (const auto* r : conversion::ConverterRegistry::global().all()) {
+    if (std::find(out.begin(), out.end(), r->family) == out.end()) out.push_back(r->family);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::pair<std::string, Tensor>> read_npz(const std::string& path, const NpyHeaderCheck& check) {
+  return io::read_npz_named(path, check);
+}
+
+void write_npz(const std::string& path, const std::vector<Tensor>& tensors, const std::vector<std::string>& names) {
+  io::write_npz(path, tensors, names);
+}
+
+}  // namespace atenrt

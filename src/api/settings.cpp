@@ -1,0 +1,308 @@
+// The settings table (include/atenrt/settings.h): one row per CompileSettings
+// field, and the checks every front end (CLI, C++, Python) shares.
+#include "atenrt/settings.h"
+
+#include <algorithm>
+#include <set>
+
+#include "atenrt/errors.h"
+#include "conversion/registry.h"
+#include "ir/op_schema.h"
+#include "lowering/lower.h"
+#include "lowering/registry.h"
+
+namespace atenrt {
+namespace {
+
+template <typename T>
+const T& as(const SettingValue& v, const char* name) {
+  if (const T* p = std::get_if<T>(&v)) return *p;
+  throw SettingsError(std::string("setting '") + name + "' was given a value of the wrong type");
+}
+
+// Each row reads and writes its field through captureless lambdas, so the
+// table stays plain data.
+#define ATENRT_FIELD_ACCESS(F, T)                                                                \
+  [](const CompileSettings& s) -> SettingValue { return static_cast<T>(s.F); },                \
+      [](CompileSettings& s, const SettingValue& v) { s.F = static_cast<decltype(s.F)>(as<T>(v, #F)); }
+
+using Getter = SettingValue (*)(const CompileSettings&);
+using Setter = void (*)(CompileSettings&, const SettingValue&);
+
+Setting row(std::string name, std::string flag, SettingType type, std::string help, Getter get, Setter set) {
+  Setting s;
+  s.name = std::move(name);
+  s.cli_flag = std::move(flag);
+  s.type = type;
+  s.help = std::move(help);
+  s.get = get;
+  s.set = set;
+  return s;
+}
+
+Setting int_row(std::string name, std::string flag, std::int64_t min, std::int64_t max, std::string help,
+                Getter get, Setter set) {
+  Setting s = row(std::move(name), std::move(flag), SettingType::Int, std::move(help), get, set);
+  s.min = min;
+  s.max = max;
+  return s;
+}
+
+Setting list_row(std::string name, std::string flag, NameKind names, std::string help, Getter get, Setter set) {
+  Setting s = row(std::move(name), std::move(flag), SettingType::NameList, std::move(help), get, set);
+  s.names = names;
+  return s;
+}
+
+Setting inverted(Setting s) {
+  s.cli_inverts = true;
+  return s;
+}
+
+constexpr std::int64_t kMaxThreads = 1024;
+constexpr std::int64_t kMaxBlock = 1'000'000'000;
+
+std::vector<Setting> make_table() {
+  using List = std::vector<std::string>;
+  std::vector<Setting> t;
+  Setting precision = row(
+      "precision", "--precision", SettingType::Choice,
+      "compute precision of convolution and matmul (inputs and outputs keep their dtypes)",
+      [](const CompileSettings& s) -> SettingValue { return std::string(s.precision == Precision::BF16 ? "bf16" : "fp32"); },
+      [](CompileSettings& s, const SettingValue& v) {
+        s.precision = as<std::string>(v, "precision") == "bf16" ? Precision::BF16 : Precision::FP32;
+      });
+  precision.choices = {"fp32", "bf16"};
+  t.push_back(precision);
+  t.push_back(int_row("optimization_level", "--optimization-level", 0, 3,
+                      "0 none, 1 constant/batch-norm folding, 2 + post-op fusion, 3 + blocked layouts and weight "
+                      "pre-packing",
+                      ATENRT_FIELD_ACCESS(optimization_level, std::int64_t)));
+  t.push_back(int_row("min_block_size", "--min-block-size", 1, kMaxBlock,
+                      "smallest block of operators worth an engine (as in Torch-TensorRT)",
+                      ATENRT_FIELD_ACCESS(min_block_size, std::int64_t)));
+  t.push_back(list_row("torch_executed_ops", "--torch-executed-ops", NameKind::Ops,
+                       "op overloads (aten.relu.default) or packets (aten.relu) kept out of the engine",
+                       ATENRT_FIELD_ACCESS(torch_executed_ops, List)));
+  t.push_back(row("require_full_compilation", "--require-full-compilation", SettingType::Bool,
+                  "fail unless every operator converts (with --dryrun: exit 1 when not fully supported)",
+                  ATENRT_FIELD_ACCESS(require_full_compilation, bool)));
+  t.push_back(inverted(row("use_fast_partitioner", "--global-partitioner", SettingType::Bool,
+                           "adjacency partitioner (the CLI flag switches to the global, non-adjacent one)",
+                           ATENRT_FIELD_ACCESS(use_fast_partitioner, bool))));
+  t.push_back(row("assume_dynamic_shape_support", "--assume-dynamic-shape-support", SettingType::Bool,
+                  "treat every converter as supporting dynamic shapes",
+                  ATENRT_FIELD_ACCESS(assume_dynamic_shape_support, bool)));
+  t.push_back(inverted(row("lowering", "--no-lowering", SettingType::Bool,
+                           "run decompositions and graph passes (the CLI flag skips them)",
+                           ATENRT_FIELD_ACCESS(lowering, bool))));
+  t.push_back(list_row("disabled_passes", "--disable-passes", NameKind::Passes, "lowering passes to switch off",
+                       ATENRT_FIELD_ACCESS(disabled_passes, List)));
+  t.push_back(list_row("disabled_decompositions", "--disable-decompositions", NameKind::Decompositions,
+                       "decompositions to switch off, by op overload",
+                       ATENRT_FIELD_ACCESS(disabled_decompositions, List)));
+  t.push_back(list_row("disabled_decomposition_groups", "--disable-decomposition-groups",
+                       NameKind::DecompositionGroups, "decomposition groups to switch off",
+                       ATENRT_FIELD_ACCESS(disabled_decomposition_groups, List)));
+  Setting threads = int_row("num_threads", "--threads", 0, kMaxThreads, "threads per run (0: the runtime's default)",
+                            ATENRT_FIELD_ACCESS(num_threads, std::int64_t));
+  threads.phase = SettingPhase::Load;
+  t.push_back(threads);
+  return t;
+}
+
+#undef ATENRT_FIELD_ACCESS
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string packet_of(const std::string& key) {
+  const auto last = key.rfind('.');
+  const auto first = key.find('.');
+  return (last != std::string::npos && last != first) ? key.substr(0, last) : key;
+}
+
+// Op names atenrt knows: converter and decomposition keys and their packets.
+std::set<std::string> registered_op_names() {
+  std::set<std::string> names;
+  for (const auto* r : conversion::ConverterRegistry::global().all()) {
+    names.insert(r->key);
+    names.insert(packet_of(r->key));
+  }
+  for (const auto& key : lowering::decomposition_keys()) {
+    names.insert(key);
+    names.insert(packet_of(key));
+  }
+  return names;
+}
+
+// An op name is valid when atenrt registers it, or torch's schemas know it
+// (a real op without a converter may still be listed in torch_executed_ops).
+bool is_known_op(const std::string& name, const std::set<std::string>& registered) {
+  if (registered.contains(name)) return true;
+  const auto dot = name.find('.');
+  if (dot == std::string::npos) return false;
+  const std::string qualified = name.substr(0, dot) + "::" + name.substr(dot + 1);
+  return ir::find_schema(qualified) != nullptr;
+}
+
+std::string unknown_name_message(const Setting& s, const std::string& name, const std::vector<std::string>& valid) {
+  static const char* what[] = {"name", "op", "lowering pass", "decomposition", "decomposition group"};
+  std::string msg = s.name + ": unknown " + what[static_cast<int>(s.names)] + " '" + name + "'";
+  if (const auto near = nearest_name(name, valid); !near.empty()) msg += "; did you mean '" + near + "'?";
+  if (valid.size() <= 12) {
+    msg += " (valid: ";
+    for (std::size_t i = 0; i < valid.size(); ++i) msg += (i ? ", " : "") + valid[i];
+    msg += ")";
+  }
+  return msg;
+}
+
+}  // namespace
+
+std::string Setting::type_name() const {
+  switch (type) {
+    case SettingType::Bool: return "bool";
+    case SettingType::Int: return "int";
+    case SettingType::Choice: return "choice";
+    case SettingType::NameList: break;
+  }
+  switch (names) {
+    case NameKind::Ops: return "list of op names";
+    case NameKind::Passes: return "list of pass names";
+    case NameKind::Decompositions: return "list of decomposition keys";
+    case NameKind::DecompositionGroups: return "list of decomposition groups";
+    case NameKind::None: break;
+  }
+  return "list";
+}
+
+std::string Setting::range_text() const {
+  if (type == SettingType::Int) {
+    return max >= kMaxBlock ? ">= " + std::to_string(min) : std::to_string(min) + "-" + std::to_string(max);
+  }
+  if (type == SettingType::Choice) {
+    std::string out;
+    for (const auto& c : choices) out += (out.empty() ? "" : "|") + c;
+    return out;
+  }
+  return "";
+}
+
+const std::vector<Setting>& settings_table() {
+  static const std::vector<Setting> table = make_table();
+  return table;
+}
+
+const Setting* find_setting(std::string_view name) {
+  for (const auto& s : settings_table()) {
+    if (s.name == name || s.cli_flag == name) return &s;
+  }
+  return nullptr;
+}
+
+void set_setting(CompileSettings& settings, std::string_view name, const SettingValue& value) {
+  const Setting* s = find_setting(name);
+  if (!s) {
+    std::vector<std::string> names;
+    for (const auto& row : settings_table()) names.push_back(row.name);
+    std::string msg = "unknown setting '" + std::string(name) + "'";
+    if (const auto near = nearest_name(name, names); !near.empty()) msg += "; did you mean '" + near + "'?";
+    throw SettingsError(msg);
+  }
+  if (s->type == SettingType::Int) {
+    const auto n = as<std::int64_t>(value, s->name.c_str());
+    if (n < s->min || n > s->max) {
+      throw SettingsError(s->name + " must be " + (s->max >= kMaxBlock ? "" : "in ") + s->range_text() + ", got " +
+                          std::to_string(n));
+    }
+  } else if (s->type == SettingType::Choice) {
+    const auto& c = as<std::string>(value, s->name.c_str());
+    if (std::find(s->choices.begin(), s->choices.end(), c) == s->choices.end()) {
+      std::string msg = s->name + " must be one of " + s->range_text() + ", got '" + c + "'";
+      if (const auto near = nearest_name(c, s->choices); !near.empty()) msg += "; did you mean '" + near + "'?";
+      throw SettingsError(msg);
+    }
+  }
+  s->set(settings, value);
+}
+
+SettingValue get_setting(const CompileSettings& settings, std::string_view name) {
+  const Setting* s = find_setting(name);
+  if (!s) throw SettingsError("unknown setting '" + std::string(name) + "'");
+  return s->get(settings);
+}
+
+std::string setting_text(const SettingValue& value) {
+  if (const bool* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
+  if (const auto* n = std::get_if<std::int64_t>(&value)) return std::to_string(*n);
+  if (const auto* s = std::get_if<std::string>(&value)) return *s;
+  std::string out;
+  for (const auto& item : std::get<std::vector<std::string>>(value)) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
+std::vector<std::string> known_names(NameKind kind) {
+  switch (kind) {
+    case NameKind::Ops: {
+      const auto names = registered_op_names();
+      return {names.begin(), names.end()};
+    }
+    case NameKind::Passes: {
+      auto names = lowering::pass_names();
+      std::sort(names.begin(), names.end());
+      return names;
+    }
+    case NameKind::Decompositions: return lowering::decomposition_keys();
+    case NameKind::DecompositionGroups: return lowering::DecompositionRegistry::instance().groups();
+    case NameKind::None: break;
+  }
+  return {};
+}
+
+void validate(const CompileSettings& settings) {
+  for (const auto& s : settings_table()) {
+    const SettingValue value = s.get(settings);
+    if (s.type != SettingType::NameList) {
+      CompileSettings scratch;
+      set_setting(scratch, s.name, value);  // the range and choice checks
+      continue;
+    }
+    const auto& names = std::get<std::vector<std::string>>(value);
+    if (names.empty()) continue;
+    const std::vector<std::string> valid = known_names(s.names);
+    const std::set<std::string> registered =
+        s.names == NameKind::Ops ? registered_op_names() : std::set<std::string>(valid.begin(), valid.end());
+    for (const auto& name : names) {
+      const bool ok = s.names == NameKind::Ops ? is_known_op(name, registered) : registered.contains(name);
+      if (!ok) throw SettingsError(unknown_name_message(s, name, valid));
+    }
+  }
+}
+
+std::string nearest_name(std::string_view name, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(name, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+}  // namespace atenrt

@@ -1,0 +1,17 @@
+# Fails when a file in DIR includes a project header other than atenrt/... or
+# its own cli_... headers (system and third-party <...> includes are fine).
+file(GLOB files ${DIR}/*.cpp ${DIR}/*.h)
+set(bad "")
+foreach(f ${files})
+  file(STRINGS ${f} lines REGEX "^#include \"")
+  foreach(line ${lines})
+    if(NOT line MATCHES "^#include \"(atenrt/|cli_)")
+      list(APPEND bad "${f}: ${line}")
+    endif()
+  endforeach()
+endforeach()
+if(bad)
+  list(JOIN bad "\n" text)
+  message(FATAL_ERROR "tools/ must use only include/atenrt/:\n${text}")
+endif()
+message(STATUS "${DIR}: public API only")
