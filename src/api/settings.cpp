@@ -88,13 +88,13 @@ std::vector<Setting> make_table() {
                   "fail unless every operator converts (with --dryrun: exit 1 when not fully supported)",
                   ATENRT_FIELD_ACCESS(require_full_compilation, bool)));
   t.push_back(inverted(row("use_fast_partitioner", "--global-partitioner", SettingType::Bool,
-                           "adjacency partitioner (the CLI flag switches to the global, non-adjacent one)",
+                           "the adjacency partitioner; --global-partitioner uses the global (non-adjacent) one",
                            ATENRT_FIELD_ACCESS(use_fast_partitioner, bool))));
   t.push_back(row("assume_dynamic_shape_support", "--assume-dynamic-shape-support", SettingType::Bool,
                   "treat every converter as supporting dynamic shapes",
                   ATENRT_FIELD_ACCESS(assume_dynamic_shape_support, bool)));
   t.push_back(inverted(row("lowering", "--no-lowering", SettingType::Bool,
-                           "run decompositions and graph passes (the CLI flag skips them)",
+                           "decompositions and graph passes; --no-lowering skips them",
                            ATENRT_FIELD_ACCESS(lowering, bool))));
   t.push_back(list_row("disabled_passes", "--disable-passes", NameKind::Passes, "lowering passes to switch off",
                        ATENRT_FIELD_ACCESS(disabled_passes, List)));
