@@ -148,20 +148,73 @@ def _eliminate_dead_code(gm):
     gm.recompile()
 
 
-def _trace_fake(fn, inputs):
-    with torch.no_grad(), _no_fused_fast_paths():
+def _trace_fake(fn, inputs, module=None):
+    with torch.no_grad(), _no_fused_fast_paths(), _rnn_weights_follow_state(module):
         return make_fx(fn, tracing_mode="fake")(*inputs)
+
+
+@contextlib.contextmanager
+def _rnn_weights_follow_state(module):
+    """nn.LSTM/GRU/RNN keep their weights in a `_flat_weights` list that functional_call does not
+    swap, so tracing would meet the real parameters in fake mode ("Invoking operators with
+    non-Fake Tensor inputs"). Refresh the list from the module's (swapped) attributes before each
+    forward, and restore it afterwards."""
+    rnns = [m for m in (module.modules() if module is not None else ())
+            if isinstance(m, torch.nn.RNNBase) and hasattr(m, "_flat_weights_names")]
+    saved = [(m, m._flat_weights) for m in rnns]
+
+    def refresh(m, _inputs):
+        m._flat_weights = [getattr(m, n) if hasattr(m, n) else None for n in m._flat_weights_names]
+
+    handles = [m.register_forward_pre_hook(refresh) for m in rnns]
+    try:
+        yield
+    finally:
+        for h in handles:
+            h.remove()
+        for m, weights in saved:
+            m._flat_weights = weights
+
+
+def _flatten_inputs(module, example_inputs):
+    """The tensors of `example_inputs` (tensors, or lists, tuples and dicts of them, as torch.export
+    takes) in pytree order, their placeholder names (an argument's name, then the path inside it:
+    images_0, batch_boxes), and the structure to rebuild the arguments from the tensors."""
+    arg_names = _user_input_names(module, len(example_inputs))
+    leaves, names = [], []
+
+    def walk(value, name, where):
+        if isinstance(value, torch.Tensor):
+            if value.layout != torch.strided:
+                raise ExportError(f"{where} has layout {value.layout}; only strided tensors are supported")
+            leaves.append(value)
+            names.append(name)
+        elif isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+            for i, item in enumerate(value):
+                walk(item, f"{name}_{i}", f"{where}[{i}]")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, f"{name}_{_identifier(str(key))}", f"{where}[{key!r}]")
+        else:
+            raise ExportError(f"{where} is a {type(value).__name__}; inputs must be tensors, or lists, "
+                              f"tuples and dicts of tensors")
+
+    for i, (x, name) in enumerate(zip(example_inputs, arg_names)):
+        walk(x, name, f"example input {i}")
+    from torch.utils import _pytree as pytree
+    flat, spec = pytree.tree_flatten(list(example_inputs))
+    if len(flat) != len(leaves) or any(a is not b for a, b in zip(flat, leaves)):
+        raise ExportError("the example inputs flatten in an order atenrt does not follow "
+                          "(a container type torch's pytree treats specially?)")
+    return leaves, names, spec
 
 
 def trace(module, example_inputs):
     if not isinstance(module, torch.nn.Module):
         raise ExportError(f"expected a torch.nn.Module, got {type(module).__name__}")
     example_inputs = tuple(example_inputs)
-    for i, x in enumerate(example_inputs):
-        if not isinstance(x, torch.Tensor):
-            raise ExportError(f"example input {i} is a {type(x).__name__}; only tensor inputs are supported")
-        if x.layout != torch.strided:
-            raise ExportError(f"example input {i} has layout {x.layout}; only strided tensors are supported")
+    user_leaves, user_names, in_spec = _flatten_inputs(module, example_inputs)
+    from torch.utils import _pytree as pytree
 
     params, buffers, consts, non_persistent = _collect_state(module)
     n_state = len(params) + len(buffers)
@@ -179,17 +232,18 @@ def trace(module, example_inputs):
                     owner = module.get_submodule(owner_fqn)
                     saved.append((owner, attr, getattr(owner, attr)))
                     setattr(owner, attr, value)
-            return functional_call(module, state, tuple(flat[n_state + len(consts):]))
+            args = pytree.tree_unflatten(list(flat[n_state + len(consts):]), in_spec)
+            return functional_call(module, state, tuple(args))
         finally:
             for owner, attr, old in reversed(saved):
                 setattr(owner, attr, old)
 
-    real_inputs = [t for t, _ in params + buffers + consts] + list(example_inputs)
+    real_inputs = [t for t, _ in params + buffers + consts] + list(user_leaves)
     was_training = module.training
     module.eval()
     try:
         try:
-            gm = _trace_fake(fn, real_inputs)
+            gm = _trace_fake(fn, real_inputs, module)
         except ExportError:
             raise
         except Exception as e:  # make_fx surfaces data-dependent control flow, unsupported ops, ...
@@ -198,8 +252,7 @@ def trace(module, example_inputs):
         _eliminate_dead_code(gm)
         if any(n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and _mutable(n.target)
                for n in gm.graph.nodes):
-            _check_no_input_mutation(gm, [f[0] for _, f in params + buffers + consts]
-                                     + _user_input_names(module, len(example_inputs)))
+            _check_no_input_mutation(gm, [f[0] for _, f in params + buffers + consts] + user_names)
             from functorch import functionalize
             try:
                 gm = _trace_fake(functionalize(gm, remove="mutations"), real_inputs)
@@ -217,7 +270,6 @@ def trace(module, example_inputs):
     slots += [InputSlot("buffer", "b_" + _identifier(f[0]), f[0], t, f[0] not in non_persistent)
               for t, f in buffers]
     slots += [InputSlot("tensor_constant", "c_" + _identifier(f[0]), f[0], t) for t, f in consts]
-    user_names = _user_input_names(module, len(example_inputs))
     slots += [InputSlot("user_input", n) for n in user_names]
     _drop_unused_constants(gm, slots)
     _lift_constants(gm, slots)

@@ -303,6 +303,9 @@ class Engine:
             if args:
                 raise TypeError("give inputs by position or by name, not both")
             args = _order_by_name(kwargs, self.inputs)
+        if any(isinstance(a, (list, tuple, dict)) for a in args):
+            from . import torch_api  # nested inputs: flattened as the exporter bound them
+            args = torch_api.flatten(args)
         if any(type(a).__module__.startswith("torch") for a in args):
             from . import torch_api
             arrays = [torch_api.to_array(a, spec) if type(a).__module__.startswith("torch") else a

@@ -30,15 +30,22 @@ def _examples(inputs, what):
         raise TypeError(f"atenrt.compile({what}) needs inputs=[...]: example tensors or atenrt.Input(...)")
     if isinstance(inputs, (torch.Tensor, Input)):
         inputs = [inputs]
-    examples = []
-    for i, x in enumerate(inputs):
+
+    def example(x):
         if isinstance(x, Input):
-            examples.append(x.example(torch))
-        elif isinstance(x, torch.Tensor):
-            examples.append(x.detach())
-        else:
-            raise TypeError(f"inputs[{i}] is a {type(x).__name__}; give tensors or atenrt.Input(...)")
-    return examples
+            return x.example(torch)
+        if isinstance(x, torch.Tensor):
+            return x.detach()
+        raise TypeError(f"an input is a {type(x).__name__}; give tensors or atenrt.Input(...), "
+                        f"alone or in lists, tuples and dicts")
+
+    return [pytree.tree_map(example, x) for x in inputs]
+
+
+def flatten(args):
+    """The tensors of `args` (tensors, or lists, tuples and dicts of them) in the order the exporter
+    binds them to engine inputs."""
+    return pytree.tree_flatten(list(args))[0]
 
 
 def output_structure(module, examples):
@@ -84,7 +91,7 @@ def check_inputs(engine, inputs):
         return
     if isinstance(inputs, (torch.Tensor, Input)):
         inputs = [inputs]
-    inputs = list(inputs)
+    inputs = flatten(inputs)
     if len(inputs) != len(engine.inputs):
         raise InputError(f"{len(inputs)} inputs given, the engine takes {len(engine.inputs)}: "
                          f"{', '.join(map(str, engine.inputs))}")

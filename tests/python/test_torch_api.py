@@ -181,6 +181,49 @@ class TorchApiTest(unittest.TestCase):
         self.assertEqual(json.loads(report.to_json())["fully_supported"], False)
         self.assertTrue(all(not i.startswith("p_") for s in report.segments for i in s.inputs))
 
+    def test_lstm_and_gru(self):
+        class Recurrent(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lstm = nn.LSTM(8, 16, num_layers=2, batch_first=True)
+                self.gru = nn.GRU(16, 4)
+
+            def forward(self, x):
+                y, (h, c) = self.lstm(x)
+                z, hg = self.gru(y)
+                return z, h, hg
+
+        torch.manual_seed(0)
+        model = Recurrent().eval()
+        x = torch.randn(2, 5, 8)
+        engine = atenrt.compile(model, inputs=[x])
+        got = engine(x)
+        with torch.no_grad():
+            want = model(x)
+        self.assertIsInstance(got, tuple)
+        for i, (g, w) in enumerate(zip(got, want)):
+            close(self, g, w, f"output {i}")
+        # the module's own weights are untouched by tracing
+        self.assertFalse(any(type(w).__name__ == "FakeTensor" for w in model.lstm._flat_weights))
+
+    def test_list_and_dict_inputs(self):
+        class Mixer(nn.Module):
+            def forward(self, xs, extra):
+                return xs[0] + xs[1] * extra["scale"], torch.relu(extra["bias"])
+
+        xs = [torch.randn(2, 3), torch.randn(2, 3)]
+        extra = {"scale": torch.randn(2, 3), "bias": torch.randn(3)}
+        engine = atenrt.compile(Mixer(), inputs=[xs, extra])
+        self.assertEqual([s.name for s in engine.inputs], ["xs_0", "xs_1", "extra_scale", "extra_bias"])
+        got = engine(xs, extra)
+        want = Mixer()(xs, extra)
+        for g, w in zip(got, want):
+            close(self, g, w, "mixer")
+        with self.assertRaisesRegex(TypeError, "give tensors"):
+            atenrt.compile(Mixer(), inputs=[[torch.randn(2, 3), 3], extra])
+        with self.assertRaisesRegex(atenrt.ExportError, r"example input 0\[1\] is a int"):
+            atenrt.save(Mixer(), ([torch.randn(2, 3), 3], extra), os.path.join(self.tmp, "bad.pt2"))
+
     def test_version(self):
         self.assertRegex(atenrt.__version__, r"^[0-9]+\.[0-9]+\.[0-9]+$")
         self.assertIn("onednn_version", atenrt.build_info())
