@@ -5,7 +5,7 @@ downloads), example inputs, and how its outputs are compared. `make_models.py` e
 `test_models.py` compiles and runs them with the atenrt CLI.
 
 Comparison rules (stated once, used by test_models.py):
-  fp32: np.allclose(out, ref, rtol=FP32_RTOL, atol=FP32_RTOL * max(1, max|ref|)) per output.
+  fp32: np.allclose(out, ref, rtol=FP32_RTOL, atol=FP32_RTOL * max|ref|) per output.
   bf16: max|out - ref| <= max(BF16_TOL, BF16_EMULATION_FACTOR * e) * max|ref| per output, where e
         is the same error of PyTorch itself doing atenrt's bf16 arithmetic (convolution and linear
         operands rounded to bf16, fp32 elsewhere; make_models.py measures it). With batch-norm
@@ -16,7 +16,9 @@ Comparison rules (stated once, used by test_models.py):
         ImageNet-sized classifiers (`imagenet=True`) must also keep the top-1 class. Random weights
         often give near-ties (regnet_y_400mf on seed 0: top-2 logits 1.4e-5 of the scale apart),
         which no bf16 engine can resolve, so make_models.py draws the classifier's input with the
-        first seed whose top-1/top-2 margin is >= max(TOP1_MARGIN, 2 e) * max|ref|.
+        first seed whose top-1/top-2 margin is >= max(TOP1_MARGIN, 2 e) * max|ref|; where no seed
+        of ten gives that margin the top-1 check is dropped (it could not fail for the right reason).
+        See BF16_MATCH and BF16_DIFFERS for the checks that bf16 was used.
 A spec may loosen a bound only with `fp32_rtol` / `bf16_tol` and a comment saying why.
 """
 import math
@@ -31,6 +33,15 @@ FP32_RTOL = 1e-4
 BF16_TOL = 2e-2
 TOP1_MARGIN = 2e-2
 BF16_EMULATION_FACTOR = 2.0
+# bf16 must be the bf16 atenrt claims. Every model: its output must differ from fp32, max|out - ref|
+# >= BF16_DIFFERS * max|emu - ref| (emu: PyTorch rounding where atenrt says it rounds; an engine that
+# ignores --precision bf16 scores ~1e-4). Models marked bf16_exact must also be that emulation:
+# max|out - emu| <= BF16_MATCH * max|emu - ref| (measured: bert_encoder 5e-5, gpt_decoder 0.02,
+# squeezenet1_0 0.04; an fp32 engine scores 1). Elsewhere atenrt's bf16 is not yet where the
+# emulation rounds: 0.4-0.65 on the batch-norm CNNs (resnet18, mobilenet_v3_small), alexnet 0.57,
+# swin_small 0.5, vit_small 1.0 (reported; until explained they are held to the bounds above only).
+BF16_MATCH = 0.1
+BF16_DIFFERS = 0.25
 
 
 @dataclass
@@ -42,6 +53,7 @@ class ModelSpec:
     quick: bool = False               # part of the --quick subset (small and fast)
     fp32_rtol: float = FP32_RTOL
     bf16_tol: float = BF16_TOL
+    bf16_exact: bool = False          # atenrt's bf16 rounds exactly where bf16_emulation does
     skip: str = ""                    # known broken: the exact op, node and error; the test skips saying so
 
 
@@ -265,7 +277,7 @@ MODELS = [
     ModelSpec("efficientnet_v2_s", _tv("efficientnet_v2_s", calibrate=False), _images(224), imagenet=True),
     ModelSpec("regnet_y_400mf", _tv("regnet_y_400mf"), _images(224), imagenet=True),
     ModelSpec("shufflenet_v2_x0_5", _tv("shufflenet_v2_x0_5"), _images(224), imagenet=True, quick=True),
-    ModelSpec("squeezenet1_0", _tv("squeezenet1_0"), _images(224), imagenet=True, quick=True),
+    ModelSpec("squeezenet1_0", _tv("squeezenet1_0"), _images(224), imagenet=True, quick=True, bf16_exact=True),
     ModelSpec("densenet121", _tv("densenet121"), _images(224), imagenet=True),
     ModelSpec("googlenet", _tv("googlenet", aux_logits=False, init_weights=True), _images(224), imagenet=True),
     ModelSpec("inception_v3", _tv("inception_v3", size=299, aux_logits=False, init_weights=True), _images(299),
@@ -276,8 +288,8 @@ MODELS = [
     ModelSpec("alexnet", _tv("alexnet"), _images(224), imagenet=True),
     ModelSpec("vit_small", _vit_small, _images(224), imagenet=True),
     ModelSpec("swin_small", _swin_small, _images(224), imagenet=True),
-    ModelSpec("bert_encoder", _bert, _bert_inputs, quick=True),
-    ModelSpec("gpt_decoder", _gpt, _gpt_inputs, quick=True),
+    ModelSpec("bert_encoder", _bert, _bert_inputs, quick=True, bf16_exact=True),
+    ModelSpec("gpt_decoder", _gpt, _gpt_inputs, quick=True, bf16_exact=True),
     ModelSpec("lraspp_mobilenet_v3_large", _segmentation, _images(224)),
 ]
 
