@@ -17,12 +17,20 @@ class Storage {
  public:
   explicit Storage(std::vector<std::byte> bytes) : bytes_(std::move(bytes)) {}
   explicit Storage(std::size_t nbytes) : bytes_(nbytes) {}
-  std::size_t nbytes() const { return bytes_.size(); }
-  const std::byte* data() const { return bytes_.data(); }
-  std::byte* mutable_data() { return bytes_.data(); }
+  // Read-only bytes owned elsewhere (a mapped engine file), kept alive by
+  // `owner`; mutable_data() throws.
+  Storage(const std::byte* data, std::size_t nbytes, std::shared_ptr<const void> owner)
+      : external_(data), external_bytes_(nbytes), owner_(std::move(owner)) {}
+  std::size_t nbytes() const { return owner_ ? external_bytes_ : bytes_.size(); }
+  const std::byte* data() const { return owner_ ? external_ : bytes_.data(); }
+  std::byte* mutable_data();
+  bool read_only() const { return owner_ != nullptr; }
 
  private:
   std::vector<std::byte> bytes_;
+  const std::byte* external_ = nullptr;
+  std::size_t external_bytes_ = 0;
+  std::shared_ptr<const void> owner_;
 };
 
 std::int64_t numel_of(const std::vector<std::int64_t>& sizes);

@@ -32,6 +32,11 @@ std::string shape_to_string(const std::vector<std::int64_t>& sizes) {
   return out.str();
 }
 
+std::byte* Storage::mutable_data() {
+  if (owner_) throw Error("tensor storage is read-only (weights of a mapped engine file)");
+  return bytes_.data();
+}
+
 Tensor::Tensor(DType dtype, std::vector<std::int64_t> sizes)
     : dtype_(dtype), sizes_(std::move(sizes)) {
   for (auto s : sizes_) {

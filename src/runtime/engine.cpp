@@ -18,6 +18,7 @@ namespace atenrt::runtime {
 void Engine::Impl::compile() {
   program.normalize();
   program.validate();
+  begin_weights();
   const int n = static_cast<int>(program.tensors.size());
   buffers.assign(n, {});
   std::vector<std::vector<std::pair<int, std::size_t>>> consumers(n);  // (step, input index)
@@ -80,6 +81,7 @@ void Engine::Impl::compile() {
   memory.arena_bytes = mp.arena_bytes;
   memory.naive_bytes = mp.naive_bytes;
   memory.scratch_bytes = scratch_bytes;
+  finish_weights();
 
   for (int id : program.inputs) {
     const auto& t = program.tensors[id];
@@ -99,6 +101,7 @@ void Engine::Impl::add_step(int s, const std::vector<bool>& blocked_output) {
   for (int id : step.inputs) req.inputs.push_back({&program.tensors[id], buffers[id].layout});
   for (int id : step.outputs) req.outputs.push_back(&program.tensors[id]);
   req.blocked_output_allowed = blocked_output[s];
+  req.packs = packs.get();
 
   ExecStep exec;
   exec.step = s;
@@ -130,9 +133,12 @@ void Engine::Impl::add_step(int s, const std::vector<bool>& blocked_output) {
         plan.push_back(std::move(convert));
       }
     }
+    packs->begin_step();
     choice = provider.make(req);
+    packs->end_step(choice.kernel != nullptr);
     if (choice.kernel) break;
   }
+  note_weight_uses(step, choice.kernel != nullptr);
   exec.kernel = std::move(choice.kernel);
   for (std::size_t i = 0; i < step.outputs.size() && i < choice.output_layouts.size(); ++i) {
     buffers[step.outputs[i]].layout = choice.output_layouts[i];
@@ -141,10 +147,13 @@ void Engine::Impl::add_step(int s, const std::vector<bool>& blocked_output) {
   plan.push_back(std::move(exec));
 }
 
-Engine::Engine(Program program, EngineOptions options) {
+Engine::Engine(Program program, EngineOptions options) : Engine(std::move(program), options, nullptr) {}
+
+Engine::Engine(Program program, EngineOptions options, std::shared_ptr<const LoadedFile> file) {
   auto impl = std::make_shared<Impl>();
   impl->program = std::move(program);
   impl->options = options;
+  impl->file = std::move(file);
   impl->compile();
   impl_ = std::move(impl);
 }
@@ -154,6 +163,7 @@ const std::vector<TensorInfo>& Engine::outputs() const { return impl_->output_in
 const Program& Engine::program() const { return impl_->program; }
 const EngineOptions& Engine::options() const { return impl_->options; }
 MemoryStats Engine::memory() const { return impl_->memory; }
+const std::string& Engine::load_note() const { return impl_->load_note; }
 
 std::vector<StepInfo> Engine::steps() const {
   std::vector<StepInfo> out;
@@ -280,6 +290,7 @@ const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inpu
   if (s.num_threads > 0) {
     if (auto set = omp_setter()) set(s.num_threads);
   }
+  e.check_file();
   auto address = [&](int id) -> std::byte* {
     const auto& b = e.buffers[id];
     switch (b.where) {
@@ -301,6 +312,7 @@ const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inpu
   for (auto [o, id] : s.output_copies) {
     if (s.outputs[o].nbytes()) std::memcpy(s.outputs[o].raw_mutable_data(), address(id), s.outputs[o].nbytes());
   }
+  e.check_file();  // a weight page lost while the kernels ran: these outputs are wrong
   return s.outputs;
 }
 

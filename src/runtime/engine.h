@@ -59,14 +59,22 @@ struct MemoryStats {
   std::size_t naive_bytes = 0;    // activations, one buffer each
   std::size_t scratch_bytes = 0;  // largest kernel scratch
   std::size_t output_bytes = 0;   // context-owned outputs
-  std::size_t constant_bytes = 0; // weights as stored
+  std::size_t constant_bytes = 0; // weights kernels read plain
+  std::size_t packed_bytes = 0;   // weights pre-packed into the kernels' layouts
+  std::size_t mapped_bytes = 0;   // of the two above: pages of the mapped engine file (shared by processes)
+  std::size_t repacked_weights = 0;  // stored packs this CPU wanted in another layout (repacked at load)
 };
+
+// What a loaded engine keeps of its file (engine_impl.h).
+struct LoadedFile;
 
 class ExecutionContext;
 
 class Engine {
  public:
   Engine(Program program, EngineOptions options = {});
+  // A loaded engine: weights stored pre-packed, and the file behind them.
+  Engine(Program program, EngineOptions options, std::shared_ptr<const LoadedFile> file);
 
   const std::vector<TensorInfo>& inputs() const;
   const std::vector<TensorInfo>& outputs() const;
@@ -74,6 +82,9 @@ class Engine {
   const EngineOptions& options() const;
   std::vector<StepInfo> steps() const;
   MemoryStats memory() const;
+  // How loading went, when there is something to say ("repacked 53 weights
+  // (102.3 MB): packed for oneDNN 2.6 avx512_core_amx, this CPU: ..."); empty otherwise.
+  const std::string& load_note() const;
 
   ExecutionContext create_context() const;
 

@@ -1,13 +1,23 @@
 // Internal: the compiled state of an Engine (shared, immutable once made).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <vector>
 
 #include "runtime/cpu/kernel.h"
+#include "runtime/cpu/weight_packs.h"
 #include "runtime/engine.h"
+#include "runtime/mapped_file.h"
 
 namespace atenrt::runtime {
+
+struct LoadedFile {
+  std::shared_ptr<const void> owner;     // keeps the bytes alive (the mapping, or a copy)
+  std::shared_ptr<MappedFile> mapping;   // null for engines deserialized from memory
+  std::map<int, cpu::StoredPack> packs;  // weights stored pre-packed, by tensor id
+  std::uint32_t packing_key = 0;         // of the weights section (0: portable)
+};
 
 struct Engine::Impl {
   enum class Where { Arena, Input, Output, Constant };
@@ -36,6 +46,18 @@ struct Engine::Impl {
   std::vector<TensorInfo> input_info, output_info;
   std::size_t scratch_bytes = 0;
   MemoryStats memory;
+
+  // Weights (engine_weights.cpp): the pre-packed forms the kernels share,
+  // which constants some kernel reads plain, and the file they came from.
+  std::unique_ptr<cpu::WeightPacks> packs;
+  std::shared_ptr<const LoadedFile> file;
+  std::vector<bool> read_plain;  // per program tensor
+  std::string load_note;
+  void begin_weights();
+  void note_weight_uses(const Step& step, bool packing_kernel);
+  void finish_weights();
+  // Refuses to run when the mapped file was truncated (mapped_file.h).
+  void check_file() const;
 
   void compile();
 

@@ -55,7 +55,10 @@ void Program::validate() const {
     for (auto d : t.dims) {
       if (d < 0) fail("tensor '" + t.name + "' has a dynamic or negative dim");
     }
-    if (t.role == TensorRole::Constant) {
+    if (t.stored_packed && (t.role != TensorRole::Constant || t.value.defined() || t.dtype != DType::Float32)) {
+      fail("tensor '" + t.name + "' is marked stored-packed but is not a float32 constant without a plain value");
+    }
+    if (t.role == TensorRole::Constant && !t.stored_packed) {
       if (!t.value.defined() || t.value.dtype() != t.dtype || t.value.sizes() != t.dims ||
           !t.value.is_contiguous()) {
         fail("constant '" + t.name + "' value does not match its dtype/dims");
@@ -103,7 +106,8 @@ void Program::validate() const {
       if (!ready[id]) fail(where + ": reads '" + tensors[id].name + "' before it is produced");
       if (i < layer_inputs) {
         descs.push_back({tensors[id].dtype, tensors[id].dims});
-        values.push_back(tensors[id].role == TensorRole::Constant ? &tensors[id].value : nullptr);
+        values.push_back(tensors[id].role == TensorRole::Constant && tensors[id].value.defined() ? &tensors[id].value
+                                                                                               : nullptr);
       }
     }
     std::vector<network::TensorDesc> out;

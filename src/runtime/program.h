@@ -29,7 +29,10 @@ struct ProgramTensor {
   DType dtype = DType::Float32;
   Dims dims;  // static
   TensorRole role = TensorRole::Activation;
-  Tensor value;  // Constant only (contiguous)
+  Tensor value;  // Constant only (contiguous); undefined when stored_packed
+  // A float32 weight that a loaded engine file holds only pre-packed (in the
+  // layout its kernel reads; cpu/weight_packs.h), with no plain bytes.
+  bool stored_packed = false;
 };
 
 // Applied, in order, to the result of a Convolution/Deconvolution/MatMul step.

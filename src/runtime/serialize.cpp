@@ -9,13 +9,13 @@
 // are re-created on this machine.
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <unistd.h>
 
 #include "atenrt/errors.h"
 #include "runtime/cpu/isa.h"
 #include "runtime/engine.h"
 #include "runtime/engine_impl.h"
+#include "runtime/mapped_file.h"
 #include "runtime/serialize.h"
 #include "runtime/serialize_fields.h"
 
@@ -141,25 +141,59 @@ Program decode_program(std::span<const std::byte> bytes, EngineOptions& options)
 //
 //   u64 entry count
 //   per entry: u32 tensor id, u8 stored dtype, u8 layout (0: plain
-//     row-major), u16 0, u32 layout tag (0), u32 0, u64 offset from the
-//     section's start, u64 byte count, u64 dims count + i64 dims (the packed
-//     form's dims; none for plain)
+//     row-major, 1: pre-packed, named by a oneDNN format tag), u16 0,
+//     u32 format tag (0 for plain), u32 0, u64 offset from the section's
+//     start, u64 byte count, u64 dims count + i64 dims (the packed form's
+//     dims; none for plain)
 //   the bytes
+
+constexpr std::uint8_t kPlain = 0, kPacked = 1;
+
+// Where a file's weights come from: the engine's packs (null: plain only).
+struct WeightSources {
+  const cpu::WeightPacks* packs = nullptr;
+  const std::vector<bool>* read_plain = nullptr;  // per tensor: some kernel reads it plain
+};
 
 struct WeightEntry {
   std::uint32_t tensor = 0;
+  std::uint8_t layout = kPlain;
+  DType dtype = DType::Float32;
+  std::uint32_t tag = 0;
+  Dims dims;                      // packed form
+  const std::byte* data = nullptr;  // packed form (plain bytes come from the tensor)
   std::uint64_t offset = 0;
   std::uint64_t bytes = 0;
 };
 
 std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
 
-std::vector<WeightEntry> weight_layout(const Program& prog, std::vector<std::byte>& index) {
+// What each constant is stored as: its pre-packed form when every kernel
+// reads it packed and the pack has a format tag, else its plain bytes.
+std::vector<WeightEntry> weight_layout(const Program& prog, const WeightSources& src, std::vector<std::byte>& index) {
   std::vector<WeightEntry> entries;
   for (std::size_t i = 0; i < prog.tensors.size(); ++i) {
-    if (prog.tensors[i].role == TensorRole::Constant) entries.push_back({static_cast<std::uint32_t>(i), 0, tensor_bytes(prog.tensors[i])});
+    const auto& t = prog.tensors[i];
+    if (t.role != TensorRole::Constant) continue;
+    WeightEntry e;
+    e.tensor = static_cast<std::uint32_t>(i);
+    e.dtype = t.dtype;
+    e.bytes = tensor_bytes(t);
+    const bool read_plain = !src.read_plain || (*src.read_plain)[i];
+    if (auto pack = src.packs && !read_plain ? src.packs->for_file(&t) : std::nullopt) {
+      e.layout = kPacked;
+      e.dtype = pack->dtype;
+      e.tag = pack->tag;
+      e.dims = pack->dims;
+      e.data = pack->data;
+      e.bytes = pack->bytes;
+    } else if (!t.value.defined()) {
+      throw Error("engine save: weight '" + t.name + "' has neither plain bytes nor a nameable packed layout");
+    }
+    entries.push_back(std::move(e));
   }
-  const std::uint64_t index_bytes = 8 + entries.size() * kWeightEntryBytes;
+  std::uint64_t index_bytes = 8;
+  for (const auto& e : entries) index_bytes += kWeightEntryBytes + 8 * e.dims.size();
   std::uint64_t at = align_up(index_bytes, file::kWeightAlignment);
   for (auto& e : entries) {
     e.offset = at;
@@ -169,61 +203,78 @@ std::vector<WeightEntry> weight_layout(const Program& prog, std::vector<std::byt
   w.raw<std::uint64_t>(entries.size());
   for (const auto& e : entries) {
     w.raw<std::uint32_t>(e.tensor);
-    w.raw<std::uint8_t>(static_cast<std::uint8_t>(prog.tensors[e.tensor].dtype));
-    w.raw<std::uint8_t>(0);
+    w.raw<std::uint8_t>(static_cast<std::uint8_t>(e.dtype));
+    w.raw<std::uint8_t>(e.layout);
     w.raw<std::uint16_t>(0);
-    w.raw<std::uint32_t>(0);
+    w.raw<std::uint32_t>(e.tag);
     w.raw<std::uint32_t>(0);
     w.raw<std::uint64_t>(e.offset);
     w.raw<std::uint64_t>(e.bytes);
-    w.raw<std::uint64_t>(0);  // dims of a packed form
+    w(e.dims);
   }
   index = std::move(w.out);
   return entries;
 }
 
-void decode_weights(std::span<const std::byte> bytes, Program& prog) {
+// Constants become views of the file's bytes (no copy); packed ones are
+// handed to the engine's WeightPacks through `loaded`.
+void decode_weights(std::span<const std::byte> bytes, std::uint32_t packing_key, Program& prog, LoadedFile& loaded) {
   Reader r(bytes.data(), bytes.size(), "weights");
   const std::size_t n = r.count(kWeightEntryBytes);
   std::vector<bool> seen(prog.tensors.size(), false);
   struct Placed {
     std::uint32_t id;
+    std::uint8_t layout;
     std::uint64_t offset, size;
     std::string what;
+    cpu::StoredPack pack;
   };
   std::vector<Placed> placed;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto id = r.raw<std::uint32_t>();
+    Placed p;
+    p.id = r.raw<std::uint32_t>();
     const auto dtype = r.raw<std::uint8_t>();
-    const auto layout = r.raw<std::uint8_t>();
+    p.layout = r.raw<std::uint8_t>();
     const auto pad16 = r.raw<std::uint16_t>();
     const auto tag = r.raw<std::uint32_t>();
     const auto pad32 = r.raw<std::uint32_t>();
-    const auto offset = r.raw<std::uint64_t>();
-    const auto size = r.raw<std::uint64_t>();
+    p.offset = r.raw<std::uint64_t>();
+    p.size = r.raw<std::uint64_t>();
     Dims packed_dims;
     r(packed_dims);
     const std::string entry = "entry " + std::to_string(i);
-    if (id >= prog.tensors.size()) {
-      r.corrupt(entry + ": tensor id " + std::to_string(id) + " out of range (" + std::to_string(prog.tensors.size()) + " tensors)");
+    if (p.id >= prog.tensors.size()) {
+      r.corrupt(entry + ": tensor id " + std::to_string(p.id) + " out of range (" + std::to_string(prog.tensors.size()) + " tensors)");
     }
-    auto& t = prog.tensors[id];
-    const std::string what = entry + " (tensor '" + t.name + "')";
-    if (t.role != TensorRole::Constant) r.corrupt(what + " is not a constant");
-    if (seen[id]) r.corrupt(what + " appears twice");
-    seen[id] = true;
-    if (dtype != static_cast<std::uint8_t>(t.dtype)) r.corrupt(what + ": stored dtype " + std::to_string(dtype) + " differs from the tensor's");
-    if (layout != 0 || tag != 0) r.corrupt(what + ": layout " + std::to_string(layout) + "/" + std::to_string(tag) + " out of range (0: plain)");
-    if (pad16 || pad32) r.corrupt(what + ": reserved fields are not zero");
-    if (!packed_dims.empty()) r.corrupt(what + ": a plain weight has packed dims");
-    if (size != tensor_bytes(t)) {
-      r.corrupt(what + " has " + std::to_string(size) + " bytes, expected " + std::to_string(tensor_bytes(t)));
+    auto& t = prog.tensors[p.id];
+    p.what = entry + " (tensor '" + t.name + "')";
+    if (t.role != TensorRole::Constant) r.corrupt(p.what + " is not a constant");
+    if (seen[p.id]) r.corrupt(p.what + " appears twice");
+    seen[p.id] = true;
+    if (pad16 || pad32) r.corrupt(p.what + ": reserved fields are not zero");
+    if (p.layout == kPlain) {
+      if (dtype != static_cast<std::uint8_t>(t.dtype)) r.corrupt(p.what + ": stored dtype " + std::to_string(dtype) + " differs from the tensor's");
+      if (tag != 0) r.corrupt(p.what + ": format tag " + std::to_string(tag) + " on a plain weight");
+      if (!packed_dims.empty()) r.corrupt(p.what + ": a plain weight has packed dims");
+      if (p.size != tensor_bytes(t)) {
+        r.corrupt(p.what + " has " + std::to_string(p.size) + " bytes, expected " + std::to_string(tensor_bytes(t)));
+      }
+    } else if (p.layout == kPacked) {
+      if (packing_key == 0) r.corrupt(p.what + " is packed in a portable (unpacked) section");
+      if (dtype >= kDTypeCount) r.corrupt(p.what + ": stored dtype " + std::to_string(dtype) + " out of range");
+      p.pack.tag = tag;
+      p.pack.dtype = static_cast<DType>(dtype);
+      p.pack.dims = std::move(packed_dims);
+      p.pack.bytes = p.size;
+      cpu::check_stored_pack(p.pack, t, p.what);
+    } else {
+      r.corrupt(p.what + ": layout " + std::to_string(p.layout) + " out of range (0: plain, 1: packed)");
     }
-    placed.push_back({id, offset, size, what});
+    placed.push_back(std::move(p));
   }
   // The bytes lie after the index, aligned, inside the section.
   const std::uint64_t data_start = bytes.size() - r.left();
-  for (const auto& p : placed) {
+  for (auto& p : placed) {
     if (p.offset % file::kWeightAlignment || p.offset < data_start || p.offset > bytes.size() ||
         p.size > bytes.size() - p.offset) {
       r.corrupt(p.what + ": bytes [" + std::to_string(p.offset) + ", +" + std::to_string(p.size) +
@@ -232,8 +283,13 @@ void decode_weights(std::span<const std::byte> bytes, Program& prog) {
     }
     auto& t = prog.tensors[p.id];
     const std::byte* at = bytes.data() + p.offset;
-    t.value = Tensor(std::make_shared<Storage>(std::vector<std::byte>(at, at + p.size)), t.dtype, t.dims,
-                     contiguous_strides(t.dims), 0);
+    if (p.layout == kPacked) {
+      p.pack.data = at;
+      t.stored_packed = true;
+      loaded.packs[static_cast<int>(p.id)] = std::move(p.pack);
+    } else {
+      t.value = Tensor(std::make_shared<Storage>(at, p.size, loaded.owner), t.dtype, t.dims, contiguous_strides(t.dims), 0);
+    }
   }
   for (std::size_t i = 0; i < prog.tensors.size(); ++i) {
     if (prog.tensors[i].role == TensorRole::Constant && !seen[i]) {
@@ -272,7 +328,7 @@ bool any_bf16(const Program& prog) {
   return false;
 }
 
-void write_engine(file::Sink& out, const Program& prog, const EngineOptions& options) {
+void write_engine(file::Sink& out, const Program& prog, const EngineOptions& options, const WeightSources& src) {
   file::Header header;
   header.producer = file::producer_string();
   const bool bf16 = any_bf16(prog);
@@ -280,9 +336,13 @@ void write_engine(file::Sink& out, const Program& prog, const EngineOptions& opt
 
   auto program_bytes = std::make_shared<std::vector<std::byte>>(encode_program(prog, options));
   auto index = std::make_shared<std::vector<std::byte>>();
-  const auto entries = weight_layout(prog, *index);
+  const auto entries = weight_layout(prog, src, *index);
   std::uint64_t weights_size = index->size();
-  if (!entries.empty()) weights_size = entries.back().offset + entries.back().bytes;
+  bool packed = false;
+  for (const auto& e : entries) {
+    weights_size = e.offset + e.bytes;
+    packed = packed || e.layout == kPacked;
+  }
 
   std::vector<file::SectionSource> sections(2);
   sections[0].entry.kind = static_cast<std::uint32_t>(file::SectionKind::Program);
@@ -294,11 +354,11 @@ void write_engine(file::Sink& out, const Program& prog, const EngineOptions& opt
   sections[1].entry.kind = static_cast<std::uint32_t>(file::SectionKind::Weights);
   sections[1].entry.flags = file::kSectionRequired;
   sections[1].entry.alignment = file::kPageAlignment;
-  sections[1].entry.isa = static_cast<std::uint32_t>(file::PackIsa::Portable);
+  sections[1].entry.isa = packed ? cpu::packing_key() : static_cast<std::uint32_t>(file::PackIsa::Portable);
   sections[1].entry.precision =
       static_cast<std::uint32_t>(bf16 ? file::WeightPrecision::BFloat16 : file::WeightPrecision::Float32);
   sections[1].size = weights_size;
-  // Streams each constant from memory: no second copy of the weights.
+  // Streams each weight from where it lives: no second copy of the weights.
   sections[1].write = [index, entries, &prog](file::Sink& s) {
     static const std::byte zeros[file::kWeightAlignment] = {};
     s.write(index->data(), index->size());
@@ -306,7 +366,9 @@ void write_engine(file::Sink& out, const Program& prog, const EngineOptions& opt
     for (const auto& e : entries) {
       s.write(zeros, e.offset - at);
       const Tensor& v = prog.tensors[e.tensor].value;
-      if (v.is_contiguous()) {
+      if (e.layout == kPacked) {
+        s.write(e.data, e.bytes);
+      } else if (v.is_contiguous()) {
         s.write(v.raw_data(), e.bytes);
       } else {
         const auto bytes = v.to_bytes();
@@ -329,7 +391,8 @@ void check_features(const file::Header& h) {
   }
 }
 
-Engine deserialize_span(std::span<const std::byte> bytes) {
+// `bytes` stay alive as long as `loaded.owner` does: constants view them.
+Engine deserialize_span(std::span<const std::byte> bytes, std::shared_ptr<LoadedFile> loaded) {
   const file::Container c = file::parse_container(bytes);
   check_features(c.header);
   EngineOptions options;
@@ -344,21 +407,37 @@ Engine deserialize_span(std::span<const std::byte> bytes) {
     if (s.kind == static_cast<std::uint32_t>(file::SectionKind::Weights) && s.precision == want_precision) weights = &s;
   }
   if (!weights) throw FormatError("engine file: no weights section for this engine's precision");
-  decode_weights(c.payload(*weights), prog);
-  return Engine(std::move(prog), options);  // validates the program, re-creates kernels
+  if (weights->isa != static_cast<std::uint32_t>(file::PackIsa::Portable) && !cpu::packing_key_readable(weights->isa)) {
+    throw FormatError("engine file: weights packed for " + cpu::packing_key_name(weights->isa) + " cannot be read by " +
+                      file::producer_string() + " (" + cpu::packing_key_name(cpu::packing_key()) +
+                      ", written by '" + c.header.producer + "'); compile the engine again from its .pt2");
+  }
+  loaded->packing_key = weights->isa;
+  decode_weights(c.payload(*weights), weights->isa, prog, *loaded);
+  return Engine(std::move(prog), options, std::move(loaded));  // validates the program, re-creates kernels
 }
 
 }  // namespace
 
 std::vector<std::byte> file::encode_engine(const Program& program, const EngineOptions& options) {
   VectorSink sink;
-  write_engine(sink, program, options);
+  write_engine(sink, program, options, {});
   return std::move(sink.out);
 }
 
-std::vector<std::byte> Engine::serialize() const { return file::encode_engine(impl_->program, impl_->options); }
+std::vector<std::byte> Engine::serialize() const {
+  VectorSink sink;
+  write_engine(sink, impl_->program, impl_->options, {impl_->packs.get(), &impl_->read_plain});
+  return std::move(sink.out);
+}
 
-Engine Engine::deserialize(const std::vector<std::byte>& file) { return deserialize_span(file); }
+// From memory: one copy of the bytes, which the constants then view.
+Engine Engine::deserialize(const std::vector<std::byte>& file) {
+  auto copy = std::make_shared<const std::vector<std::byte>>(file);
+  auto loaded = std::make_shared<LoadedFile>();
+  loaded->owner = copy;
+  return deserialize_span(*copy, std::move(loaded));
+}
 
 // Written beside the target and renamed over it: a process that has the old
 // file mapped keeps its pages, and no reader ever sees half a file.
@@ -368,7 +447,7 @@ void Engine::save(const std::string& path) const {
   if (!f) throw Error("engine save: cannot open '" + tmp + "' for writing");
   try {
     FileSink sink(f, tmp);
-    write_engine(sink, impl_->program, impl_->options);
+    write_engine(sink, impl_->program, impl_->options, {impl_->packs.get(), &impl_->read_plain});
   } catch (...) {
     std::fclose(f);
     std::remove(tmp.c_str());
@@ -385,17 +464,21 @@ void Engine::save(const std::string& path) const {
   }
 }
 
+// Maps the file read-only: the weights are the page cache's pages, shared by
+// every process that loads the same file, and are verified (checksums) before
+// anything uses them.
 Engine Engine::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw FormatError("engine file '" + path + "': cannot open");
-  const auto size = static_cast<std::size_t>(in.tellg());
-  in.seekg(0);
-  std::vector<std::byte> bytes(size);
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
-  if (!in) throw FormatError("engine file '" + path + "': cannot read");
+  auto mapping = MappedFile::open(path);
+  auto loaded = std::make_shared<LoadedFile>();
+  loaded->owner = mapping;
+  loaded->mapping = mapping;
   try {
-    return deserialize_span(bytes);
+    return deserialize_span(mapping->bytes(), std::move(loaded));
   } catch (const FormatError& e) {
+    if (mapping->damaged()) {
+      throw FormatError("'" + path + "': engine file: shrank while it was being loaded (write engine files to a new "
+                        "name and rename them over the old one)");
+    }
     throw FormatError("'" + path + "': " + e.what());
   }
 }

@@ -46,8 +46,11 @@ inline constexpr std::uint32_t kSectionRequired = 1;  // flags: refuse if the ki
 inline constexpr std::uint32_t kFeatureBf16 = 1;  // bf16 compute: oneDNN needs avx512_core
 inline constexpr std::uint32_t kKnownFeatures = kFeatureBf16;
 
-// The ISA a weights section was packed for; Portable means plain layouts that
-// any CPU reads (packing then happens at load).
+// The layouts a weights section's packed weights are in: Portable (0) means
+// plain layouts only, that any CPU reads (packing then happens at load);
+// otherwise a packing key, cpu::packing_key(): oneDNN's major.minor in the
+// high 16 bits (format tags are numbered per oneDNN version) and the ISA its
+// kernels were chosen for in the low 16.
 enum class PackIsa : std::uint32_t { Portable = 0 };
 
 enum class WeightPrecision : std::uint32_t { Float32 = 0, BFloat16 = 1, Int8 = 2 };

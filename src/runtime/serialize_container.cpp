@@ -185,7 +185,6 @@ Container parse_container(std::span<const std::byte> bytes) {
               version_text(major, minor) + by);
     }
     if (s.kind == static_cast<std::uint32_t>(SectionKind::Weights)) {
-      if (s.isa != static_cast<std::uint32_t>(PackIsa::Portable)) corrupt(name + ": packing ISA " + std::to_string(s.isa) + " out of range");
       if (s.precision > static_cast<std::uint32_t>(WeightPrecision::Int8)) {
         corrupt(name + ": precision " + std::to_string(s.precision) + " out of range");
       }

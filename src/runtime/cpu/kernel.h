@@ -17,6 +17,7 @@
 namespace atenrt::runtime::cpu {
 
 class BlockedDesc;  // a oneDNN memory descriptor (onednn/primitive_kernel.h)
+class WeightPacks;
 
 // How a tensor's buffer is laid out: plain row-major, or a oneDNN blocked
 // format chosen by a primitive (only between layers that accept it).
@@ -60,6 +61,7 @@ struct KernelRequest {
   std::vector<const ProgramTensor*> outputs;
   bool blocked_output_allowed = false;  // every consumer accepts a blocked layout
   bool prepack_weights = true;
+  WeightPacks* packs = nullptr;  // the engine's pre-packed weights (weight_packs.h)
 };
 
 struct KernelChoice {

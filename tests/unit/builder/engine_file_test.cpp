@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <unistd.h>
 
 #include "engine_resign.h"
 #include "mixed_network.h"
@@ -227,8 +228,8 @@ TEST(EngineFile, HeaderAndTableChecks) {
   put<std::uint32_t>(bad, l.entry(0), 77);
   expect_refused_resigned(bad, "section 0 (unknown kind 77) is required but");
   bad = good;
-  put<std::uint32_t>(bad, l.entry(1) + 32, 9);
-  expect_refused_resigned(bad, "packing ISA 9 out of range");
+  put<std::uint32_t>(bad, l.entry(1) + 32, (99u << 24) | 3);
+  expect_refused_resigned(bad, "weights packed for oneDNN 99.0 avx2 cannot be read by " + file::producer_string());
   bad = good;
   put<std::uint32_t>(bad, l.entry(1) + 36, 9);
   expect_refused_resigned(bad, "precision 9 out of range");
@@ -340,7 +341,7 @@ TEST(EngineFile, StepKindIsRangeChecked) {
   expect_refused_resigned(bad, "program section: layer kind 250 out of range");
 }
 
-// Weights index entries (40 bytes each when plain) follow a u64 count.
+// Weights index entries follow a u64 count; the conv weight w (entry 0) is stored packed.
 TEST(EngineFile, WeightsSectionChecks) {
   const auto& good = good_file();
   const Layout l = layout_of(good);
@@ -350,7 +351,7 @@ TEST(EngineFile, WeightsSectionChecks) {
   expect_refused_resigned(bad, "weights section: count 1073741824 exceeds the");
   bad = good;
   put<std::uint64_t>(bad, e0 + 32, 1);
-  expect_refused_resigned(bad, "a plain weight has packed dims");
+  expect_refused_resigned(bad, "packed dims hold");
   bad = good;
   put<std::uint64_t>(bad, l.weights, 0);
   expect_refused_resigned(bad, "weights section: constant 'w' has no bytes");
@@ -362,16 +363,16 @@ TEST(EngineFile, WeightsSectionChecks) {
   expect_refused_resigned(bad, "(tensor 'x') is not a constant");
   bad = good;
   put<std::uint8_t>(bad, e0 + 4, static_cast<std::uint8_t>(DType::Int64));
-  expect_refused_resigned(bad, "stored dtype");
+  expect_refused_resigned(bad, "packed dtype 4 is not float32 or bfloat16");
   bad = good;
   put<std::uint8_t>(bad, e0 + 5, 3);
-  expect_refused_resigned(bad, "layout 3/0 out of range");
+  expect_refused_resigned(bad, "layout 3 out of range (0: plain, 1: packed)");
   bad = good;
   put<std::uint16_t>(bad, e0 + 6, 1);
   expect_refused_resigned(bad, "reserved fields are not zero");
   bad = good;
   put<std::uint64_t>(bad, e0 + 24, 12);
-  expect_refused_resigned(bad, "has 12 bytes, expected 2304");
+  expect_refused_resigned(bad, "12 bytes, the packed layout needs");
   bad = good;
   put<std::uint64_t>(bad, e0 + 16, 72);
   expect_refused_resigned(bad, "are unaligned or outside the section's data");
@@ -381,6 +382,69 @@ TEST(EngineFile, WeightsSectionChecks) {
   bad = good;
   put<std::uint64_t>(bad, e0 + 16, l.weights_size + 64 - l.weights_size % 64);
   expect_refused_resigned(bad, "are unaligned or outside the section's data");
+}
+
+}  // namespace
+}  // namespace atenrt::testing
+
+namespace atenrt::testing {
+namespace {
+
+// Loading maps the file and reads pre-packed weights in place: nothing is
+// packed again on the machine that packed them, and the weights' bytes are
+// the file's pages.
+TEST(EngineFile, LoadMapsPrepackedWeightsWithoutRepacking) {
+  for (auto precision : {runtime::Precision::Float32, runtime::Precision::BFloat16}) {
+    builder::BuilderConfig config;
+    config.precision = precision;
+    auto engine = builder::build(resnet_like(), config);
+    const std::string path = temp_path("mapped");
+    engine.save(path);
+    auto loaded = runtime::Engine::load(path);
+    std::remove(path.c_str());  // a mapping outlives the name
+    const auto built = engine.memory(), m = loaded.memory();
+    EXPECT_GT(m.packed_bytes, 0u);
+    EXPECT_EQ(m.repacked_weights, 0u) << loaded.load_note();
+    EXPECT_TRUE(loaded.load_note().empty()) << loaded.load_note();
+    EXPECT_EQ(m.mapped_bytes, m.packed_bytes + m.constant_bytes) << "every weight is read from the mapping";
+    EXPECT_EQ(m.packed_bytes, built.packed_bytes);
+    const auto inputs = random_inputs(resnet_like());
+    auto a = engine.create_context();
+    auto b = loaded.create_context();
+    EXPECT_TRUE(bit_identical(a.run(inputs).at("logits"), b.run(inputs).at("logits")));
+    if (precision == runtime::Precision::BFloat16) {
+      // bf16 engines store their packed weights in bf16: about half of fp32.
+      EXPECT_LT(m.packed_bytes, builder::build(resnet_like()).memory().packed_bytes * 6 / 10);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace atenrt::testing
+
+namespace atenrt::testing {
+namespace {
+
+// A mapped file truncated under a loaded engine: running is a clean error,
+// not a SIGBUS (docs/engine-format.md: replace engine files by renaming).
+TEST(EngineFile, TruncatedWhileMappedIsACleanError) {
+  auto engine = builder::build(resnet_like());
+  const std::string path = temp_path("truncated");
+  engine.save(path);
+  auto loaded = runtime::Engine::load(path);
+  const auto inputs = random_inputs(resnet_like());
+  auto ctx = loaded.create_context();
+  EXPECT_NO_THROW(ctx.run(inputs));
+  ASSERT_EQ(::truncate(path.c_str(), 4096), 0);
+  try {
+    ctx.run(inputs);
+    ADD_FAILURE() << "ran on a truncated mapping";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("shrank while in use"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(runtime::Engine::load(path), FormatError);  // and loading it again is refused
+  std::remove(path.c_str());
 }
 
 }  // namespace

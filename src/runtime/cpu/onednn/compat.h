@@ -159,4 +159,10 @@ inline Blocking blocking_of(const md_t& md) {
   return out;
 }
 
+// A plain blocked layout (no compensation or other extra data): one that a
+// format tag can name (engine files store packed weights by tag).
+inline bool is_blocked_without_extra(const md_t& md) {
+  return md.data.format_kind == dnnl_blocked && md.data.extra.flags == 0;
+}
+
 }  // namespace atenrt::runtime::cpu::onednn::compat

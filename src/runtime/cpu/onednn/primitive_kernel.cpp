@@ -1,5 +1,7 @@
 #include "runtime/cpu/onednn/primitive_kernel.h"
 
+#include "runtime/cpu/onednn/weight_packs.h"
+
 namespace atenrt::runtime::cpu {
 
 std::size_t layout_bytes(const Layout& layout, const ProgramTensor& t) {
@@ -122,21 +124,9 @@ void PrimitiveKernel::run(KernelState* state, const KernelArgs& a) const {
   for (const auto& f : finals) f(s->data);
 }
 
-namespace {
-// A constant reordered now into `want` (pre-packing) and kept by the kernel.
-memory pack_constant(const Tensor& value, const md_t& have, const md_t& want) {
-  memory src(have, cpu_engine(), const_cast<std::byte*>(value.raw_data()));
-  memory dst(want, cpu_engine());
-  dnnl::stream stream(cpu_engine());
-  dnnl::reorder(src, dst).execute(stream, src, dst);
-  stream.wait();
-  return dst;
-}
-}  // namespace
-
 int source(PrimitiveKernel& k, const KernelRequest& r, int i, const md_t& have, const md_t& want, bool pack) {
   const auto* t = r.inputs[i].tensor;
-  if (pack && t->role == TensorRole::Constant) return k.constant(pack_constant(t->value, have, want));
+  if (pack && t->role == TensorRole::Constant) return k.constant(packed_weight(r.packs, *t, have, want));
   return k.as(k.input(i, have), want);
 }
 

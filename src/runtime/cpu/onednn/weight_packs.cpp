@@ -1,0 +1,232 @@
+// WeightPacks over oneDNN: memory descriptors, format tags, reorders.
+#include "runtime/cpu/onednn/weight_packs.h"
+
+#include <dnnl_version.h>
+
+#include <algorithm>
+
+#include "atenrt/errors.h"
+
+namespace atenrt::runtime::cpu {
+
+using onednn::compat::cpu_engine;
+using onednn::compat::md_t;
+using dnnl::memory;
+using dt = memory::data_type;
+
+struct WeightPacks::Impl {
+  struct Pack {
+    md_t md;
+    memory mem;
+    bool from_file = false;     // reads the mapped file in place
+    bool repacked = false;      // made at load from a stored pack in another layout
+    bool aliases_plain = false; // the plain constant itself (the kernel wants plain)
+  };
+  std::map<const ProgramTensor*, StoredPack> stored;
+  std::map<const ProgramTensor*, std::shared_ptr<const void>> owners;
+  std::map<const ProgramTensor*, std::vector<Pack>> packs;
+  std::vector<const ProgramTensor*> pending;  // packs added in this step (last of their lists)
+  std::vector<const ProgramTensor*> taken;    // tensors packed for this step
+};
+
+namespace {
+
+std::optional<dt> dt_of(DType d) {
+  switch (d) {
+    case DType::Float32: return dt::f32;
+    case DType::BFloat16: return dt::bf16;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<DType> dtype_of(dt d) {
+  switch (d) {
+    case dt::f32: return DType::Float32;
+    case dt::bf16: return DType::BFloat16;
+    default: return std::nullopt;
+  }
+}
+
+md_t stored_md(const StoredPack& p) {
+  return md_t(memory::dims(p.dims.begin(), p.dims.end()), *dt_of(p.dtype), static_cast<memory::format_tag>(p.tag));
+}
+
+memory reorder_into(const md_t& from, const void* data, const md_t& to) {
+  memory src(from, cpu_engine(), const_cast<void*>(data));
+  memory dst(to, cpu_engine());
+  dnnl::stream stream(cpu_engine());
+  dnnl::reorder(src, dst).execute(stream, src, dst);
+  stream.wait();
+  return dst;
+}
+
+// The format tag that describes `md` exactly, if any (a file names layouts by
+// tag, so that a reader builds the descriptor itself instead of trusting one).
+std::optional<std::uint32_t> tag_of(const md_t& md) {
+  if (!onednn::compat::is_blocked_without_extra(md)) return std::nullopt;
+  const memory::dims dims = md.dims();
+  for (int t = dnnl_format_tag_any + 1; t < dnnl_format_tag_last; ++t) {
+    try {
+      if (md_t(dims, md.data_type(), static_cast<memory::format_tag>(t)) == md) return static_cast<std::uint32_t>(t);
+    } catch (const dnnl::error&) {
+      // a tag for another rank
+    }
+  }
+  return std::nullopt;
+}
+
+std::uint32_t isa_code() {
+  switch (dnnl::get_effective_cpu_isa()) {
+    case dnnl::cpu_isa::sse41: return 1;
+    case dnnl::cpu_isa::avx: return 2;
+    case dnnl::cpu_isa::avx2: return 3;
+    case dnnl::cpu_isa::avx2_vnni: return 4;
+    case dnnl::cpu_isa::avx512_core: return 5;
+    case dnnl::cpu_isa::avx512_core_vnni: return 6;
+    case dnnl::cpu_isa::avx512_core_bf16: return 7;
+    case dnnl::cpu_isa::avx512_core_amx: return 8;
+    default: return 9;
+  }
+}
+
+const char* isa_code_name(std::uint32_t code) {
+  static const char* names[] = {"?",           "sse41",           "avx",              "avx2",           "avx2_vnni",
+                                "avx512_core", "avx512_core_vnni", "avx512_core_bf16", "avx512_core_amx", "other"};
+  return code < 10 ? names[code] : "?";
+}
+
+constexpr std::uint32_t kOnednnVersion = (DNNL_VERSION_MAJOR << 8) | DNNL_VERSION_MINOR;
+
+}  // namespace
+
+std::uint32_t packing_key() { return (kOnednnVersion << 16) | isa_code(); }
+
+std::string packing_key_name(std::uint32_t key) {
+  const std::uint32_t version = key >> 16, isa = key & 0xFFFF;
+  return "oneDNN " + std::to_string(version >> 8) + "." + std::to_string(version & 0xFF) + " " + isa_code_name(isa);
+}
+
+bool packing_key_readable(std::uint32_t key) {
+  const std::uint32_t isa = key & 0xFFFF;
+  return (key >> 16) == kOnednnVersion && isa >= 1 && isa <= 9;
+}
+
+void check_stored_pack(const StoredPack& p, const ProgramTensor& t, const std::string& what) {
+  auto bad = [&](const std::string& why) { throw FormatError("engine file: weights section: " + what + ": " + why); };
+  if (t.dtype != DType::Float32) bad("only float32 weights are stored packed");
+  if (!dt_of(p.dtype)) bad("packed dtype " + std::to_string(static_cast<int>(p.dtype)) + " is not float32 or bfloat16");
+  if (p.tag <= dnnl_format_tag_any || p.tag >= dnnl_format_tag_last) bad("format tag " + std::to_string(p.tag) + " out of range");
+  if (p.dims.empty() || p.dims.size() > DNNL_MAX_NDIMS) bad("packed rank " + std::to_string(p.dims.size()) + " out of range");
+  std::int64_t numel = 1;
+  for (auto d : p.dims) {
+    if (d < 1 || d > (std::int64_t{1} << 40) || numel > (std::int64_t{1} << 62) / d) bad("packed dims out of range");
+    numel *= d;
+  }
+  if (numel != numel_of(t.dims)) bad("packed dims hold " + std::to_string(numel) + " elements, the tensor " + std::to_string(numel_of(t.dims)));
+  md_t md;
+  try {
+    md = stored_md(p);
+  } catch (const dnnl::error&) {
+    bad("format tag " + std::to_string(p.tag) + " does not fit " + std::to_string(p.dims.size()) + " dims");
+  }
+  if (md.get_size() != p.bytes) {
+    bad(std::to_string(p.bytes) + " bytes, the packed layout needs " + std::to_string(md.get_size()));
+  }
+}
+
+WeightPacks::WeightPacks() : impl_(std::make_unique<Impl>()) {}
+WeightPacks::~WeightPacks() = default;
+
+void WeightPacks::add_stored(const ProgramTensor* t, const StoredPack& pack, std::shared_ptr<const void> owner) {
+  impl_->stored[t] = pack;
+  impl_->owners[t] = std::move(owner);
+}
+
+bool WeightPacks::has_stored(const ProgramTensor* t) const { return impl_->stored.count(t) > 0; }
+
+void WeightPacks::begin_step() {
+  impl_->pending.clear();
+  impl_->taken.clear();
+}
+
+void WeightPacks::end_step(bool kept) {
+  if (!kept) {
+    for (auto it = impl_->pending.rbegin(); it != impl_->pending.rend(); ++it) impl_->packs[*it].pop_back();
+  }
+  impl_->pending.clear();
+}
+
+bool WeightPacks::packed_in_step(const ProgramTensor* t) const {
+  return std::find(impl_->taken.begin(), impl_->taken.end(), t) != impl_->taken.end();
+}
+
+void WeightPacks::finish() {
+  impl_->stored.clear();  // what no kernel took in place is not needed
+  for (auto it = impl_->owners.begin(); it != impl_->owners.end();) {
+    bool in_use = false;
+    for (const auto& p : impl_->packs[it->first]) in_use = in_use || p.from_file;
+    it = in_use ? std::next(it) : impl_->owners.erase(it);
+  }
+}
+
+std::optional<PackForFile> WeightPacks::for_file(const ProgramTensor* t) const {
+  auto it = impl_->packs.find(t);
+  if (it == impl_->packs.end() || it->second.size() != 1 || it->second[0].aliases_plain) return std::nullopt;
+  const auto& p = it->second[0];
+  const auto tag = tag_of(p.md);
+  const auto dtype = dtype_of(p.md.data_type());
+  if (!tag || !dtype) return std::nullopt;
+  const memory::dims d = p.md.dims();
+  return PackForFile{*tag, *dtype, Dims(d.begin(), d.end()), static_cast<const std::byte*>(p.mem.get_data_handle()),
+                     p.md.get_size()};
+}
+
+WeightPacks::Totals WeightPacks::totals() const {
+  Totals t;
+  for (const auto& [tensor, list] : impl_->packs) {
+    for (const auto& p : list) {
+      if (p.aliases_plain) continue;
+      (p.from_file ? t.mapped_bytes : t.private_bytes) += p.md.get_size();
+      t.repacked += p.repacked;
+    }
+  }
+  return t;
+}
+
+namespace onednn {
+
+dnnl::memory packed_weight(WeightPacks* packs, const ProgramTensor& t, const md_t& have, const md_t& want) {
+  if (!packs) return reorder_into(have, t.value.raw_data(), want);
+  auto& I = packs->impl();
+  auto& list = I.packs[&t];
+  for (const auto& p : list) {
+    if (p.md == want) {
+      if (!p.aliases_plain) I.taken.push_back(&t);
+      return p.mem;
+    }
+  }
+  WeightPacks::Impl::Pack p;
+  p.md = want;
+  if (auto it = I.stored.find(&t); it != I.stored.end()) {
+    const md_t from = stored_md(it->second);
+    if (from == want) {
+      p.mem = memory(want, cpu_engine(), const_cast<std::byte*>(it->second.data));
+      p.from_file = true;
+    } else {
+      p.mem = reorder_into(from, it->second.data, want);
+      p.repacked = true;
+    }
+  } else if (want == have) {
+    p.mem = memory(want, cpu_engine(), const_cast<std::byte*>(t.value.raw_data()));
+    p.aliases_plain = true;
+  } else {
+    p.mem = reorder_into(have, t.value.raw_data(), want);
+  }
+  if (!p.aliases_plain) I.taken.push_back(&t);
+  list.push_back(std::move(p));
+  I.pending.push_back(&t);
+  return list.back().mem;
+}
+
+}  // namespace onednn
+}  // namespace atenrt::runtime::cpu

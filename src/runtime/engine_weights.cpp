@@ -1,0 +1,74 @@
+// Engine weights: the pre-packed forms the kernels share (cpu/weight_packs.h),
+// which constants some kernel reads plain, the memory they cost, and the
+// mapped file behind a loaded engine.
+#include <cstdio>
+
+#include "atenrt/errors.h"
+#include "runtime/engine_impl.h"
+
+namespace atenrt::runtime {
+
+namespace {
+
+std::string megabytes(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MB", static_cast<double>(bytes) / 1e6);
+  return text;
+}
+
+}  // namespace
+
+void Engine::Impl::begin_weights() {
+  packs = std::make_unique<cpu::WeightPacks>();
+  read_plain.assign(program.tensors.size(), false);
+  if (!file) return;
+  for (const auto& [id, pack] : file->packs) packs->add_stored(&program.tensors[id], pack, file->owner);
+}
+
+void Engine::Impl::note_weight_uses(const Step& step, bool packing_kernel) {
+  for (int id : step.inputs) {
+    const auto* t = &program.tensors[id];
+    if (t->role == TensorRole::Constant && !(packing_kernel && packs->packed_in_step(t))) read_plain[id] = true;
+  }
+}
+
+void Engine::Impl::finish_weights() {
+  for (int id : program.outputs) read_plain[id] = true;
+  const bool mapped = file && file->mapping;
+  memory.constant_bytes = 0;
+  memory.mapped_bytes = 0;
+  for (std::size_t i = 0; i < program.tensors.size(); ++i) {
+    const auto& t = program.tensors[i];
+    if (t.role != TensorRole::Constant) continue;
+    if (t.stored_packed && read_plain[i]) {
+      // Only when this machine's oneDNN could not make the kernel the file
+      // was packed for: the plain bytes are not in the file.
+      throw FormatError("engine file: weight '" + t.name +
+                        "' is stored pre-packed only, but a kernel on this machine reads it plain; compile the "
+                        "engine again from its .pt2 here");
+    }
+    if (!t.value.defined()) continue;
+    memory.constant_bytes += tensor_bytes(t);
+    if (mapped && t.value.storage()->read_only()) memory.mapped_bytes += tensor_bytes(t);
+  }
+  const auto totals = packs->totals();
+  memory.packed_bytes = totals.mapped_bytes + totals.private_bytes;
+  if (mapped) memory.mapped_bytes += totals.mapped_bytes;
+  memory.repacked_weights = totals.repacked;
+  packs->finish();
+  if (file && totals.repacked) {
+    load_note = "repacked " + std::to_string(totals.repacked) + " weights (" + megabytes(totals.private_bytes) +
+                " in memory): packed for " + cpu::packing_key_name(file->packing_key) + ", this CPU wants " +
+                cpu::packing_key_name(cpu::packing_key());
+  }
+}
+
+void Engine::Impl::check_file() const {
+  if (file && file->mapping && file->mapping->damaged()) {
+    throw FormatError("engine file '" + file->mapping->path() +
+                      "' shrank while in use (truncated or rewritten in place), and its weights are gone; replace "
+                      "engine files by writing a new file and renaming it over the old one (docs/engine-format.md)");
+  }
+}
+
+}  // namespace atenrt::runtime
