@@ -121,7 +121,10 @@ Outs kernel(const KernelContext& ctx, const ReduceParams& p) {
 Outs kernel(const KernelContext& ctx, const CumulativeParams& p) {
   const Tensor& xt = ctx.in(0);
   const Dims& dims = xt.sizes();
-  const auto [axis, outer, len, inner] = split_at(dims, p.axis);
+  // Plain variables, not a structured binding: the lambdas below capture them,
+  // which clang before 16 refuses for bindings (the fuzz build uses clang 14).
+  const AxisSplit split = split_at(dims, p.axis);
+  const std::int64_t outer = split.outer, len = split.len, inner = split.inner;
   auto scan = [&](auto values) {
     using T = typename decltype(values)::value_type;
     for (std::int64_t o = 0; o < outer; ++o)
@@ -150,7 +153,10 @@ Outs kernel(const KernelContext& ctx, const CumulativeParams& p) {
 Outs kernel(const KernelContext& ctx, const TopKParams& p) {
   const Tensor& xt = ctx.in(0);
   const Dims& dims = xt.sizes();
-  const auto [axis, outer, len, inner] = split_at(dims, p.axis);
+  // Plain variables, not a structured binding: the lambdas below capture them,
+  // which clang before 16 refuses for bindings (the fuzz build uses clang 14).
+  const AxisSplit split = split_at(dims, p.axis);
+  const std::int64_t outer = split.outer, len = split.len, inner = split.inner;
   const std::int64_t k = p.k;
   std::vector<std::int64_t> indices(static_cast<std::size_t>(outer * k * inner));
   auto select = [&](const auto& x) {
