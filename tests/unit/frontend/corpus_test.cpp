@@ -11,6 +11,7 @@
 
 #include "atenrt/errors.h"
 #include "frontend/pt2_reader.h"
+#include "test_paths.h"
 
 namespace fs = std::filesystem;
 using atenrt::frontend::load_pt2;

@@ -2,6 +2,7 @@
 
 #include "frontend/inspect.h"
 #include "frontend/pt2_reader.h"
+#include "test_paths.h"
 
 using namespace atenrt;
 

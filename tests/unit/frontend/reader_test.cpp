@@ -8,6 +8,7 @@
 
 #include "atenrt/errors.h"
 #include "frontend/pt2_reader.h"
+#include "test_paths.h"
 
 using namespace atenrt;
 using frontend::load_pt2;

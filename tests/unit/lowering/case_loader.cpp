@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "ir/op_schema.h"
+#include "test_paths.h"
 
 namespace atenrt::lowering::testing {
 namespace {

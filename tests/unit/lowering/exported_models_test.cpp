@@ -14,6 +14,7 @@
 #include "lowering/lower.h"
 #include "ref_eval.h"
 #include "support/fixtures.h"
+#include "test_paths.h"
 
 namespace atenrt::lowering::testing {
 namespace {
