@@ -299,7 +299,10 @@ Pickle Machine::run() {
       case ']': { Value v; v.kind = Kind::List; push(make(std::move(v))); break; }
       case ')': { Value v; v.kind = Kind::Tuple; push(make(std::move(v))); break; }
       case '(':
-        if (marks_.size() >= 4096) fail("too many nested MARKs");
+        if (marks_.size() >= limits_.max_mark_depth) {
+          fail("more than " + std::to_string(limits_.max_mark_depth) +
+               " nested MARKs (the pickle depth limit, max_pickle_depth)");
+        }
         marks_.push_back(stack_.size());
         break;
       case 't': {

@@ -48,6 +48,9 @@ struct Pickle {
 struct Limits {
   std::size_t max_memo = 1u << 20;
   std::size_t max_values = 1u << 21;  // ~10 per tensor in a state dict
+  // MARKs open at once: a state dict nests a handful; values are flat, so
+  // this bounds the mark stack, not recursion.
+  std::size_t max_mark_depth = 64;
 };
 
 // Runs the pickle; `where` prefixes every error ("model.pt2: .../data.pkl").

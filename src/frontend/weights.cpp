@@ -101,6 +101,7 @@ TorchSave read_torch_save(const ZipArchive& zip, const ReadLimits& limits) {
   const auto pkl = zip.read(prefix + "data.pkl", limits.max_pickle_bytes, "pickle limit");
   pickle::Limits plimits;
   plimits.max_memo = limits.max_pickle_memo;
+  plimits.max_mark_depth = static_cast<std::size_t>(std::max(limits.max_pickle_depth, 1));
   TorchSave ts{pickle::unpickle(pkl.data(), pkl.size(), zip.display() + ": " + prefix + "data.pkl",
                                 plimits),
                {}};

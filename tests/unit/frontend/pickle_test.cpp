@@ -79,6 +79,28 @@ TEST(Pickle, RefusesDangerousGlobals) {
   EXPECT_NE(error_of("ctorch._utils\n_rebuild_qtensor\n").find("forbidden"), std::string::npos);
 }
 
+// ReadLimits::max_pickle_depth reaches the unpickler: 64 nested MARKs (tuples
+// of tuples) read, the 65th is refused by name.
+TEST(Pickle, MarkDepthIsLimited) {
+  auto nested = [](int depth) {
+    std::string ops;
+    for (int i = 0; i < depth; ++i) ops += "(";
+    for (int i = 0; i < depth; ++i) ops += "t";
+    return ops;
+  };
+  EXPECT_EQ(run(nested(64)).at(0).kind, Kind::Tuple);
+  EXPECT_NE(error_of(nested(65)).find("more than 64 nested MARKs"), std::string::npos);
+  const std::string bytes = std::string("\x80\x02", 2) + nested(9) + ".";
+  Limits tight;
+  tight.max_mark_depth = 8;
+  try {
+    unpickle(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size(), "t.pkl", tight);
+    ADD_FAILURE() << "9 nested MARKs passed a limit of 8";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 8 nested MARKs"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Pickle, RefusesMalformedInput) {
   EXPECT_NE(error_of("t").find("no MARK"), std::string::npos);
   EXPECT_NE(error_of("(").find("STOP with an open MARK"), std::string::npos);
