@@ -55,8 +55,31 @@ class CliTest(unittest.TestCase):
         text = self.atenrt("inspect", fixture("tiny_cnn", "pt2.pt2")).stdout
         for needle in ("producer:", "torch 1.13", "layout:", "inputs:", "aten.convolution.default"):
             self.assertIn(needle, text)
-        data = json.loads(self.atenrt("inspect", fixture("tiny_cnn", "legacy.pt2"), "--json").stdout)
-        self.assertIn("ops", json.dumps(data))
+        # Every layout's --json says what the exporter wrote (expected.json holds the graph).
+        expected = json.load(open(fixture("tiny_cnn", "expected.json")))
+        targets = [n["target"] for n in expected["nodes"]]
+        specs = expected["signature"]["input_specs"]
+        params = [s["parameter"]["parameter_name"] for s in specs if "parameter" in s]
+        buffers = [s["buffer"]["buffer_name"] for s in specs if "buffer" in s]
+        weights = expected["weights"]
+        itemsize = {"float32": 4, "int64": 8}
+        numel = lambda w: int(np.prod(w["sizes"], dtype=np.int64))
+        x = np.load(fixture("tiny_cnn", "inputs.npz"))["arr_0"]
+        y = np.load(fixture("tiny_cnn", "outputs.npz"))["arr_0"]
+        for layout in ("pt2", "pt2-pickle", "legacy"):
+            data = json.loads(self.atenrt("inspect", fixture("tiny_cnn", f"{layout}.pt2"), "--json").stdout)
+            self.assertEqual(data["kind"], "pt2")
+            self.assertEqual(data["node_count"], len(targets), layout)
+            self.assertEqual({o["op"]: o["count"] for o in data["ops"]},
+                             {t: targets.count(t) for t in set(targets)}, layout)
+            self.assertEqual(data["parameters"]["tensors"], len(params), layout)
+            self.assertEqual(data["parameters"]["count"], sum(numel(weights[p]) for p in params), layout)
+            self.assertEqual(data["buffers_and_constants"]["tensors"], len(buffers), layout)
+            self.assertEqual(data["buffers_and_constants"]["bytes"],
+                             sum(numel(weights[b]) * itemsize[weights[b]["dtype"]] for b in buffers), layout)
+            self.assertEqual([(i["name"], i["dtype"], i["shape"]) for i in data["inputs"]],
+                             [("x", "float32", list(x.shape))], layout)
+            self.assertEqual([(o["dtype"], o["shape"]) for o in data["outputs"]], [("float32", list(y.shape))], layout)
 
     def test_inspect_lowered_shows_the_lowering(self):
         text = self.atenrt("inspect", fixture("transformer", "pt2.pt2"), "--lowered").stdout
@@ -82,7 +105,19 @@ class CliTest(unittest.TestCase):
                                       "--warmup", "1", "--threads", "1").stdout)
         for key in ("median_ms", "p90_ms", "compile_ms"):
             self.assertGreaterEqual(data[key], 0.0, key)
+        self.assertLessEqual(data["min_ms"], data["median_ms"] + 1e-9)
         self.assertLessEqual(data["median_ms"], data["p90_ms"] + 1e-9)
+        # The values say what was asked for and what the model is.
+        self.assertEqual((data["iterations"], data["warmup"], data["threads"]), (3, 1, 1))
+        self.assertEqual(data["inputs"], ["x: float32[2, 3, 16, 16]"])
+        self.assertEqual(data["precision"], "fp32")
+        expected = json.load(open(fixture("tiny_cnn", "expected.json")))
+        param_bytes = sum(4 * int(np.prod(w["sizes"])) for w in expected["weights"].values() if w["dtype"] == "float32")
+        # Folded batch norm leaves fewer weights than the archive holds, never more.
+        self.assertGreater(data["weight_bytes"], 0)
+        self.assertLessEqual(data["weight_bytes"], param_bytes)
+        self.assertGreater(data["activation_bytes"], 0)
+        self.assertGreater(data["peak_rss_mb"], 1.0)
 
     def test_dryrun_prints_the_partition_report(self):
         text = self.atenrt("compile", fixture("resnet18", "pt2.pt2"), "--dryrun").stdout
