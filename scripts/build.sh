@@ -5,6 +5,8 @@
 #   fuzz    -> build-fuzz/  (clang, libFuzzer targets)
 # The release build turns every optional part on and requires its dependencies
 # (ATENRT_REQUIRE_ALL), so scripts/check_deps.py sees everything a build can use.
+# The sanitizer and fuzz builds leave the libtorch fallback plugin out: libtorch
+# itself is not built with sanitizers, and their tests skip the fallback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind="${1:-release}"
@@ -15,12 +17,12 @@ case "$kind" in
     cmake --build build -j"$jobs"
     ;;
   asan)
-    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DATENRT_SANITIZE=ON -DATENRT_BENCH=OFF >/dev/null
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DATENRT_SANITIZE=ON -DATENRT_BENCH=OFF -DATENRT_WITH_TORCH=OFF >/dev/null
     cmake --build build-asan -j"$jobs"
     ;;
   fuzz)
     cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-      -DATENRT_FUZZ=ON -DATENRT_BENCH=OFF -DATENRT_TESTS=ON >/dev/null
+      -DATENRT_FUZZ=ON -DATENRT_BENCH=OFF -DATENRT_TESTS=ON -DATENRT_WITH_TORCH=OFF >/dev/null
     cmake --build build-fuzz -j"$jobs" --target pt2_reader_fuzz engine_file_fuzz
     ;;
   *)

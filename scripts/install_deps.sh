@@ -9,6 +9,8 @@ PACKAGES=(
   libdnnl-dev ocl-icd-opencl-dev nlohmann-json3-dev libzip-dev libcli11-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev pybind11-dev
   clang libclang-rt-14-dev
+  # The libtorch fallback plugin (libatenrt_torch.so, plugins/torch).
+  libtorch-dev
   python3 python3-numpy python3-torch python3-torchvision python3-sklearn python3-matplotlib
 )
 
