@@ -8,6 +8,8 @@
 #include <set>
 
 #include "atenrt/errors.h"
+#include "ir/checked_math.h"
+#include "ir/memory_limit.h"
 #include "network/network.h"
 #include "runtime/cpu/providers.h"
 #include "runtime/engine_impl.h"
@@ -15,9 +17,27 @@
 
 namespace atenrt::runtime {
 
+namespace {
+
+// Every tensor's bytes, checked for overflow and against the memory limit
+// before any kernel is made: a kernel library handed a 2^36-row matrix may
+// fault (oneDNN 2.6's matmul raised SIGFPE) rather than fail.
+void check_tensor_sizes(const Program& program, std::uint64_t limit) {
+  for (const auto& t : program.tensors) {
+    const std::uint64_t bytes = tensor_bytes(t);
+    if (bytes > limit) {
+      throw Error("engine: tensor '" + t.name + "' (" + std::string(dtype_name(t.dtype)) + shape_to_string(t.dims) +
+                  ") needs " + format_bytes(bytes) + ", more than the memory limit of " + format_bytes(limit));
+    }
+  }
+}
+
+}  // namespace
+
 void Engine::Impl::compile() {
   program.normalize();
   program.validate();
+  check_tensor_sizes(program, resolve_memory_limit(options.max_memory_bytes));
   begin_weights();
   const int n = static_cast<int>(program.tensors.size());
   buffers.assign(n, {});

@@ -37,6 +37,10 @@ struct EngineOptions {
   // Allow steps to fall back to the reference executor; false makes such a
   // step an UnsupportedError at build.
   bool allow_reference_kernels = true;
+  // The most memory the engine may plan for; 0: the smaller of physical
+  // memory and the cgroup limit. A load-time setting: engine files do not
+  // store it.
+  std::uint64_t max_memory_bytes = 0;
 };
 
 struct TensorInfo {

@@ -4,12 +4,14 @@
 #include <set>
 
 #include "atenrt/errors.h"
+#include "ir/checked_math.h"
 #include "network/network.h"
 
 namespace atenrt::runtime {
 
 std::size_t tensor_bytes(const ProgramTensor& t) {
-  return static_cast<std::size_t>(numel_of(t.dims)) * element_size(t.dtype);
+  const std::string what = "tensor '" + t.name + "' " + std::string(dtype_name(t.dtype)) + shape_to_string(t.dims);
+  return static_cast<std::size_t>(checked::nbytes<Error>(t.dims, element_size(t.dtype), what));
 }
 
 std::size_t Step::layer_input_count() const {

@@ -13,6 +13,7 @@ import numpy as np
 
 CLI = os.environ.get("ATENRT_CLI")
 FIXTURES = os.environ.get("ATENRT_FIXTURES_DIR")
+CORPUS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "corpus")
 
 
 def fixture(name, suffix):
@@ -143,6 +144,17 @@ class CliTest(unittest.TestCase):
             f.write(data[: len(data) // 2])
         r = self.atenrt("compile", corrupt, "-o", self.path("x.atrt"), ok=False)
         self.assertIn(corrupt, r.stderr)
+
+    def test_absurd_activation_sizes_are_an_error_not_a_signal(self):
+        # Regression (issue 17): a valid archive patched to 2^36 rows made oneDNN raise SIGFPE
+        # (exit 136) in compile and bench.
+        model = os.path.join(CORPUS, "resources", "small", "linear_2_36_rows.pt2")
+        for cmd in (["compile", model, "-o", self.path("x.atrt")], ["bench", model]):
+            with self.subTest(cmd[0]):
+                r = self.atenrt(*cmd, ok=False)
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertIn("tensor 'x' (float32[68719476736, 4]) needs 1.0 TiB", r.stderr)
+                self.assertIn("more than the memory limit", r.stderr)
 
     def test_corrupt_engine_file_is_refused(self):
         engine = self.path("e.atrt")
