@@ -21,6 +21,10 @@ void SettingsFlags::add_to(CLI::App* sub) {
         st.option = sub->add_option(s.cli_flag, st.text, help + " (" + range + ")");
         st.option->default_str(setting_text(s.default_value()));
         break;
+      case SettingType::Bytes:
+        st.option = sub->add_option(s.cli_flag, st.text, help)->type_name("SIZE");
+        st.option->default_str(setting_text(s.default_value()));
+        break;
       case SettingType::NameList:
         st.option = sub->add_option(s.cli_flag, st.names, help + " (comma-separated)")->delimiter(',');
         break;
@@ -45,7 +49,8 @@ CompileSettings SettingsFlags::resolve() const {
     switch (s->type) {
       case SettingType::Bool: set_setting(settings, s->name, s->cli_inverts ? !st.flag : st.flag); break;
       case SettingType::Int: set_setting(settings, s->name, st.number); break;
-      case SettingType::Choice: set_setting(settings, s->name, st.text); break;
+      case SettingType::Choice:
+      case SettingType::Bytes: set_setting(settings, s->name, st.text); break;
       case SettingType::NameList: set_setting(settings, s->name, st.names); break;
     }
   }

@@ -37,6 +37,10 @@ struct CompileSettings {
   // 2: + post-op fusion; 3 (default): + blocked layouts and weight pre-packing.
   int optimization_level = 3;
   int num_threads = 0;  // 0: the runtime's default; load-time: applies to engine files too
+  // The most memory, in bytes, that the reader and the engine may plan for
+  // (weights, activations, scratch, outputs); 0: the smaller of physical
+  // memory and the cgroup limit. Load-time: an engine file is checked too.
+  std::int64_t max_memory = 0;
 };
 
 enum class SettingType {
@@ -44,6 +48,7 @@ enum class SettingType {
   Int,       // within [min, max]
   Choice,    // one of `choices`
   NameList,  // names of the kind `names` says, each checked
+  Bytes,     // a byte count >= 0: an int, or text with a K/M/G/T suffix ("512M")
 };
 
 // What a NameList setting names; each kind is checked against what atenrt knows.
@@ -90,6 +95,11 @@ std::string setting_text(const SettingValue& value);
 // and group name known (an unknown one is an error suggesting the nearest
 // valid name). compile(), dry_run() and Engine::load() call it.
 void validate(const CompileSettings& settings);
+
+// A Bytes setting's text: "4096", "512K", "64M", "8G", "1T" (binary units;
+// a trailing "B" or "iB" is accepted, case does not matter). Throws
+// SettingsError naming the text on anything else or past 2^63 - 1.
+std::int64_t parse_byte_size(std::string_view text);
 
 // The valid names of a NameList kind, sorted (for help and suggestions).
 std::vector<std::string> known_names(NameKind kind);

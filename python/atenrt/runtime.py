@@ -149,7 +149,7 @@ def _setting_value(row, value):
     kind = row["type"]
     if kind == "bool" and type(value).__name__ == "bool_":
         return bool(value)
-    if kind == "int" and not isinstance(value, bool) and hasattr(value, "__index__"):
+    if kind in ("int", "bytes") and not isinstance(value, (bool, str)) and hasattr(value, "__index__"):
         return operator.index(value)
     return value
 
@@ -166,7 +166,8 @@ def compile(obj, inputs=None, **settings):
     where the CPU has it; inputs and outputs keep their dtypes), optimization_level (0-3),
     min_block_size, torch_executed_ops ("aten.relu.default" or "aten.relu"),
     require_full_compilation, use_fast_partitioner, assume_dynamic_shape_support, lowering,
-    disabled_passes, disabled_decompositions, disabled_decomposition_groups, num_threads. atenrt
+    disabled_passes, disabled_decompositions, disabled_decomposition_groups, num_threads, max_memory
+    (bytes, or a string such as "8G"; 0: the smaller of physical memory and the cgroup limit). atenrt
     cannot fall back to PyTorch, so a graph with unsupported nodes raises UnsupportedError with the
     dry-run report.
 
@@ -225,7 +226,7 @@ def dry_run(path, **settings):
 
 def load(path, **settings):
     """Load an engine file written by Engine.save (or the CLI). Takes the load-time settings
-    (num_threads); a compile-time one is a SettingsError naming what the engine was built with.
+    (num_threads, max_memory); a compile-time one is a SettingsError naming what the engine was built with.
     Raises FormatError when the file is corrupt."""
     native = _load_native()
     engine = native.load_engine(os.fspath(path), _settings(native, settings))

@@ -33,6 +33,13 @@ SettingValue from_python(const Setting& s, const py::handle& value) {
         throw SettingsError(where(s) + " takes an int, got " + std::string(py::str(value.get_type().attr("__name__"))));
       }
       return value.cast<std::int64_t>();
+    case SettingType::Bytes:
+      if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+      if (py::isinstance<py::bool_>(value) || !py::isinstance<py::int_>(value)) {
+        throw SettingsError(where(s) + " takes a byte count (an int, or a string such as '512M' or '8G'), got " +
+                            std::string(py::str(value.get_type().attr("__name__"))));
+      }
+      return value.cast<std::int64_t>();
     case SettingType::Choice:
       if (!py::isinstance<py::str>(value)) {
         throw SettingsError(where(s) + " takes a string (" + s.range_text() + ")");

@@ -11,6 +11,7 @@
 #include "conversion/context.h"
 #include "conversion/registry.h"
 #include "frontend/pt2_reader.h"
+#include "ir/memory_limit.h"
 #include "lowering/lower.h"
 #include "partition/partitioner.h"
 #include "runtime/engine.h"
@@ -59,6 +60,7 @@ builder::BuilderConfig builder_config(const CompileSettings& s) {
   builder::BuilderConfig b;
   b.precision = s.precision == Precision::BF16 ? runtime::Precision::BFloat16 : runtime::Precision::Float32;
   b.engine.num_threads = s.num_threads;
+  b.engine.max_memory_bytes = static_cast<std::uint64_t>(s.max_memory);
   const int level = s.optimization_level;
   b.constant_folding = level >= 1;
   b.fold_batchnorm = level >= 1;
@@ -118,6 +120,14 @@ conversion::SegmentPlan engine_plan(const ir::Graph& graph, const Analysis& anal
   return plan;
 }
 
+// The reader holds weights whole: it may hold no more than the memory limit.
+frontend::ReadLimits reader_limits(const CompileSettings& s) {
+  frontend::ReadLimits limits;
+  limits.max_total_bytes =
+      std::min(limits.max_total_bytes, resolve_memory_limit(static_cast<std::uint64_t>(s.max_memory)));
+  return limits;
+}
+
 }  // namespace
 
 Engine compile(const std::string& pt2_path, const CompileSettings& settings, CompileReport* report) {
@@ -125,7 +135,7 @@ Engine compile(const std::string& pt2_path, const CompileSettings& settings, Com
   const auto start = std::chrono::steady_clock::now();
   CompileReport local;
   CompileReport& r = report ? *report : local;
-  Engine engine = api::compile_program(frontend::load_pt2(pt2_path), settings, &r);
+  Engine engine = api::compile_program(frontend::load_pt2(pt2_path, reader_limits(settings)), settings, &r);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return engine;
 }
@@ -158,7 +168,7 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
 CompileReport dry_run(const std::string& pt2_path, const CompileSettings& settings) {
   validate(settings);
   CompileReport report;
-  ir::ExportedProgram program = frontend::load_pt2(pt2_path);
+  ir::ExportedProgram program = frontend::load_pt2(pt2_path, reader_limits(settings));
   analyze(program, settings, report);
   return report;
 }

@@ -116,6 +116,7 @@ Engine Engine::with_load_settings(const CompileSettings& settings) const {
                           ")");
     }
   }
+  if (settings.max_memory > 0) engine_->check_memory_limit(static_cast<std::uint64_t>(settings.max_memory));
   Engine copy = *this;
   if (settings.num_threads > 0) copy.num_threads_ = settings.num_threads;
   return copy;
@@ -123,7 +124,8 @@ Engine Engine::with_load_settings(const CompileSettings& settings) const {
 
 Engine Engine::load(const std::string& path, const CompileSettings& settings) {
   validate(settings);
-  Engine engine(std::make_shared<const runtime::Engine>(runtime::Engine::load(path)));
+  Engine engine(std::make_shared<const runtime::Engine>(
+      runtime::Engine::load(path, static_cast<std::uint64_t>(settings.max_memory))));
   try {
     return engine.with_load_settings(settings);
   } catch (const SettingsError& e) {

@@ -3,6 +3,8 @@
 #include "atenrt/settings.h"
 
 #include <algorithm>
+#include <cctype>
+#include <limits>
 #include <set>
 
 #include "atenrt/errors.h"
@@ -60,6 +62,7 @@ Setting inverted(Setting s) {
 }
 
 constexpr std::int64_t kMaxThreads = 1024;
+constexpr std::uint64_t checked_max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 constexpr std::int64_t kMaxBlock = 1'000'000'000;
 
 std::vector<Setting> make_table() {
@@ -108,6 +111,14 @@ std::vector<Setting> make_table() {
                             ATENRT_FIELD_ACCESS(num_threads, std::int64_t));
   threads.phase = SettingPhase::Load;
   t.push_back(threads);
+  Setting memory = row("max_memory", "--max-memory", SettingType::Bytes,
+                       "most memory the reader and the engine may plan for (weights, activations, scratch, "
+                       "outputs), in bytes or with a K/M/G/T suffix: 512M, 8G (0: the smaller of physical memory "
+                       "and the cgroup limit)",
+                       ATENRT_FIELD_ACCESS(max_memory, std::int64_t));
+  memory.phase = SettingPhase::Load;
+  memory.max = std::numeric_limits<std::int64_t>::max();
+  t.push_back(memory);
   return t;
 }
 
@@ -177,6 +188,7 @@ std::string Setting::type_name() const {
     case SettingType::Bool: return "bool";
     case SettingType::Int: return "int";
     case SettingType::Choice: return "choice";
+    case SettingType::Bytes: return "bytes";
     case SettingType::NameList: break;
   }
   switch (names) {
@@ -193,6 +205,7 @@ std::string Setting::range_text() const {
   if (type == SettingType::Int) {
     return max >= kMaxBlock ? ">= " + std::to_string(min) : std::to_string(min) + "-" + std::to_string(max);
   }
+  if (type == SettingType::Bytes) return ">= 0, bytes or 512K, 64M, 8G, 1T";
   if (type == SettingType::Choice) {
     std::string out;
     for (const auto& c : choices) out += (out.empty() ? "" : "|") + c;
@@ -221,6 +234,13 @@ void set_setting(CompileSettings& settings, std::string_view name, const Setting
     std::string msg = "unknown setting '" + std::string(name) + "'";
     if (const auto near = nearest_name(name, names); !near.empty()) msg += "; did you mean '" + near + "'?";
     throw SettingsError(msg);
+  }
+  if (s->type == SettingType::Bytes) {
+    const auto* text = std::get_if<std::string>(&value);
+    const std::int64_t n = text ? parse_byte_size(*text) : as<std::int64_t>(value, s->name.c_str());
+    if (n < 0) throw SettingsError(s->name + " must be a byte count >= 0, got " + std::to_string(n));
+    s->set(settings, n);
+    return;
   }
   if (s->type == SettingType::Int) {
     const auto n = as<std::int64_t>(value, s->name.c_str());
@@ -252,6 +272,31 @@ std::string setting_text(const SettingValue& value) {
   std::string out;
   for (const auto& item : std::get<std::vector<std::string>>(value)) out += (out.empty() ? "" : ",") + item;
   return out;
+}
+
+std::int64_t parse_byte_size(std::string_view text) {
+  const auto bad = [&] {
+    return SettingsError("byte size '" + std::string(text) + "' is not a byte count (use e.g. 4096, 512K, 64M, 8G, 1T)");
+  };
+  std::size_t i = 0;
+  std::uint64_t value = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    const auto digit = static_cast<std::uint64_t>(text[i] - '0');
+    if (value > (checked_max - digit) / 10) throw bad();
+    value = value * 10 + digit;
+  }
+  if (i == 0) throw bad();
+  std::string unit(text.substr(i));
+  for (auto& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (unit.size() == 3 && unit.ends_with("IB")) unit.resize(1);
+  else if (unit.size() == 2 && unit.ends_with("B")) unit.resize(1);
+  static const std::pair<const char*, int> units[] = {{"", 0}, {"B", 0}, {"K", 10}, {"M", 20}, {"G", 30}, {"T", 40}};
+  for (const auto& [name, shift] : units) {
+    if (unit != name) continue;
+    if (value > (checked_max >> shift)) throw bad();
+    return static_cast<std::int64_t>(value << shift);
+  }
+  throw bad();
 }
 
 std::vector<std::string> known_names(NameKind kind) {

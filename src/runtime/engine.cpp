@@ -19,6 +19,8 @@ namespace atenrt::runtime {
 
 namespace {
 
+const char* const kHowToSet = " (set with --max-memory / the max_memory setting)";
+
 // Every tensor's bytes, checked for overflow and against the memory limit
 // before any kernel is made: a kernel library handed a 2^36-row matrix may
 // fault (oneDNN 2.6's matmul raised SIGFPE) rather than fail.
@@ -27,8 +29,25 @@ void check_tensor_sizes(const Program& program, std::uint64_t limit) {
     const std::uint64_t bytes = tensor_bytes(t);
     if (bytes > limit) {
       throw Error("engine: tensor '" + t.name + "' (" + std::string(dtype_name(t.dtype)) + shape_to_string(t.dims) +
-                  ") needs " + format_bytes(bytes) + ", more than the memory limit of " + format_bytes(limit));
+                  ") needs " + format_bytes(bytes) + ", more than the memory limit of " + format_bytes(limit) +
+                  kHowToSet);
     }
+  }
+}
+
+// What the plan holds at once when a context runs: activations (the arena),
+// kernel scratch, outputs and weights (plain and pre-packed).
+void check_plan(const MemoryStats& m, std::uint64_t limit) {
+  const char* what = "engine: memory plan";
+  std::uint64_t total = checked::add<Error>(m.arena_bytes, m.scratch_bytes, what);
+  total = checked::add<Error>(total, m.output_bytes, what);
+  const std::uint64_t weights = checked::add<Error>(m.constant_bytes, m.packed_bytes, what);
+  total = checked::add<Error>(total, weights, what);
+  if (total > limit) {
+    throw Error("engine: the plan needs " + format_bytes(total) + " (activations " + format_bytes(m.arena_bytes) +
+                ", scratch " + format_bytes(m.scratch_bytes) + ", outputs " + format_bytes(m.output_bytes) +
+                ", weights " + format_bytes(weights) + "), more than the memory limit of " + format_bytes(limit) +
+                kHowToSet);
   }
 }
 
@@ -37,7 +56,8 @@ void check_tensor_sizes(const Program& program, std::uint64_t limit) {
 void Engine::Impl::compile() {
   program.normalize();
   program.validate();
-  check_tensor_sizes(program, resolve_memory_limit(options.max_memory_bytes));
+  const std::uint64_t memory_limit = resolve_memory_limit(options.max_memory_bytes);
+  check_tensor_sizes(program, memory_limit);
   begin_weights();
   const int n = static_cast<int>(program.tensors.size());
   buffers.assign(n, {});
@@ -89,8 +109,9 @@ void Engine::Impl::compile() {
   std::vector<int> ids;
   for (int id = 0; id < static_cast<int>(buffers.size()); ++id) {
     auto& b = buffers[id];
-    if (b.where == Where::Constant) memory.constant_bytes += tensor_bytes(*b.tensor);
-    if (b.where == Where::Output) memory.output_bytes += tensor_bytes(*b.tensor);
+    if (b.where == Where::Output) {
+      memory.output_bytes = checked::add<Error>(memory.output_bytes, tensor_bytes(*b.tensor), "engine: output bytes");
+    }
     if (b.where != Where::Arena) continue;
     const std::size_t bytes = cpu::layout_bytes(b.layout, *b.tensor);
     requests.push_back({bytes, first[id], std::max(first[id], last[id])});
@@ -102,6 +123,7 @@ void Engine::Impl::compile() {
   memory.naive_bytes = mp.naive_bytes;
   memory.scratch_bytes = scratch_bytes;
   finish_weights();
+  check_plan(memory, memory_limit);
 
   for (int id : program.inputs) {
     const auto& t = program.tensors[id];
@@ -183,6 +205,11 @@ const std::vector<TensorInfo>& Engine::outputs() const { return impl_->output_in
 const Program& Engine::program() const { return impl_->program; }
 const EngineOptions& Engine::options() const { return impl_->options; }
 MemoryStats Engine::memory() const { return impl_->memory; }
+
+void Engine::check_memory_limit(std::uint64_t limit) const {
+  check_tensor_sizes(impl_->program, limit);
+  check_plan(impl_->memory, limit);
+}
 const std::string& Engine::load_note() const { return impl_->load_note; }
 
 std::vector<StepInfo> Engine::steps() const {

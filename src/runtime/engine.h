@@ -86,6 +86,9 @@ class Engine {
   const EngineOptions& options() const;
   std::vector<StepInfo> steps() const;
   MemoryStats memory() const;
+  // Throws an Error with the sizes when a tensor, or the plan as a whole
+  // (activations, scratch, outputs, weights), needs more than `limit` bytes.
+  void check_memory_limit(std::uint64_t limit) const;
   // How loading went, when there is something to say ("repacked 53 weights
   // (102.3 MB): packed for oneDNN 2.6 avx512_core_amx, this CPU: ..."); empty otherwise.
   const std::string& load_note() const;
@@ -98,7 +101,8 @@ class Engine {
   // other-version file is a FormatError. save() writes a temporary file and
   // renames it over `path`.
   void save(const std::string& path) const;
-  static Engine load(const std::string& path);
+  // `max_memory_bytes`: EngineOptions::max_memory_bytes of the loaded engine.
+  static Engine load(const std::string& path, std::uint64_t max_memory_bytes = 0);
   std::vector<std::byte> serialize() const;
   static Engine deserialize(const std::vector<std::byte>& bytes);
 

@@ -9,6 +9,7 @@
 // are re-created on this machine.
 #include <cstdio>
 #include <cstring>
+#include <typeinfo>
 #include <unistd.h>
 
 #include "atenrt/errors.h"
@@ -392,11 +393,13 @@ void check_features(const file::Header& h) {
 }
 
 // `bytes` stay alive as long as `loaded.owner` does: constants view them.
-Engine deserialize_span(std::span<const std::byte> bytes, std::shared_ptr<LoadedFile> loaded) {
+Engine deserialize_span(std::span<const std::byte> bytes, std::shared_ptr<LoadedFile> loaded,
+                        std::uint64_t max_memory_bytes = 0) {
   const file::Container c = file::parse_container(bytes);
   check_features(c.header);
   EngineOptions options;
   Program prog = decode_program(c.payload(*c.find(file::SectionKind::Program)), options);
+  options.max_memory_bytes = max_memory_bytes;  // a load-time setting, not stored in the file
   const bool bf16 = any_bf16(prog);
   if (bf16 != bool(c.header.required_features & file::kFeatureBf16)) {
     throw FormatError("engine file: the header's bf16 requirement does not match the program's steps");
@@ -467,19 +470,22 @@ void Engine::save(const std::string& path) const {
 // Maps the file read-only: the weights are the page cache's pages, shared by
 // every process that loads the same file, and are verified (checksums) before
 // anything uses them.
-Engine Engine::load(const std::string& path) {
+Engine Engine::load(const std::string& path, std::uint64_t max_memory_bytes) {
   auto mapping = MappedFile::open(path);
   auto loaded = std::make_shared<LoadedFile>();
   loaded->owner = mapping;
   loaded->mapping = mapping;
   try {
-    return deserialize_span(mapping->bytes(), std::move(loaded));
+    return deserialize_span(mapping->bytes(), std::move(loaded), max_memory_bytes);
   } catch (const FormatError& e) {
     if (mapping->damaged()) {
       throw FormatError("'" + path + "': engine file: shrank while it was being loaded (write engine files to a new "
                         "name and rename them over the old one)");
     }
     throw FormatError("'" + path + "': " + e.what());
+  } catch (const Error& e) {
+    if (typeid(e) != typeid(Error)) throw;  // InputError, UnsupportedError... keep their class
+    throw Error("'" + path + "': " + e.what());  // the memory limit, named with the file
   }
 }
 

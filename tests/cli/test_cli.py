@@ -156,6 +156,25 @@ class CliTest(unittest.TestCase):
                 self.assertIn("tensor 'x' (float32[68719476736, 4]) needs 1.0 TiB", r.stderr)
                 self.assertIn("more than the memory limit", r.stderr)
 
+    def test_max_memory_refuses_a_larger_plan_with_its_sizes(self):
+        model = fixture("tiny_cnn", "pt2.pt2")
+        engine = self.path("m.atrt")
+        self.atenrt("compile", model, "-o", engine, "--max-memory", "1G")
+        r = self.atenrt("compile", model, "-o", self.path("n.atrt"), "--max-memory", "16K", ok=False)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("16.0 KiB", r.stderr)
+        for cmd in (["run", engine, "--inputs", fixture("tiny_cnn", "inputs.npz"), "--outputs", self.path("o.npz")],
+                    ["bench", engine]):
+            with self.subTest(cmd[0]):
+                r = self.atenrt(*cmd, "--max-memory", "16K", ok=False)
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertIn(engine, r.stderr)
+                self.assertIn("more than the memory limit of 16.0 KiB", r.stderr)
+        r = self.atenrt("compile", model, "-o", engine, "--max-memory", "12Q", ok=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("byte size '12Q'", r.stderr)
+        self.assertIn("--max-memory SIZE", self.atenrt("compile", "--help").stdout)
+
     def test_corrupt_engine_file_is_refused(self):
         engine = self.path("e.atrt")
         self.atenrt("compile", fixture("tiny_cnn", "pt2.pt2"), "-o", engine)

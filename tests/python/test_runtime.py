@@ -171,6 +171,25 @@ class RuntimeTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             atenrt.compile(path, no_such_setting=True)
 
+    def test_max_memory_is_a_setting(self):
+        path = os.path.join(self.tmp, "conv_max_memory.atrt")
+        self.engine("conv").save(path)
+        for limit in ("16K", 16384, np.int64(16384)):
+            with self.subTest(limit=limit):
+                with self.assertRaisesRegex(atenrt.Error, "more than the memory limit of 16.0 KiB"):
+                    atenrt.load(path, max_memory=limit)
+        self.assertTrue(atenrt.load(path, max_memory="1G").inputs)
+        with self.assertRaisesRegex(atenrt.SettingsError, "byte size '2X'"):
+            atenrt.load(path, max_memory="2X")
+        for bad in (-1, 1.5, True):
+            with self.subTest(bad=bad), self.assertRaises(atenrt.SettingsError):
+                atenrt.load(path, max_memory=bad)
+        with self.assertRaisesRegex(atenrt.AtenrtError, "memory limit"):  # the reader's, first
+            atenrt.compile(self.models["conv"][0], max_memory="16K")
+        row = {r["name"]: r for r in atenrt.settings_table()}["max_memory"]
+        self.assertEqual((row["cli_flag"], row["type"], row["phase"], row["default"]),
+                         ("--max-memory", "bytes", "load", 0))
+
     def test_bf16(self):
         for name in ("conv", "transformer"):
             with self.subTest(model=name):

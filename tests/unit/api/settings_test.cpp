@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <limits>
 #include <set>
 
 #include "atenrt/atenrt.h"
@@ -37,7 +38,9 @@ TEST(Settings, TableDescribesEveryFieldOnceWithItsDefault) {
   EXPECT_EQ(std::get<std::string>(get_setting(d, "precision")), "fp32");
   EXPECT_EQ(find_setting("num_threads")->phase, SettingPhase::Load);
   EXPECT_EQ(find_setting("precision")->phase, SettingPhase::Compile);
-  EXPECT_EQ(settings_table().size(), 12u) << "a new CompileSettings field needs a row in settings_table()";
+  EXPECT_EQ(find_setting("max_memory")->phase, SettingPhase::Load);
+  EXPECT_EQ(find_setting("--max-memory")->type, SettingType::Bytes);
+  EXPECT_EQ(settings_table().size(), 13u) << "a new CompileSettings field needs a row in settings_table()";
 }
 
 TEST(Settings, SetChecksRangesAndChoices) {
@@ -57,6 +60,37 @@ TEST(Settings, SetChecksRangesAndChoices) {
   } catch (const SettingsError& e) {
     EXPECT_NE(std::string(e.what()).find("did you mean 'min_block_size'"), std::string::npos) << e.what();
   }
+}
+
+TEST(Settings, ByteSizesTakeBinarySuffixes) {
+  EXPECT_EQ(parse_byte_size("4096"), 4096);
+  EXPECT_EQ(parse_byte_size("512K"), 512 << 10);
+  EXPECT_EQ(parse_byte_size("64m"), 64 << 20);
+  EXPECT_EQ(parse_byte_size("2G"), 2ll << 30);
+  EXPECT_EQ(parse_byte_size("2GiB"), 2ll << 30);
+  EXPECT_EQ(parse_byte_size("3kb"), 3 << 10);
+  EXPECT_EQ(parse_byte_size("1T"), 1ll << 40);
+  EXPECT_EQ(parse_byte_size("0"), 0);
+  EXPECT_EQ(parse_byte_size("9223372036854775807"), std::numeric_limits<std::int64_t>::max());
+  for (const char* bad : {"", "G", "1.5G", "-1", " 1G", "1 G", "12X", "1GG", "9223372036854775808",
+                          "99999999999999999999", "8388608T"}) {
+    EXPECT_THROW(parse_byte_size(bad), SettingsError) << bad;
+  }
+  try {
+    parse_byte_size("12Q");
+    FAIL();
+  } catch (const SettingsError& e) {
+    EXPECT_NE(std::string(e.what()).find("byte size '12Q'"), std::string::npos) << e.what();
+  }
+  CompileSettings s;
+  set_setting(s, "max_memory", std::string("8G"));
+  EXPECT_EQ(s.max_memory, 8ll << 30);
+  set_setting(s, "--max-memory", std::int64_t{4096});
+  EXPECT_EQ(s.max_memory, 4096);
+  EXPECT_THROW(set_setting(s, "max_memory", std::int64_t{-1}), SettingsError);
+  EXPECT_THROW(set_setting(s, "max_memory", true), SettingsError);
+  s.max_memory = -5;
+  EXPECT_NE(error_of(s).find("max_memory"), std::string::npos);
 }
 
 TEST(Settings, ValidateChecksNamesAndSuggests) {
