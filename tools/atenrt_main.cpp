@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <new>
 
 #include "atenrt/atenrt.h"
 #include "atenrt/text.h"
@@ -59,6 +60,10 @@ int main(int argc, char** argv) {
     return error(e.what(), kUsageError);
   } catch (const atenrt::Error& e) {
     return error(e.what(), kRuntimeError);
+  } catch (const std::bad_alloc&) {
+    // Sizes are checked against --max-memory before anything large is
+    // allocated; this is the machine running out below that limit.
+    return error("out of memory (a lower --max-memory has a plan refused up front, with its sizes)", kRuntimeError);
   } catch (const std::exception& e) {
     return error(std::string("internal error: ") + e.what(), kRuntimeError);
   }

@@ -2,11 +2,40 @@
 #include <unordered_map>
 
 #include "builder/builder.h"
+#include "ir/checked_math.h"
+#include "ir/memory_limit.h"
 
 namespace atenrt::builder {
 
 using runtime::Program;
 using runtime::TensorRole;
+
+namespace {
+
+// Every static tensor of the network, checked for overflow and against the
+// memory limit before a pass computes anything on the host: constant folding
+// runs reference kernels, which would allocate what a hostile shape claims.
+void check_tensor_sizes(const network::Network& net, std::uint64_t limit) {
+  auto check = [&](const network::NetworkTensor* t, const network::Layer* producer) {
+    if (!t->is_static()) return;  // to_program refuses it
+    const std::string what = "builder: tensor '" + t->name + "' (" + std::string(dtype_name(t->dtype)) +
+                             shape_to_string(t->dims) + ")" +
+                             (producer ? ", output of layer '" + producer->name + "' (" +
+                                             std::string(network::layer_kind_name(producer->kind())) + "),"
+                                       : "");
+    const std::uint64_t bytes = checked::nbytes<Error>(t->dims, element_size(t->dtype), what);
+    if (bytes > limit) {
+      throw Error(what + " needs " + format_bytes(bytes) + ", more than the memory limit of " + format_bytes(limit) +
+                  " (set with --max-memory / the max_memory setting)");
+    }
+  };
+  for (const auto* t : net.inputs()) check(t, nullptr);
+  for (const auto* layer : net.layers()) {
+    for (const auto* t : layer->outputs) check(t, layer);
+  }
+}
+
+}  // namespace
 
 Program to_program(const network::Network& net) {
   Program prog;
@@ -56,6 +85,7 @@ runtime::Engine build(network::Network net, const BuilderConfig& config, BuildRe
   BuildReport local;
   BuildReport& r = report ? *report : local;
   net.validate();
+  check_tensor_sizes(net, resolve_memory_limit(config.engine.max_memory_bytes));
   if (config.constant_folding) r.folded_constants = fold_constants(net);
   if (config.fold_batchnorm) r.folded_batchnorms = fold_batchnorm(net);
   if (config.dead_layer_removal) r.removed_layers = remove_dead_layers(net);

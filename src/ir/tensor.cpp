@@ -2,15 +2,22 @@
 
 #include <cstring>
 #include <limits>
+#include <new>
 #include <sstream>
 
 #include "atenrt/errors.h"
+#include "ir/checked_math.h"
+#include "ir/memory_limit.h"
 
 namespace atenrt {
 
 std::int64_t numel_of(const std::vector<std::int64_t>& sizes) {
   std::int64_t n = 1;
-  for (auto s : sizes) n *= s;
+  for (auto s : sizes) {
+    if (__builtin_mul_overflow(n, s, &n)) {
+      throw Error("shape " + shape_to_string(sizes) + " has more elements than fit in 64 bits");
+    }
+  }
   return n;
 }
 
@@ -19,7 +26,9 @@ std::vector<std::int64_t> contiguous_strides(const std::vector<std::int64_t>& si
   std::int64_t acc = 1;
   for (std::size_t i = sizes.size(); i-- > 0;) {
     strides[i] = acc;
-    acc *= std::max<std::int64_t>(sizes[i], 1);
+    if (__builtin_mul_overflow(acc, std::max<std::int64_t>(sizes[i], 1), &acc)) {
+      throw Error("shape " + shape_to_string(sizes) + ": its strides overflow 64 bits");
+    }
   }
   return strides;
 }
@@ -42,8 +51,21 @@ Tensor::Tensor(DType dtype, std::vector<std::int64_t> sizes)
   for (auto s : sizes_) {
     if (s < 0) throw Error("Tensor: negative size in " + shape_to_string(sizes_));
   }
+  const std::string what = "a " + std::string(dtype_name(dtype_)) + shape_to_string(sizes_) + " tensor";
+  const std::uint64_t bytes = checked::nbytes<Error>(sizes_, element_size(dtype_), what);
+  // More than the machine holds can never be allocated: say so, rather than
+  // let the allocator throw std::bad_alloc (or overcommit and fault later).
+  static const std::uint64_t machine = default_memory_limit();
+  if (bytes > machine) {
+    throw Error(what + " needs " + format_bytes(bytes) + ", more than this machine's memory (" +
+                format_bytes(machine) + ")");
+  }
   strides_ = contiguous_strides(sizes_);
-  storage_ = std::make_shared<Storage>(static_cast<std::size_t>(numel()) * element_size(dtype_));
+  try {
+    storage_ = std::make_shared<Storage>(static_cast<std::size_t>(bytes));
+  } catch (const std::bad_alloc&) {
+    throw Error("cannot allocate " + format_bytes(bytes) + " for " + what + ": out of memory");
+  }
 }
 
 Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype, std::vector<std::int64_t> sizes,

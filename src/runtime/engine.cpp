@@ -244,10 +244,10 @@ struct AlignedFree {
 };
 using Block = std::unique_ptr<std::byte, AlignedFree>;
 
-Block aligned_block(std::size_t bytes) {
-  const std::size_t size = std::max<std::size_t>(64, (bytes + 63) / 64 * 64);
+Block aligned_block(std::size_t bytes, const char* what) {
+  const std::size_t size = std::max<std::size_t>(64, checked::align_up<Error>(bytes, 64, what));
   auto* p = static_cast<std::byte*>(std::aligned_alloc(64, size));
-  if (!p) throw std::bad_alloc();
+  if (!p) throw Error(std::string("cannot allocate the ") + what + " of " + format_bytes(size) + ": out of memory");
   std::memset(p, 0, size);
   return Block(p);
 }
@@ -281,8 +281,8 @@ ExecutionContext::ExecutionContext(const Engine& engine) : state_(std::make_uniq
   s.engine = engine.impl_;
   const auto& e = *s.engine;
   s.num_threads = e.options.num_threads;
-  s.arena = aligned_block(e.memory.arena_bytes);
-  s.scratch = aligned_block(e.scratch_bytes);
+  s.arena = aligned_block(e.memory.arena_bytes, "activation arena");
+  s.scratch = aligned_block(e.scratch_bytes, "kernel scratch");
   for (std::size_t o = 0; o < e.program.outputs.size(); ++o) {
     const int id = e.program.outputs[o];
     const auto& t = e.program.tensors[id];

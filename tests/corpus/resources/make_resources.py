@@ -92,6 +92,10 @@ def rezip(zip_data, replace):
 
 
 def linear_archive(rows):
+    return zip_bytes(raw_archive(**{"models/model.json": linear_archive_json(rows)}))
+
+
+def linear_archive_json(rows):
     """x[rows, 4] -> linear(fc) -> add(scale) -> clamp: every size follows from the batch."""
     p = mc.program("-Infinity")
     g = mc.G(p)
@@ -103,6 +107,18 @@ def linear_archive(rows):
     for n in ("view", "sum_1", "_to_copy", "add_1", "index"):
         del tv[n]
     p["graph_module"]["signature"]["output_specs"] = [{"user_output": {"arg": mc.T("clamp")}}]
+    return mc.jdump(p)
+
+
+def fill_archive(elements):
+    """linear_archive(2) plus a second output aten.ones([elements]): a creation op the
+    builder would fold into a constant on the host."""
+    p = json.loads(linear_archive_json(2))
+    g = mc.G(p)
+    g["nodes"].append(mc.node("ones", "aten.ones.default", [mc.arg("size", {"as_ints": [elements]})]))
+    g["tensor_values"]["ones"] = mc.meta(mc.F32, [elements])
+    g["outputs"].append(mc.T("ones"))
+    p["graph_module"]["signature"]["output_specs"].append({"user_output": {"arg": mc.T("ones")}})
     return zip_bytes(raw_archive(**{"models/model.json": mc.jdump(p)}))
 
 
@@ -177,6 +193,9 @@ def make_small(folder):
     case(folder, "linear_2_36_rows.pt2", linear_archive(1 << 36), "compile", "Error", "more than the memory limit")
     case(folder, "linear_16384_rows.pt2", linear_archive(1 << 14), "compile", "none", "")
     case(folder, "linear_2_62_rows.pt2", linear_archive(1 << 62), "load", "FormatError", "overflows")
+    # 2^38 elements made by a creation op: refused before constant folding allocates them.
+    case(folder, "ones_2_38_elements.pt2", fill_archive(1 << 38), "compile", "Error",
+         "builder: tensor 'ones' (float32[274877906944])")
     # --- JSON shapes
     case(folder, "json_very_deep.pt2", zip_bytes(raw_archive(**{"models/model.json": b"[" * 60000 + b"]" * 60000})),
          "load", "FormatError", "JSON nesting deeper than")
