@@ -42,6 +42,14 @@ ctest --test-dir build --output-on-failure -j2 --timeout 1500
 step "python tests: the atenrt command line"
 $PY -m unittest discover -s tests/cli
 
+step "hostile resources: bombs, lying sizes, absurd shapes, deep JSON through the CLI, under ulimit -v"
+# The release build (ASan's shadow memory needs far more address space), under
+# a 4 GiB address-space limit. The per-file timeout only detects hangs (each
+# file ends in well under a second); docs/limits.md lists the limits.
+$PY tests/corpus/resources/make_resources.py --large "$ROOT/build/resources-large"
+$PY tests/corpus/resources/run_resources.py build/atenrt tests/corpus/resources/small \
+  "$ROOT/build/resources-large" --memory-mb 4096 --timeout 120
+
 step "model tests: torchvision families and transformer blocks vs PyTorch, fp32 and bf16"
 $PY tests/models/make_models.py "$FIXTURES/e2e_models"
 ATENRT_MODELS_DIR="$FIXTURES/e2e_models" $PY -m unittest discover -s tests/models -t .

@@ -42,6 +42,14 @@ void read_graph_json(const ZipArchive& zip, const std::string& entry, const Read
   const JsonReader r(zip.display() + ": " + entry);
   const json root = parse_json(zip.read_text(entry, limits.max_json_bytes, "JSON record limit"),
                                r.where(), limits.max_json_depth);
+  // Counted before any per-node work: a million empty nodes are cheap to parse, not to read and convert.
+  const json* gm = root.is_object() ? r.find(root, "graph_module", "$") : nullptr;
+  const json* g = gm && gm->is_object() ? r.find(*gm, "graph", "$.graph_module") : nullptr;
+  const json* nodes = g && g->is_object() ? r.find(*g, "nodes", "$.graph_module.graph") : nullptr;
+  if (nodes && nodes->is_array() && nodes->size() > limits.max_graph_nodes) {
+    r.fail("$.graph_module.graph.nodes", std::to_string(nodes->size()) + " nodes, more than the limit of " +
+                                             std::to_string(limits.max_graph_nodes));
+  }
   read_exported_program(root, r, ep);
   // Edges: every value used is defined before use, names are unique.
   try {

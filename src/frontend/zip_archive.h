@@ -31,6 +31,7 @@ struct ReadLimits {
   // this many times (real weights and JSON stay far below; zeros reach ~1030).
   std::uint64_t max_compression_ratio = 100;
   std::uint64_t compression_ratio_floor = 1ull << 20;
+  std::uint64_t max_graph_nodes = 1u << 20;      // nodes of one graph, counted before any per-node work
   int max_json_depth = 512;
   int max_pickle_depth = 64;
   std::size_t max_pickle_memo = 1u << 20;

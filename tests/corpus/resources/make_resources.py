@@ -122,6 +122,18 @@ def fill_archive(elements):
     return zip_bytes(raw_archive(**{"models/model.json": mc.jdump(p)}))
 
 
+def npy_header(descr, shape):
+    header = b"{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr.encode(), b", ".join(b"%d" % d for d in shape) + (b"," if len(shape) == 1 else b""))
+    header += b" " * ((64 - (10 + len(header) + 1) % 64) % 64) + b"\n"
+    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header
+
+
+def npz_bytes(npy_head, zero_bytes):
+    """An np.savez_compressed-shaped file: arr_0.npy, deflated, `npy_head` then zeros."""
+    return zip_bytes({"arr_0.npy": (npy_head + bytes(zero_bytes), DEFLATED)})
+
+
 MANIFEST = []
 
 
@@ -196,6 +208,14 @@ def make_small(folder):
     # 2^38 elements made by a creation op: refused before constant folding allocates them.
     case(folder, "ones_2_38_elements.pt2", fill_archive(1 << 38), "compile", "Error",
          "builder: tensor 'ones' (float32[274877906944])")
+    # --- .npz inputs for a model taking float32[1, 4]: 64 MiB of zeros deflated to
+    # ~64 KB, once with its true shape (refused by the header, before inflating) and
+    # once under a [1, 4] header (refused by its declared size, before inflating).
+    case(folder, "linear_1_row.pt2", linear_archive(1), "compile", "none", "")
+    case(folder, "npz_zeros_64m.npz", npz_bytes(npy_header("<f4", (16 * MIB, 4)), 64 * MIB), "run:linear_1_row.pt2",
+         "Error", "arr_0 is float32[16777216, 4], but input 0")
+    case(folder, "npz_header_1x4_payload_64m.npz", npz_bytes(npy_header("<f4", (1, 4)), 64 * MIB),
+         "run:linear_1_row.pt2", "Error", "needs 16 bytes but the member declares 67108864")
     # --- JSON shapes
     case(folder, "json_very_deep.pt2", zip_bytes(raw_archive(**{"models/model.json": b"[" * 60000 + b"]" * 60000})),
          "load", "FormatError", "JSON nesting deeper than")
@@ -217,7 +237,7 @@ def make_large(folder):
     p = mc.program("-Infinity")
     mc.G(p)["nodes"] = [{}] * 1100000
     case(folder, "million_nodes.pt2", zip_bytes(raw_archive(**{"models/model.json": mc.jdump(p)})),
-         "load", "FormatError", "nodes")
+         "load", "FormatError", "1100000 nodes, more than the limit of 1048576")
     # Very deep JSON, stored (a deflated copy would be refused as a bomb first).
     case(folder, "json_deep_4m.pt2", zip_bytes(raw_archive(**{"models/model.json": b"[" * (4 * MIB)})),
          "load", "FormatError", "JSON nesting deeper than")

@@ -2,7 +2,8 @@
 // written by make_resources.py): bombs, lying sizes, absurd shapes. Each
 // "load" file must end in a clean atenrt error of the listed class whose
 // message names the file and contains the listed text, or load when the class
-// is "none"; "compile" files must load (the compile stage is the CLI's test).
+// is "none"; "compile" files must load (the compile stage is the CLI's test,
+// run_resources.py), and "run:MODEL" files are .npz inputs for the CLI's run.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -53,6 +54,7 @@ TEST(Resources, ManifestCoversEveryFile) {
 TEST(Resources, EveryFileFailsCleanlyOrLoads) {
   for (const auto& c : read_manifest()) {
     SCOPED_TRACE(c.file);
+    if (c.stage.rfind("run:", 0) == 0) continue;
     std::string got = "none", message;
     try {
       atenrt::frontend::load_pt2(small_dir() + "/" + c.file);
@@ -95,6 +97,20 @@ TEST(Resources, JsonRecordLimitIsASetting) {
     EXPECT_NE(std::string(e.what()).find("models/model.json: zip entry declares"), std::string::npos)
         << e.what();
     EXPECT_NE(std::string(e.what()).find("JSON record limit"), std::string::npos) << e.what();
+  }
+}
+
+// Nodes are counted before any per-node work, against a setting.
+TEST(Resources, GraphNodeLimitIsASetting) {
+  atenrt::frontend::ReadLimits tight;
+  tight.max_graph_nodes = 2;
+  try {
+    atenrt::frontend::load_pt2(std::string(ATENRT_CORPUS_DIR) + "/valid/program_raw.pt2", tight);
+    FAIL() << "loaded";
+  } catch (const atenrt::FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("$.graph_module.graph.nodes: 8 nodes, more than the limit of 2"),
+              std::string::npos)
+        << e.what();
   }
 }
 
