@@ -7,6 +7,46 @@
 #include "atenrt/errors.h"
 
 namespace atenrt::conversion {
+namespace {
+
+std::string foreign_dtype_name(std::int64_t serde_code) {
+  switch (serde_code) {
+    case 9: return "complex32";
+    case 10: return "complex64";
+    case 11: return "complex128";
+    default: return "with serde code " + std::to_string(serde_code);
+  }
+}
+
+// Network tensors hold atenrt's dtypes only, so a node that takes, names or makes another one
+// (complex, ...) is refused before any converter is asked, with the same reason for every op.
+std::optional<std::string> foreign_dtype(const NodeView& node) {
+  const auto why = [](const std::string& what, std::int64_t code) {
+    return what + " has dtype " + foreign_dtype_name(code) + ", which atenrt engines do not support";
+  };
+  for (const auto& in : node.node().inputs) {
+    if (const auto* s = in.arg.get_if<ir::ScalarTypeArg>(); s && !s->dtype) {
+      return why("argument '" + in.name + "'", s->code);
+    }
+    std::optional<std::string> found;
+    ir::for_each_value(in.arg, [&](const std::string& v) {
+      const ir::TensorMeta* m = node.graph().meta(v);
+      if (!found && m && !m->dtype) found = why("argument '" + in.name + "'", m->dtype_code);
+    });
+    if (found) return found;
+  }
+  for (std::size_t i = 0; i < node.node().outputs.size(); ++i) {
+    std::optional<std::string> found;
+    ir::for_each_value(node.node().outputs[i], [&](const std::string& v) {
+      const ir::TensorMeta* m = node.graph().meta(v);
+      if (!found && m && !m->dtype) found = why("output " + std::to_string(i), m->dtype_code);
+    });
+    if (found) return found;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 const char* priority_name(Priority p) { return p == Priority::High ? "high" : "standard"; }
 
@@ -64,6 +104,10 @@ std::vector<std::string> lookup_keys(const ir::OpName& target) {
 
 Selection ConverterRegistry::select(const NodeView& node, const ConversionSettings& settings) const {
   Selection sel;
+  if (auto why = foreign_dtype(node)) {
+    sel.refusals.push_back(*why);
+    return sel;
+  }
   bool any = false;
   for (const auto& key : lookup_keys(node.node().target)) {
     for (const auto* reg : candidates(key)) {

@@ -395,11 +395,27 @@ case("index_put", "select", lambda x, i, v: torch.index_put(x, (i,), v), T(5, 3)
 case("index_put_accumulate", "select", lambda x, i, v: torch.index_put(x, (i,), v, accumulate=True), T(5, 3), T(values=[1, 1, 4], dtype=I64), T(3, 3))
 case("index_put_two", "select", lambda x, i, j, v: torch.index_put(x, (i, j), v), T(4, 5), T(values=[0, 3], dtype=I64), T(values=[1, 2], dtype=I64), T(2))
 case("index_copy", "select", lambda x, i, s: torch.index_copy(x, 1, i, s), T(3, 5), T(values=[4, 0], dtype=I64), T(3, 2))
+# 0-d self / index / source (OpInfo's index_copy samples; a 0-d self crashed the converter)
+# 0-d self / index (OpInfo's gather and scatter samples), an empty uint8 index
+case("gather_0d_self", "select", lambda x, i: torch.gather(x, 0, i), T(), T(values=[0], dtype=I64))
+case("gather_empty_uint8_index", "select", lambda x, i: torch.gather(x, 0, i) + 1, T(5), T(values=[], dtype=torch.uint8),
+     trivial="an empty result; the case pins that a uint8 index is taken")
+case("scatter_0d", "select", lambda x, i, u: torch.scatter(x, 0, i, u), T(), T(values=0, dtype=I64), T(),
+     trivial="a 0-d self is replaced by the 0-d source")
+case("scatter_add_0d", "select", lambda x, i, u: torch.scatter_add(x, 0, i, u), T(), T(values=0, dtype=I64), T())
+case("scatter_value_0d_multiply", "select", lambda x, i: torch.scatter(x, 0, i, 2.5, reduce="multiply"), T(), T(values=0, dtype=I64))
+case("index_copy_0d", "select", lambda x, i, s: torch.index_copy(x, 0, i, s), T(), T(values=[0], dtype=I64), T(),
+     trivial="on a 0-d self the result is the source itself")
+case("index_copy_0d_index", "select", lambda x, i, s: torch.index_copy(x, 0, i, s), T(5), T(values=3, dtype=I64), T(1))
+case("index_copy_scalar_source", "select", lambda x, i, s: torch.index_copy(x, -1, i, s), T(4), T(values=[2], dtype=I64), T())
 
 # ------------------------------------------------------------------ embedding
 case("embedding", "embedding", nn.Embedding(10, 4), T(2, 3, dtype=I64, lo=0, hi=10))
 case("embedding_padding_idx", "embedding", nn.Embedding(10, 4, padding_idx=0), T(5, dtype=I64, lo=0, hi=10))
 case("embedding_sparse_refused", "embedding", nn.Embedding(10, 4, sparse=True), T(5, dtype=I64, lo=0, hi=10), refused="sparse=True")
+# A complex dtype is refused by the registry for every op, at compile time (was a failure mid-conversion)
+case("to_complex_refused", "other", lambda x: torch.view_as_real(x.to(torch.complex64)) * 2, T(3, 4),
+     refused="complex64, which atenrt engines do not support")
 case("embedding_scale_grad_refused", "embedding", nn.Embedding(10, 4, scale_grad_by_freq=True), T(5, dtype=I64, lo=0, hi=10), refused="scale_grad_by_freq=True")
 case("embedding_bag_2d_sum", "embedding", nn.EmbeddingBag(10, 3, mode="sum"), T(2, 4, dtype=I64, lo=0, hi=10))
 case("embedding_bag_2d_max", "embedding", nn.EmbeddingBag(10, 3, mode="max"), T(2, 4, dtype=I64, lo=0, hi=10))

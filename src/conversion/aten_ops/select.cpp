@@ -84,7 +84,7 @@ ATENRT_CONVERTER(kFamily, keys("aten.index_put.default", "aten.index_put.hacked_
 }
 Capability index_copy_ok(const NodeView& node, const ConversionSettings& s) {
   const ir::TensorMeta* m = node.meta("index");
-  if (m && m->sizes.size() != 1) return Capability::no("index must be 1-d");
+  if (m && m->sizes.size() > 1) return Capability::no("index must have at most one dim");
   return requires_static({"self", "source", "index"})(node, s);
 }
 ATENRT_CONVERTER(kFamily, "aten.index_copy.default", .validator = index_copy_ok, .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {

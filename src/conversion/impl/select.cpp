@@ -29,19 +29,37 @@ NetworkTensor* index_select(const Scope& s, NetworkTensor* x, std::int64_t dim, 
   return s.add_gather("", x, index, GatherMode::Axis, d);
 }
 
+namespace {
+// gather/scatter take indices of int64 (torch lets an empty index have any integer dtype).
+NetworkTensor* index_tensor(const Scope& s, NetworkTensor* index) {
+  return index->dtype == DType::Int64 || index->dtype == DType::Int32 ? index : cast(s.child("index"), index, DType::Int64);
+}
+// torch treats a 0-d self, index or src of gather/scatter as 1-d with one element.
+NetworkTensor* as_1d(const Scope& s, NetworkTensor* x, const char* what) {
+  return x->rank() == 0 ? reshape(s.child(what), x, {1}) : x;
+}
+}  // namespace
+
 NetworkTensor* gather(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index) {
-  if (x->rank() == 0) return identity(s, x);
-  return s.add_gather("", x, index, GatherMode::Elements, normalize_dim(dim, x->rank()));
+  index = index_tensor(s, index);
+  if (x->rank() != 0) return s.add_gather("", x, index, GatherMode::Elements, normalize_dim(dim, x->rank()));
+  // The result has the index's shape (0-d or one element).
+  normalize_dim(dim, 0);
+  auto* y = s.add_gather("gather", as_1d(s, x, "self"), as_1d(s, index, "index"), GatherMode::Elements, 0);
+  return reshape(s, y, index->dims);
 }
 
 NetworkTensor* scatter(const Scope& s, NetworkTensor* x, std::int64_t dim,
                        NetworkTensor* index, const Operand& updates, network::ScatterReduce reduce) {
-  const auto d = normalize_dim(dim, x->rank());
+  const bool scalar_self = x->rank() == 0;
+  auto* self = as_1d(s, x, "self");
+  const auto d = normalize_dim(dim, self->rank());
+  index = index_tensor(s, self->rank() == index->rank() ? index : as_1d(s, index, "index"));
   NetworkTensor* upd;
   if (updates.is_scalar()) {
     upd = expand(s, scalar_constant(s, *updates.scalar, x->dtype), index->dims);
   } else {
-    upd = cast(s, updates.tensor, x->dtype);
+    upd = cast(s, as_1d(s, updates.tensor, "src"), x->dtype);
     if (upd->dims != index->dims) {
       // torch uses only the leading index-shaped block of src.
       Dims starts(index->dims.size(), 0), steps(index->dims.size(), 1), axes;
@@ -49,7 +67,8 @@ NetworkTensor* scatter(const Scope& s, NetworkTensor* x, std::int64_t dim,
       upd = s.add_slice("src", upd, axes, starts, index->dims, steps);
     }
   }
-  return s.add_scatter("", x, index, upd, d, reduce);
+  if (!scalar_self) return s.add_scatter("", x, index, upd, d, reduce);
+  return reshape(s, s.add_scatter("scatter", self, index, upd, d, reduce), {});
 }
 
 NetworkTensor* where(const Scope& s, NetworkTensor* cond, const Operand& a, const Operand& b) {
@@ -181,12 +200,24 @@ NetworkTensor* index_put(const Scope& s, NetworkTensor* x,
 
 NetworkTensor* index_copy(const Scope& s, NetworkTensor* x,
                           std::int64_t dim, NetworkTensor* index, NetworkTensor* source) {
-  const auto d = normalize_dim(dim, x->rank());
-  check(index->rank() == 1, "index_copy index must be 1-d");
-  Dims shape(static_cast<std::size_t>(source->rank()), 1);
-  shape[static_cast<std::size_t>(d)] = index->dims[0];
-  auto* idx = expand(s, reshape(s, cast(s, index, DType::Int64), shape), source->dims);
-  return s.add_scatter("", x, idx, cast(s, source, x->dtype), d);
+  // torch lets self, index and source be 0-d (a scalar source needs a one-element index): copy
+  // through their 1-element views and give the result self's shape back.
+  check(index->rank() <= 1, "index_copy index must have at most one dim");
+  const bool scalar_self = x->rank() == 0;
+  auto* self = scalar_self ? reshape(s.child("self"), x, {1}) : x;
+  const auto d = normalize_dim(dim, self->rank());
+  auto* idx_1d = index->rank() == 0 ? reshape(s.child("index"), index, {1}) : index;
+  auto* src = source;
+  if (src->rank() != self->rank()) {
+    check(src->rank() == 0, "index_copy source must have self's number of dims, or be a scalar");
+    src = reshape(s.child("source"), source, Dims(static_cast<std::size_t>(self->rank()), 1));
+  }
+  Dims shape(static_cast<std::size_t>(src->rank()), 1);
+  shape[static_cast<std::size_t>(d)] = idx_1d->dims[0];
+  auto* idx = expand(s, reshape(s, cast(s, idx_1d, DType::Int64), shape), src->dims);
+  if (!scalar_self) return s.add_scatter("", x, idx, cast(s, src, x->dtype), d);
+  auto* scattered = s.add_scatter("scatter", self, idx, cast(s, src, x->dtype), d);
+  return reshape(s, scattered, {});
 }
 
 }  // namespace atenrt::conversion::impl::select

@@ -1,0 +1,176 @@
+"""One OpInfo sample through atenrt: export, dry run, compile, run, compare with PyTorch.
+
+A sample ends in one of these statuses:
+  pass            every output matches PyTorch
+  wrong           an output differs (dtype, shape, NaN/inf placement or value beyond tolerance)
+  error           atenrt raised after the dry run said every node is supported (mid-conversion or
+                  run-time failure: a defect, never a refusal)
+  refused         the dry run names unsupported nodes, with their validators' reasons
+  export          torch 1.13's exporter (atenrt.save) cannot trace the sample
+  skip            PyTorch itself raises on the sample, or it returns no tensor
+  random-pass / random-wrong   the op draws random numbers: shapes, dtypes and moments checked
+(crash and timeout are decided by the runner, which watches the worker process.)
+
+Tolerance: a float32 output passes when max|out - ref| <= 1e-4 * max|ref| over the finite values
+(no absolute floor) with NaN and inf exactly where PyTorch has them; other dtypes use
+torch.testing.assert_close's defaults (integers and bool exact), NaN equal to NaN.
+"""
+import os
+
+import numpy as np
+import torch
+from torch.utils import _pytree as pytree
+
+import atenrt
+from atenrt import torch_api
+
+from samples import sample_module
+
+RANDOM_DRAWS = 24
+
+
+def _short(text, limit=300):
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _eager(module, tensors, seed):
+    torch.manual_seed(seed)
+    with torch.no_grad():
+        return module(*[t.clone() for t in tensors])
+
+
+def _flat_outputs(value):
+    return pytree.tree_flatten(value)[0]
+
+
+def _same(a, b):
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.layout != torch.strided:
+        a, b = a.to_dense(), b.to_dense()
+    if a.is_complex():
+        a, b = torch.view_as_real(a.to(torch.complex64)), torch.view_as_real(b.to(torch.complex64))
+    return bool(torch.equal(a, b)) or (a.is_floating_point() and bool(
+        ((a == b) | (torch.isnan(a) & torch.isnan(b))).all()))
+
+
+def compare(out, ref):
+    """None when `out` matches PyTorch's `ref`, else why not."""
+    if out.dtype != ref.dtype:
+        return f"dtype {str(out.dtype)[6:]}, PyTorch {str(ref.dtype)[6:]}"
+    if tuple(out.shape) != tuple(ref.shape):
+        return f"shape {list(out.shape)}, PyTorch {list(ref.shape)}"
+    if ref.numel() == 0:
+        return None
+    if ref.dtype == torch.float32:
+        o, r = out.double(), ref.double()
+        nan_o, nan_r = torch.isnan(o), torch.isnan(r)
+        if not torch.equal(nan_o, nan_r):
+            i = int((nan_o != nan_r).nonzero()[0][0]) if o.dim() else 0
+            return (f"NaN placement differs ({int(nan_o.sum())} NaN, PyTorch {int(nan_r.sum())}; "
+                    f"first at flat {int((nan_o != nan_r).flatten().nonzero()[0])}: {o.flatten()[i].item()} vs "
+                    f"{r.flatten()[i].item()})")
+        inf = torch.isinf(o) | torch.isinf(r)
+        if not torch.equal(o[inf], r[inf]):
+            return f"inf placement differs ({int(torch.isinf(o).sum())} inf, PyTorch {int(torch.isinf(r).sum())})"
+        finite = ~(nan_r | inf)
+        if finite.any():
+            err = float((o[finite] - r[finite]).abs().max())
+            scale = float(r[finite].abs().max())
+            if err > 1e-4 * scale:
+                return f"max|out-ref| = {err:.3g} > 1e-4 * max|ref| = {1e-4 * scale:.3g}"
+        return None
+    try:
+        torch.testing.assert_close(out, ref, equal_nan=True)
+    except AssertionError as e:
+        return _short(str(e).replace("\n", " "))
+    return None
+
+
+def _moments(t):
+    x = t.double().flatten()
+    x = x[torch.isfinite(x)]
+    if x.numel() == 0:
+        return 0.0, 0.0
+    return float(x.mean()), float(x.std(unbiased=False))
+
+
+def compare_random(outs, module, tensors, first):
+    """Random ops: every output has PyTorch's dtype and shape, and its mean and spread fall within
+    what PyTorch's own draws (RANDOM_DRAWS seeds) show."""
+    draws = [first] + [_flat_outputs(_eager(module, tensors, seed)) for seed in range(1, RANDOM_DRAWS)]
+    for i, out in enumerate(outs):
+        ref = first[i]
+        if out.dtype != ref.dtype or tuple(out.shape) != tuple(ref.shape):
+            return f"output {i}: {compare(out, ref)}"
+        if ref.numel() == 0:
+            continue
+        got = _moments(out)
+        for j, what in enumerate(("mean", "std")):
+            values = np.array([_moments(d[i])[j] for d in draws])
+            mu, sd = float(values.mean()), float(values.std())
+            if abs(got[j] - mu) > 5 * sd + 1e-5 * (abs(mu) + 1):
+                return f"output {i}: {what} {got[j]:.4g}, PyTorch's draws {mu:.4g} +- {sd:.2g}"
+    return None
+
+
+def is_random(module, tensors, first):
+    try:
+        again = _flat_outputs(_eager(module, tensors, 1))
+    except Exception:  # noqa: BLE001 - a second eager call failing says nothing about atenrt
+        return False
+    return len(again) != len(first) or not all(_same(a, b) for a, b in zip(again, first))
+
+
+def run_sample(op, sample, workdir, keep=None):
+    """(status, detail) for one sample; see the module's docstring."""
+    module, tensors = sample_module(op, sample)
+    try:
+        ref = _eager(module, tensors, 0)
+    except Exception as e:  # noqa: BLE001 - PyTorch refusing its own sample
+        return "skip", f"PyTorch raises: {_short(e, 120)}"
+    refs = _flat_outputs(ref)
+    if not refs or not all(isinstance(x, torch.Tensor) for x in refs):
+        return "skip", "returns no tensor" if not refs else "returns a non-tensor value"
+    random = is_random(module, tensors, refs)
+    path = os.path.join(workdir, "sample.pt2")
+    try:
+        atenrt.save(module, tensors, path)
+    except Exception as e:  # noqa: BLE001 - whatever the 1.13 tracer raises
+        return "export", f"{type(e).__name__}: {_short(e, 200)}"
+    status, detail = _through_atenrt(path, tensors, refs, module, random)
+    if keep and status not in ("pass", "random-pass"):
+        os.makedirs(keep, exist_ok=True)
+        os.replace(path, os.path.join(keep, "sample.pt2"))
+        torch.save({"inputs": tensors, "outputs": refs, "sample": repr(sample)}, os.path.join(keep, "sample.pt"))
+    return status, detail
+
+
+def _through_atenrt(path, tensors, refs, module, random):
+    try:
+        report = atenrt.dry_run(path, require_full_compilation=True)
+    except Exception as e:  # noqa: BLE001
+        return "error", f"dry run: {type(e).__name__}: {_short(e)}"
+    if not report.fully_supported:
+        reasons = dict.fromkeys(f"{u.op}: {_short(u.reason, 200)}" for u in report.unsupported)
+        return "refused", "; ".join(reasons)
+    try:
+        engine = atenrt.compile(path, require_full_compilation=True)
+    except Exception as e:  # noqa: BLE001
+        return "error", f"compile: {type(e).__name__}: {_short(e)}"
+    try:
+        arrays = [torch_api.to_array(t, spec) for t, spec in zip(tensors, engine.inputs)]
+        outs = torch_api.to_torch(engine.run(*arrays), engine)
+    except Exception as e:  # noqa: BLE001
+        return "error", f"run: {type(e).__name__}: {_short(e)}"
+    if len(outs) != len(refs):
+        return "wrong", f"{len(outs)} outputs, PyTorch {len(refs)}"
+    if random:
+        why = compare_random(outs, module, tensors, refs)
+        return ("random-wrong", why) if why else ("random-pass", "")
+    for i, (out, r) in enumerate(zip(outs, refs)):
+        why = compare(out, r)
+        if why:
+            return "wrong", f"output {i}: {why}"
+    return "pass", ""
