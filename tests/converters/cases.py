@@ -229,6 +229,21 @@ case("prelu_special", "activation", nn.PReLU(2, init=0.3), T(values=[[SPECIAL[:4
 case("group_norm", "normalization", nn.GroupNorm(2, 4), T(2, 4, 3, 3))
 case("group_norm_1d", "normalization", nn.GroupNorm(3, 6), T(2, 6, 5))
 case("instance_norm", "normalization", nn.InstanceNorm2d(3), T(2, 3, 4, 4))
+# Statistics outputs used, and a negative epsilon (PyTorch computes rsqrt(var + eps) as written: NaN
+# where var + eps < 0); both take the converters built from reductions.
+case("native_layer_norm_stats", "normalization",
+     lambda x, w, b: aten.native_layer_norm(x, [3, 4], w, b, 1e-5), T(2, 3, 4), T(3, 4), T(3, 4))
+case("native_layer_norm_negative_eps", "normalization",
+     lambda x: aten.native_layer_norm(x, [4], None, None, -0.5), T(3, 4))
+case("layer_norm_negative_eps", "normalization", lambda x: F.layer_norm(x, [5], eps=-0.3), T(4, 5))
+case("native_group_norm_stats", "normalization",
+     lambda x, w, b: aten.native_group_norm(x, w, b, 2, 4, 6, 2, 1e-5), T(2, 4, 3, 2), T(4), T(4))
+case("group_norm_negative_eps", "normalization", lambda x: F.group_norm(x, 2, eps=-0.4), T(2, 4, 5))
+case("native_batch_norm_inference_stats_refused", "normalization",
+     lambda x, m, v: [t * 1 for t in aten.native_batch_norm(x, None, None, m, v, False, 0.1, 1e-5)],
+     T(2, 3, 4), T(3), T(3, positive=True), refused="saved mean/invstd are read in inference")
+case("native_batch_norm_train_stats", "normalization",
+     lambda x, w, b: list(aten.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)), T(4, 3, 5), T(3), T(3))
 
 # ------------------------------------------------------------------ conv
 case("conv2d", "conv", nn.Conv2d(3, 4, 3), T(1, 3, 8, 8))

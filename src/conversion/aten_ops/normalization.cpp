@@ -15,8 +15,17 @@ Outputs batch_norm(const Scope& s, const NodeArgs& args, bool training, bool thr
   auto r = norm::batch_norm(s, args.tensor("input"), args.opt_tensor("weight"),
                             args.opt_tensor("bias"), mean, var, batch_stats, args.f("eps"));
   if (!three_outputs) return one(r.out);
-  // In inference the saved statistics are not computed (PyTorch returns empty tensors).
-  return {r.out, r.mean ? Value(r.mean) : Value(), r.invstd ? Value(r.invstd) : Value()};
+  if (r.mean) return {r.out, r.mean, r.invstd};
+  // In inference PyTorch saves no statistics: its mean/invstd outputs are empty. Graphs that record
+  // them so get empty constants; the others are refused when read (inference_stats_fit).
+  Outputs out{r.out, Value(), Value()};
+  for (std::size_t i = 1; i <= 2; ++i) {
+    const ir::TensorMeta* m = args.output_meta(i);
+    if (m && m->dtype && m->static_sizes() == std::vector<std::int64_t>{0}) {
+      out[i] = s.add_constant(i == 1 ? "save_mean" : "save_invstd", Tensor(*m->dtype, {0}));
+    }
+  }
+  return out;
 }
 
 Capability static_channels(const NodeView& node, const ConversionSettings&) {
@@ -27,28 +36,30 @@ Capability static_channels(const NodeView& node, const ConversionSettings&) {
   return Capability::yes();
 }
 
-// native_layer_norm / native_group_norm also return the mean and rstd they
-// used; the layer computes only the result, so a node whose statistics are
-// read is left to the decomposition (which computes all three).
-Capability statistics_unused(const NodeView& node, const ConversionSettings&) {
-  if (node.output_used(1) || node.output_used(2)) {
-    return Capability::no("its mean/rstd outputs are used; this converter computes only the normalized result");
+// The normalization layer computes only the result and takes epsilon >= 0; a node whose mean/rstd
+// outputs are read, or with a negative epsilon (PyTorch computes rsqrt(var + eps) as written), is
+// built from reductions instead.
+// PyTorch's eager native_batch_norm returns empty mean/invstd in inference, while torch 1.13's
+// export records them as [C]: a graph that reads them so cannot be matched.
+Capability inference_stats_fit(const NodeView& node, const ConversionSettings& settings) {
+  if (auto c = static_channels(node, settings); !c) return c;
+  if (node.literal_bool("training").value_or(true)) return Capability::yes();
+  for (std::size_t i = 1; i <= 2; ++i) {
+    const ir::TensorMeta* m = node.output_meta(i);
+    if (node.output_used(i) && !(m && m->static_sizes() == std::vector<std::int64_t>{0})) {
+      return Capability::no("its saved mean/invstd are read in inference, where PyTorch computes none (empty "
+                            "tensors) but the graph records them as " + (m ? m->to_string() : std::string("unknown")));
+    }
   }
   return Capability::yes();
 }
-
-Capability group_norm_supported(const NodeView& node, const ConversionSettings& settings) {
-  if (auto c = static_channels(node, settings); !c) return c;
-  return statistics_unused(node, settings);
-}
-
-ATENRT_CONVERTER(kFamily, "aten.native_batch_norm.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.native_batch_norm.default", .validator = inference_stats_fit)(const Scope& s, const NodeArgs& args) {
   return batch_norm(s, args, args.b("training"), true);
 }
 ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit_no_training.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
   return batch_norm(s, args, false, true);
 }
-ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit.default", .validator = inference_stats_fit)(const Scope& s, const NodeArgs& args) {
   return batch_norm(s, args, args.b("training"), true);
 }
 ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit.no_stats", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
@@ -59,23 +70,59 @@ ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit.no_stats", .validator =
 ATENRT_CONVERTER(kFamily, "aten.batch_norm.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
   return batch_norm(s, args, args.b("training"), false);
 }
-ATENRT_CONVERTER(kFamily, "aten.native_layer_norm.default", .validator = statistics_unused)(const Scope& s, const NodeArgs& args) {
+// The normalization layer computes only the result, with epsilon >= 0. A node whose mean/rstd
+// outputs are read, or with a negative epsilon (PyTorch computes rsqrt(var + eps) as written), takes
+// the standard-priority converters below, built from reductions.
+Capability layer_fits(const NodeView& node, const ConversionSettings&) {
+  if (node.literal_number("eps").value_or(0.0) < 0) return Capability::no("a negative epsilon (the layer takes eps >= 0)");
+  for (std::size_t i = 1; i < node.node().outputs.size(); ++i) {
+    if (node.output_used(i)) return Capability::no("its mean/rstd outputs are used (the layer computes only the result)");
+  }
+  return Capability::yes();
+}
+Capability group_layer_fits(const NodeView& node, const ConversionSettings& settings) {
+  if (auto c = static_channels(node, settings); !c) return c;
+  return layer_fits(node, settings);
+}
+ATENRT_CONVERTER(kFamily, "aten.native_layer_norm.default", .validator = layer_fits, .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
   auto* out = norm::layer_norm(s, args.tensor("input"), args.ints("normalized_shape"),
                                args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps"));
-  return {out, Value(), Value()};  // mean / rstd: unused (statistics_unused)
+  return {out, Value(), Value()};  // mean / rstd: unused (layer_fits)
 }
-ATENRT_CONVERTER(kFamily, "aten.layer_norm.default")(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.layer_norm.default", .validator = layer_fits, .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
   return one(norm::layer_norm(s, args.tensor("input"), args.ints("normalized_shape"),
                               args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps")));
 }
-ATENRT_CONVERTER(kFamily, "aten.native_group_norm.default", .validator = group_norm_supported)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.native_group_norm.default", .validator = group_layer_fits, .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
   auto* out = norm::group_norm(s, args.tensor("input"), args.i("group"),
                                args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps"));
   return {out, Value(), Value()};
 }
-ATENRT_CONVERTER(kFamily, "aten.group_norm.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.group_norm.default", .validator = group_layer_fits, .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
   return one(norm::group_norm(s, args.tensor("input"), args.i("num_groups"),
                               args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps")));
+}
+norm::NormWithStats layer_norm_stats(const Scope& s, const NodeArgs& args) {
+  return norm::layer_norm_with_stats(s, args.tensor("input"), args.ints("normalized_shape"),
+                                     args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps"));
+}
+norm::NormWithStats group_norm_stats(const Scope& s, const NodeArgs& args, const char* groups) {
+  return norm::group_norm_with_stats(s, args.tensor("input"), args.i(groups), args.opt_tensor("weight"),
+                                     args.opt_tensor("bias"), args.f("eps"));
+}
+ATENRT_CONVERTER(kFamily, "aten.native_layer_norm.default")(const Scope& s, const NodeArgs& args) {
+  auto r = layer_norm_stats(s, args);
+  return {r.out, r.mean, r.rstd};
+}
+ATENRT_CONVERTER(kFamily, "aten.layer_norm.default")(const Scope& s, const NodeArgs& args) {
+  return one(layer_norm_stats(s, args).out);
+}
+ATENRT_CONVERTER(kFamily, "aten.native_group_norm.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+  auto r = group_norm_stats(s, args, "group");
+  return {r.out, r.mean, r.rstd};
+}
+ATENRT_CONVERTER(kFamily, "aten.group_norm.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+  return one(group_norm_stats(s, args, "num_groups").out);
 }
 Capability instance_stats(const NodeView& node, const ConversionSettings& s) {
   if (!node.literal_bool("use_input_stats").value_or(true)) {

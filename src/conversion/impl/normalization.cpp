@@ -99,6 +99,56 @@ NetworkTensor* group_norm(const Scope& s, NetworkTensor* x,
   return s.add_normalization("", x, w, b, p);
 }
 
+namespace {
+struct Moments {
+  NetworkTensor* centered;
+  NetworkTensor* mean;
+  NetworkTensor* rstd;
+};
+// Mean and 1/sqrt(biased var + eps) over `axes` (kept as 1s), and x - mean.
+Moments moments(const Scope& s, NetworkTensor* x, const Dims& axes, double eps) {
+  auto* mean = s.add_reduce("mean", x, network::ReduceOp::Mean, axes, true);
+  auto* centered = ew(s, x, mean, ElementwiseOp::Sub);
+  auto* var = s.add_reduce("var", ew(s, centered, centered, ElementwiseOp::Mul), network::ReduceOp::Mean, axes, true);
+  auto* rstd = s.add_unary("rsqrt", ew_scalar(s, var, eps, ElementwiseOp::Add), network::UnaryOp::Rsqrt);
+  return {centered, mean, rstd};
+}
+}  // namespace
+
+NormWithStats layer_norm_with_stats(const Scope& s, NetworkTensor* x,
+                                    const std::vector<std::int64_t>& normalized_shape, NetworkTensor* weight,
+                                    NetworkTensor* bias, double eps) {
+  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  const auto k = static_cast<std::int64_t>(normalized_shape.size());
+  check(k >= 1 && k <= x->rank(), "layer_norm normalized_shape " + shape_to_string(normalized_shape) +
+                                      " does not fit input " + network::desc_to_string(x->desc()));
+  Dims axes;
+  for (std::int64_t a = x->rank() - k; a < x->rank(); ++a) axes.push_back(a);
+  const Moments m = moments(s, x, axes, eps);
+  NetworkTensor* y = ew(s, m.centered, m.rstd, ElementwiseOp::Mul);
+  const Dims pd(normalized_shape.begin(), normalized_shape.end());
+  // weight/bias have the normalized shape: they broadcast over the leading dims as they are.
+  if (weight) y = ew(s, y, cast(s, weight, x->dtype), ElementwiseOp::Mul);
+  if (bias) y = ew(s, y, cast(s, bias, x->dtype), ElementwiseOp::Add);
+  return {identity(s, y), m.mean, m.rstd};
+}
+
+NormWithStats group_norm_with_stats(const Scope& s, NetworkTensor* x, std::int64_t groups,
+                                    NetworkTensor* weight, NetworkTensor* bias, double eps) {
+  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  const std::int64_t c = channels(x);
+  const Dims& dims = static_dims(x, "group_norm with statistics");
+  check(groups > 0 && c % groups == 0, "group_norm: " + std::to_string(c) + " channels do not split into " +
+                                           std::to_string(groups) + " groups");
+  const std::int64_t n = dims[0];
+  auto* grouped = reshape(s, x, {n, groups, numel(dims) / std::max<std::int64_t>(n * groups, 1)});
+  const Moments m = moments(s, grouped, {2}, eps);
+  NetworkTensor* y = reshape(s, ew(s, m.centered, m.rstd, ElementwiseOp::Mul), dims);
+  if (weight) y = ew(s, y, per_channel(s, cast(s, weight, x->dtype), x->rank()), ElementwiseOp::Mul);
+  if (bias) y = ew(s, y, per_channel(s, cast(s, bias, x->dtype), x->rank()), ElementwiseOp::Add);
+  return {identity(s, y), reshape(s, m.mean, {n, groups}), reshape(s, m.rstd, {n, groups})};
+}
+
 NetworkTensor* instance_norm(const Scope& s, NetworkTensor* x,
                              NetworkTensor* weight, NetworkTensor* bias, double eps) {
   if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);

@@ -26,6 +26,20 @@ NetworkTensor* layer_norm(const Scope& s, NetworkTensor* x,
                           NetworkTensor* bias, double eps);
 NetworkTensor* group_norm(const Scope& s, NetworkTensor* x,
                           std::int64_t groups, NetworkTensor* weight, NetworkTensor* bias, double eps);
+
+// The result with the statistics PyTorch's native_layer_norm / native_group_norm return: mean and
+// rstd = 1/sqrt(var + eps) (layer norm: the input's shape with the normalized dims as 1; group norm:
+// [N, groups]). Built from reductions, so any epsilon works (a negative one as PyTorch computes it).
+struct NormWithStats {
+  NetworkTensor* out = nullptr;
+  NetworkTensor* mean = nullptr;
+  NetworkTensor* rstd = nullptr;
+};
+NormWithStats layer_norm_with_stats(const Scope& s, NetworkTensor* x,
+                                    const std::vector<std::int64_t>& normalized_shape, NetworkTensor* weight,
+                                    NetworkTensor* bias, double eps);
+NormWithStats group_norm_with_stats(const Scope& s, NetworkTensor* x, std::int64_t groups,
+                                    NetworkTensor* weight, NetworkTensor* bias, double eps);
 NetworkTensor* instance_norm(const Scope& s, NetworkTensor* x,
                              NetworkTensor* weight, NetworkTensor* bias, double eps);
 
