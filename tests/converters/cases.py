@@ -517,6 +517,14 @@ case("cdist_p1", "other", lambda a, b: aten._cdist_forward(a, b, 1.0, 2), T(4, 3
 case("pdist", "other", lambda a: F.pdist(a), T(5, 3))
 case("grid_sample_bilinear", "other", lambda x, g: F.grid_sample(x, g, align_corners=False), T(1, 2, 4, 5), T(1, 3, 2, 2))
 case("grid_sample_nearest_border", "other", lambda x, g: F.grid_sample(x, g, mode="nearest", padding_mode="border", align_corners=True), T(2, 1, 4, 4), T(2, 3, 3, 2))
+# Coordinates outside the image, huge and non-finite (RAFT's flow grids): PyTorch's zeros padding gives
+# 0 (NaN where a weight is non-finite), border padding clamps with max(NaN, 0) = 0.
+_GRID_SPECIAL = [float("nan"), float("inf"), float("-inf"), 1e20, -1e20, 5.0, -3.0, 0.3]
+for _mode, _pad, _ac in [("bilinear", "zeros", False), ("bilinear", "zeros", True), ("bilinear", "border", False),
+                         ("bilinear", "border", True), ("nearest", "zeros", False), ("nearest", "border", True)]:
+    case(f"grid_sample_{_mode}_{_pad}_{int(_ac)}_special", "other",
+         lambda x, g, m=_mode, p=_pad, a=_ac: F.grid_sample(x, g, mode=m, padding_mode=p, align_corners=a),
+         T(1, 2, 4, 5), T(values=[[[[v, 0.1] for v in _GRID_SPECIAL], [[-0.4, v] for v in _GRID_SPECIAL]]]))
 case("grid_sample_reflection_refused", "other", lambda x, g: F.grid_sample(x, g, padding_mode="reflection", align_corners=False), T(1, 1, 4, 4), T(1, 2, 2, 2), refused="padding_mode 2")
 case("rand_shape", "other", lambda x: x + torch.rand(3, 4), T(3, 4), check="shape")
 

@@ -115,6 +115,9 @@ NetworkTensor* grid_sample_2d(const Scope& s, NetworkTensor* x,
       r = ew_scalar(s, r, 0.5, ElementwiseOp::Sub);
     }
     if (padding == 1) {
+      // PyTorch clamps with max(NaN, 0) = 0: a NaN coordinate samples the first row/column.
+      auto* nan = s.add_unary("isnan", r, network::UnaryOp::IsNan);
+      r = s.add_select("nan_to_zero", nan, scalar_constant(s, 0.0, dt), r);
       r = ew_scalar(s, ew_scalar(s, r, 0.0, ElementwiseOp::Max), static_cast<double>(size - 1),
                     ElementwiseOp::Min);
     }
@@ -130,13 +133,16 @@ NetworkTensor* grid_sample_2d(const Scope& s, NetworkTensor* x,
                 ew_scalar(s, v, static_cast<double>(size - 1), ElementwiseOp::LessEqual), ElementwiseOp::And);
     };
     auto* valid = ew(s, inside(xc, w), inside(yc, h), ElementwiseOp::And);
-    auto clampi = [&](NetworkTensor* v, std::int64_t size) {
-      auto* cl = ew_scalar(s, ew_scalar(s, v, 0.0, ElementwiseOp::Max), static_cast<double>(size - 1),
+    // Corners outside the image (NaN and ±inf included: their comparisons fail) read pixel 0 and
+    // are weighted out; a non-finite weight still makes the result NaN, as in PyTorch.
+    auto clampi = [&](NetworkTensor* v, NetworkTensor* ok, std::int64_t size) {
+      auto* in = s.add_select("outside_to_zero", ok, v, scalar_constant(s, 0.0, dt));
+      auto* cl = ew_scalar(s, ew_scalar(s, in, 0.0, ElementwiseOp::Max), static_cast<double>(size - 1),
                            ElementwiseOp::Min);
       return cast(s, cl, DType::Int64);
     };
-    auto* flat = ew(s, ew_scalar(s, clampi(yc, h), static_cast<double>(w), ElementwiseOp::Mul),
-                    clampi(xc, w), ElementwiseOp::Add);
+    auto* flat = ew(s, ew_scalar(s, clampi(yc, valid, h), static_cast<double>(w), ElementwiseOp::Mul),
+                    clampi(xc, valid, w), ElementwiseOp::Add);
     auto* idx = expand(s, reshape(s, flat, {n, 1, ho * wo}), {n, c, ho * wo});
     auto* vals = s.add_gather("gather", data, idx, network::GatherMode::Elements, 2);
     auto* wv = ew(s, weight, cast(s, valid, dt), ElementwiseOp::Mul);
