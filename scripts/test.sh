@@ -50,6 +50,11 @@ $PY tests/corpus/resources/make_resources.py --large "$ROOT/build/resources-larg
 $PY tests/corpus/resources/run_resources.py build/atenrt tests/corpus/resources/small \
   "$ROOT/build/resources-large" --memory-mb 4096 --timeout 120
 
+step "OpInfo subset: PyTorch's op_db samples through atenrt (float32, the first samples of every op)"
+# The full run (every sample and dtype, regenerating docs/opinfo.md) is its own command; see
+# tests/opinfo/run_opinfo.py.
+ATENRT_PYTHON_MODULE_DIR="$ROOT/build/python" $PY tests/opinfo/run_opinfo.py --ci --jobs 2
+
 step "model tests: torchvision families and transformer blocks vs PyTorch, fp32 and bf16"
 $PY tests/models/make_models.py "$FIXTURES/e2e_models"
 ATENRT_MODELS_DIR="$FIXTURES/e2e_models" $PY -m unittest discover -s tests/models -t .

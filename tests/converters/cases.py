@@ -239,6 +239,12 @@ case("layer_norm_negative_eps", "normalization", lambda x: F.layer_norm(x, [5], 
 case("native_group_norm_stats", "normalization",
      lambda x, w, b: aten.native_group_norm(x, w, b, 2, 4, 6, 2, 1e-5), T(2, 4, 3, 2), T(4), T(4))
 case("group_norm_negative_eps", "normalization", lambda x: F.group_norm(x, 2, eps=-0.4), T(2, 4, 5))
+case("weight_norm_interface_dim0", "normalization", lambda v, g: list(aten._weight_norm_interface(v, g, 0)),
+     T(4, 3, 5), T(4, 1, 1, positive=True))
+case("weight_norm_interface_dim2", "normalization", lambda v, g: list(aten._weight_norm_interface(v, g, 2)),
+     T(4, 3, 5), T(1, 1, 5, positive=True))
+case("weight_norm_all_dims", "normalization", lambda v, g: torch._weight_norm(v, g, -1), T(4, 3), T(positive=True))
+case("weight_norm_conv_module", "normalization", nn.utils.weight_norm(nn.Conv1d(4, 6, 3), dim=2), T(2, 4, 9))
 case("native_batch_norm_inference_stats_refused", "normalization",
      lambda x, m, v: [t * 1 for t in aten.native_batch_norm(x, None, None, m, v, False, 0.1, 1e-5)],
      T(2, 3, 4), T(3), T(3, positive=True), refused="saved mean/invstd are read in inference")
@@ -325,6 +331,10 @@ case("cumprod", "reduce", lambda x: torch.cumprod(x, -1), T(3, 4))
 case("var_dim", "reduce", lambda x: torch.var(x, 1), T(3, 6))
 case("std_unbiased_false", "reduce", lambda x: torch.std(x, -1, unbiased=False, keepdim=True), T(3, 6))
 case("norm", "reduce", lambda x: torch.linalg.vector_norm(x, 2, dim=1), T(3, 6))
+case("norm_scalar", "reduce", lambda x: aten.norm.Scalar(x, 3), T(3, 6))
+case("norm_dim_keepdim", "reduce", lambda x: aten.norm.ScalarOpt_dim(x, None, [1], True), T(3, 6, 2))
+case("norm_dtype", "reduce", lambda x: aten.norm.ScalarOpt_dtype(x, 1, dtype=torch.float64), T(3, 4))
+case("norm_dim_dtype", "reduce", lambda x: aten.norm.ScalarOpt_dim_dtype(x, float("inf"), [0, -1], False, dtype=torch.float64), T(3, 4, 2))
 case("mean_special", "reduce", lambda x: torch.mean(x), T(values=[1.0, float("inf"), 2.0]))
 REDUCE_SPECIAL = [[1.5, INF, 2.0, -1.0], [0.0, INF, 1.0, 3.0], [NAN, 1.0, 2.0, -2.0], [-INF, -1.0, 2.0, 0.5], [INF, -INF, 1.0, 2.0]]
 case("prod_dim_special", "reduce", lambda x: torch.prod(x, -1), T(values=REDUCE_SPECIAL))
@@ -717,6 +727,7 @@ opcase("o_conv_unbatched", "conv", aten.conv2d.default, T(2, 5, 5), T(3, 2, 3, 3
 opcase("o_batch_norm", "normalization", aten.batch_norm.default, T(2, 3, 4), T(3), T(3), T(3), T(3, positive=True), False, 0.1, 1e-5, False)
 opcase("o_layer_norm", "normalization", aten.layer_norm.default, T(3, 4), [4], T(4), T(4))
 opcase("o_group_norm", "normalization", aten.group_norm.default, T(2, 4, 3), 2)
+opcase("o_weight_norm", "normalization", aten._weight_norm.default, T(6, 2, 3), T(6, 1, 1, positive=True), 0)
 opcase("o_instance_norm", "normalization", aten.instance_norm.default, T(2, 3, 4, 4), T(3), T(3), None, None, True, 0.1, 1e-5, False)
 opcase("o_to_dtype", "other", aten.to.dtype, T(3, 4), torch.int32)
 opcase("o_dropout", "other", aten.dropout.default, T(3, 4), 0.5, False, trivial=IDENTITY)

@@ -124,6 +124,15 @@ ATENRT_CONVERTER(kFamily, "aten.native_group_norm.default", .validator = static_
 ATENRT_CONVERTER(kFamily, "aten.group_norm.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
   return one(group_norm_stats(s, args, "num_groups").out);
 }
+// Weight-only preprocessing (wav2vec2's positional convolution): the builder folds it when v and g
+// are weights.
+ATENRT_CONVERTER(kFamily, "aten._weight_norm_interface.default")(const Scope& s, const NodeArgs& args) {
+  auto r = norm::weight_norm(s, args.tensor("v"), args.tensor("g"), args.i("dim"));
+  return {r.weight, r.norm};
+}
+ATENRT_CONVERTER(kFamily, "aten._weight_norm.default")(const Scope& s, const NodeArgs& args) {
+  return one(norm::weight_norm(s, args.tensor("v"), args.tensor("g"), args.i("dim")).weight);
+}
 Capability instance_stats(const NodeView& node, const ConversionSettings& s) {
   if (!node.literal_bool("use_input_stats").value_or(true)) {
     return Capability::no("use_input_stats=False (running statistics) is not supported");

@@ -113,6 +113,15 @@ ATENRT_CONVERTER(kFamily, "aten.linalg_vector_norm.default")(const Scope& s, con
   if (auto dt = dtype_of(args)) x = impl::cast(s, x, *dt);
   return one(red::vector_norm(s, x, args.f("ord"), dims_of(args, "dim"), keepdim(args)));
 }
+// torch.norm's overloads: p=None is the 2-norm; no dim list reduces every dim.
+ATENRT_CONVERTER(kFamily, keys("aten.norm.Scalar", "aten.norm.ScalarOpt_dim", "aten.norm.ScalarOpt_dtype",
+                               "aten.norm.ScalarOpt_dim_dtype"))(const Scope& s, const NodeArgs& args) {
+  auto* x = args.tensor("self");
+  if (args.has("dtype")) x = impl::cast(s, x, *args.opt_dtype("dtype"));
+  const double p = args.opt_f("p").value_or(2.0);
+  const auto dims = args.has("dim") ? dims_of(args, "dim") : std::vector<std::int64_t>{};
+  return one(red::vector_norm(s, x, p, dims, args.has("keepdim") && args.b("keepdim")));
+}
 
 }  // namespace
 }  // namespace atenrt::conversion::aten_ops

@@ -1,6 +1,7 @@
 #include "conversion/impl/normalization.h"
 
 #include "conversion/host_tensor.h"
+#include "conversion/impl/reduce.h"
 
 namespace atenrt::conversion::impl::normalization {
 
@@ -147,6 +148,24 @@ NormWithStats group_norm_with_stats(const Scope& s, NetworkTensor* x, std::int64
   if (weight) y = ew(s, y, per_channel(s, cast(s, weight, x->dtype), x->rank()), ElementwiseOp::Mul);
   if (bias) y = ew(s, y, per_channel(s, cast(s, bias, x->dtype), x->rank()), ElementwiseOp::Add);
   return {identity(s, y), reshape(s, m.mean, {n, groups}), reshape(s, m.rstd, {n, groups})};
+}
+
+WeightNorm weight_norm(const Scope& s, NetworkTensor* v, NetworkTensor* g, std::int64_t dim) {
+  if (!is_floating(v->dtype)) v = cast(s, v, DType::Float32);
+  std::vector<std::int64_t> axes;
+  if (dim != -1) {
+    const auto d = normalize_dim(dim, v->rank());
+    for (std::int64_t a = 0; a < v->rank(); ++a) {
+      if (a != d) axes.push_back(a);
+    }
+  } else {
+    for (std::int64_t a = 0; a < v->rank(); ++a) axes.push_back(a);
+  }
+  auto* norm = reduce::vector_norm(s.child("norm"), v, 2.0, axes, dim != -1);
+  auto* gain = cast(s, g, v->dtype);
+  auto* w = s.add_elementwise("", v, ew(s, gain, norm, ElementwiseOp::Div), ElementwiseOp::Mul);
+  if (norm->dims != g->dims && numel(norm->dims) == numel(g->dims)) norm = reshape(s, norm, g->dims);
+  return {w, norm};
 }
 
 NetworkTensor* instance_norm(const Scope& s, NetworkTensor* x,

@@ -40,6 +40,14 @@ NormWithStats layer_norm_with_stats(const Scope& s, NetworkTensor* x,
                                     NetworkTensor* bias, double eps);
 NormWithStats group_norm_with_stats(const Scope& s, NetworkTensor* x, std::int64_t groups,
                                     NetworkTensor* weight, NetworkTensor* bias, double eps);
+// torch's weight norm (_weight_norm_interface): w = v * (g / ||v||), the 2-norm over every dim but
+// `dim` (all of them for dim -1), and that norm in g's shape.
+struct WeightNorm {
+  NetworkTensor* weight = nullptr;
+  NetworkTensor* norm = nullptr;
+};
+WeightNorm weight_norm(const Scope& s, NetworkTensor* v, NetworkTensor* g, std::int64_t dim);
+
 NetworkTensor* instance_norm(const Scope& s, NetworkTensor* x,
                              NetworkTensor* weight, NetworkTensor* bias, double eps);
 
