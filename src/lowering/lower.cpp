@@ -13,6 +13,19 @@ namespace atenrt::lowering {
 
 namespace {
 
+// The first tensor value `node` reads or writes whose dtype atenrt cannot hold (complex...), or "".
+std::string foreign_dtype_value(const ir::Graph& graph, const ir::Node& node) {
+  std::string found;
+  const auto check = [&](const std::string& v) {
+    const ir::TensorMeta* m = graph.meta(v);
+    if (found.empty() && m && !m->dtype) found = v;
+  };
+  for (const auto& in : node.inputs) ir::for_each_value(in.arg, check);
+  for (const auto& out : node.outputs) ir::for_each_value(out, check);
+  return found;
+}
+
+
 // Passes with an order below this run before the decompositions, the rest after.
 constexpr int kDecompositionOrder = 100;
 
@@ -50,6 +63,13 @@ int run_decompositions(ir::Graph& graph, const LoweringSettings& settings, Lower
       }
       if (std::string why = decomposition_blocker(*d, settings, &graph, &node); !why.empty()) {
         report.not_decomposed[d->key] = why;
+        out.push_back(std::move(node));
+        continue;
+      }
+      if (std::string value = foreign_dtype_value(graph, node); !value.empty()) {
+        // Left for the partitioner, which refuses the node with the same reason.
+        report.not_decomposed[d->key] = "declined for " + node.describe() + ": value '" + value +
+                                        "' has a dtype atenrt engines do not support";
         out.push_back(std::move(node));
         continue;
       }

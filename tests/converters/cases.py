@@ -125,6 +125,16 @@ case("add_scalar_overload", "elementwise", lambda a: aten.add.Scalar(a, 3, 2), T
 case("div_scalar_overload", "elementwise", lambda a: aten.div.Scalar(a, 4), T(3, 4, dtype=I64))
 case("pow_scalar_exp", "elementwise", lambda a: a ** 2, T(3, 4))
 case("pow_scalar_base", "elementwise", lambda a: 2.0 ** a, T(3, 4))
+# __rpow__ with non-finite exponents and bases 0, negative, 1 and ±inf (NaN/inf placement as PyTorch)
+for _name, _base in [("two", 2.0), ("zero", 0.0), ("neg", -2.0), ("one", 1.0), ("inf", float("inf")),
+                     ("ninf", float("-inf")), ("nan", float("nan")), ("half", 0.5)]:
+    case(f"rpow_{_name}_special", "elementwise", lambda a, b=_base: b ** a,
+         T(values=SPECIAL + [-1.0, 2.0, 0.5, -0.5]),
+         trivial="1 ** x is 1 for every x, NaN and inf included" if _base == 1.0 else None)
+case("rpow_int_base_float_exp", "elementwise", lambda a: 3 ** a, T(values=SPECIAL))
+case("rpow_float_base_int_exp", "elementwise", lambda a: 2.5 ** a, T(values=[-3, -1, 0, 1, 4], dtype=I64))
+case("pow_special_both", "elementwise", torch.pow, T(values=SPECIAL * 8),
+     T(values=[v for v in SPECIAL for _ in range(8)]))
 case("pow_int", "elementwise", lambda a: a ** 2, T(3, 4, dtype=I64))
 case("add_bool", "elementwise", torch.add, T(3, 4, dtype=BOOL), T(3, 4, dtype=BOOL))
 case("mul_bool_float", "elementwise", torch.mul, T(3, 4, dtype=BOOL), T(3, 4))

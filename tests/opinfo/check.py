@@ -50,7 +50,8 @@ def _same(a, b):
     if a.layout != torch.strided:
         a, b = a.to_dense(), b.to_dense()
     if a.is_complex():
-        a, b = torch.view_as_real(a.to(torch.complex64)), torch.view_as_real(b.to(torch.complex64))
+        a = torch.view_as_real(a.resolve_conj().to(torch.complex64))
+        b = torch.view_as_real(b.resolve_conj().to(torch.complex64))
     return bool(torch.equal(a, b)) or (a.is_floating_point() and bool(
         ((a == b) | (torch.isnan(a) & torch.isnan(b))).all()))
 

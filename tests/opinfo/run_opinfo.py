@@ -30,7 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 EXPECTED = os.path.join(HERE, "expected.json")
 TABLE = os.path.join(ROOT, "docs", "opinfo.md")
 SAMPLE_TIMEOUT_S = 300  # one sample (export, compile, run); longer is a hang
-CI_SAMPLES = 2
+CI_SAMPLES = 3
 
 
 # ---------------------------------------------------------------------------------------- worker
