@@ -737,6 +737,8 @@ opcase("o_conv_unbatched", "conv", aten.conv2d.default, T(2, 5, 5), T(3, 2, 3, 3
 opcase("o_batch_norm", "normalization", aten.batch_norm.default, T(2, 3, 4), T(3), T(3), T(3), T(3, positive=True), False, 0.1, 1e-5, False)
 opcase("o_layer_norm", "normalization", aten.layer_norm.default, T(3, 4), [4], T(4), T(4))
 opcase("o_group_norm", "normalization", aten.group_norm.default, T(2, 4, 3), 2)
+opcase("o_layer_norm_negative_eps", "normalization", aten.layer_norm.default, T(3, 4), [4], T(4), T(4), -0.3)
+opcase("o_group_norm_negative_eps", "normalization", aten.group_norm.default, T(2, 4, 3), 2, T(4), T(4), -0.2)
 opcase("o_weight_norm", "normalization", aten._weight_norm.default, T(6, 2, 3), T(6, 1, 1, positive=True), 0)
 opcase("o_instance_norm", "normalization", aten.instance_norm.default, T(2, 3, 4, 4), T(3), T(3), None, None, True, 0.1, 1e-5, False)
 opcase("o_to_dtype", "other", aten.to.dtype, T(3, 4), torch.int32)

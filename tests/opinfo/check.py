@@ -1,7 +1,8 @@
 """One OpInfo sample through atenrt: export, dry run, compile, run, compare with PyTorch.
 
 A sample ends in one of these statuses:
-  pass            every output matches PyTorch
+  pass            every output matches PyTorch (dtype and shape only where PyTorch leaves the
+                  memory uninitialized: empty, empty_like, ...)
   wrong           an output differs (dtype, shape, NaN/inf placement or value beyond tolerance)
   error           atenrt raised after the dry run said every node is supported (mid-conversion or
                   run-time failure: a defect, never a refusal)
@@ -116,12 +117,21 @@ def compare_random(outs, module, tensors, first):
     return None
 
 
-def is_random(module, tensors, first):
+def _differs(module, tensors, first, seed):
     try:
-        again = _flat_outputs(_eager(module, tensors, 1))
+        again = _flat_outputs(_eager(module, tensors, seed))
     except Exception:  # noqa: BLE001 - a second eager call failing says nothing about atenrt
         return False
     return len(again) != len(first) or not all(_same(a, b) for a, b in zip(again, first))
+
+
+def is_random(module, tensors, first):
+    return _differs(module, tensors, first, 1)
+
+
+def is_uninitialized(module, tensors, first):
+    """empty, empty_like, new_empty...: the same seed gives other values (memory left as it was)."""
+    return _differs(module, tensors, first, 0)
 
 
 def run_sample(op, sample, workdir, keep=None):
@@ -134,7 +144,8 @@ def run_sample(op, sample, workdir, keep=None):
     refs = _flat_outputs(ref)
     if not refs or not all(isinstance(x, torch.Tensor) for x in refs):
         return "skip", "returns no tensor" if not refs else "returns a non-tensor value"
-    random = is_random(module, tensors, refs)
+    # Uninitialized outputs (empty*) are checked by dtype and shape only; random ones by moments.
+    random = "uninitialized" if is_uninitialized(module, tensors, refs) else is_random(module, tensors, refs)
     path = os.path.join(workdir, "sample.pt2")
     try:
         atenrt.save(module, tensors, path)
@@ -167,6 +178,11 @@ def _through_atenrt(path, tensors, refs, module, random):
         return "error", f"run: {type(e).__name__}: {_short(e)}"
     if len(outs) != len(refs):
         return "wrong", f"{len(outs)} outputs, PyTorch {len(refs)}"
+    if random == "uninitialized":
+        for i, (out, r) in enumerate(zip(outs, refs)):
+            if out.dtype != r.dtype or tuple(out.shape) != tuple(r.shape):
+                return "wrong", f"output {i}: {compare(out, r)}"
+        return "pass", ""
     if random:
         why = compare_random(outs, module, tensors, refs)
         return ("random-wrong", why) if why else ("random-pass", "")
