@@ -23,7 +23,7 @@ case "$kind" in
   fuzz)
     cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
       -DATENRT_FUZZ=ON -DATENRT_BENCH=OFF -DATENRT_TESTS=ON -DATENRT_WITH_TORCH=OFF >/dev/null
-    cmake --build build-fuzz -j"$jobs" --target pt2_reader_fuzz engine_file_fuzz
+    cmake --build build-fuzz -j"$jobs" --target pt2_reader_fuzz engine_file_fuzz pipeline_fuzz
     ;;
   *)
     echo "usage: $0 [release|asan|fuzz]" >&2
