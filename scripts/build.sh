@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds atenrt. Usage: scripts/build.sh [release|asan|fuzz]  (default: release)
+# Builds atenrt. Usage: scripts/build.sh [release|asan|tsan|fuzz]  (default: release)
 #   release -> build/       (the CLI at build/atenrt)
-#   asan    -> build-asan/  (AddressSanitizer + UndefinedBehaviorSanitizer, tests only)
+#   asan    -> build-asan/  (AddressSanitizer + UndefinedBehaviorSanitizer, tests and CLI)
+#   tsan    -> build-tsan/  (ThreadSanitizer; only the test programs with threading tests)
 #   fuzz    -> build-fuzz/  (clang, libFuzzer targets)
 # The release build turns every optional part on and requires its dependencies
 # (ATENRT_REQUIRE_ALL), so scripts/check_deps.py sees everything a build can use.
@@ -20,13 +21,17 @@ case "$kind" in
     cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DATENRT_SANITIZE=ON -DATENRT_BENCH=OFF -DATENRT_WITH_TORCH=OFF >/dev/null
     cmake --build build-asan -j"$jobs"
     ;;
+  tsan)
+    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATENRT_TSAN=ON -DATENRT_BENCH=OFF >/dev/null
+    cmake --build build-tsan -j"$jobs" --target atenrt_builder_tests atenrt_api_tests
+    ;;
   fuzz)
     cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
       -DATENRT_FUZZ=ON -DATENRT_BENCH=OFF -DATENRT_TESTS=ON -DATENRT_WITH_TORCH=OFF >/dev/null
     cmake --build build-fuzz -j"$jobs" --target pt2_reader_fuzz engine_file_fuzz pipeline_fuzz
     ;;
   *)
-    echo "usage: $0 [release|asan|fuzz]" >&2
+    echo "usage: $0 [release|asan|tsan|fuzz]" >&2
     exit 2
     ;;
 esac

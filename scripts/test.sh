@@ -11,6 +11,7 @@ PY=/usr/bin/python3  # Debian's interpreter: the one that has torch 1.13
 export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
 FUZZ_SECONDS="${ATENRT_FUZZ_SECONDS:-60}"
 ENGINE_FUZZ_SECONDS="${ATENRT_ENGINE_FUZZ_SECONDS:-30}"
+PIPELINE_FUZZ_SECONDS="${ATENRT_PIPELINE_FUZZ_SECONDS:-60}"
 
 step() { printf '\n==== %s\n' "$*"; }
 
@@ -74,6 +75,11 @@ step "fuzzing the engine-file loader (checksums fixed up) for ${ENGINE_FUZZ_SECO
 mkdir -p build-fuzz/engine-corpus-work
 build-fuzz/tests/fuzz/engine_file_fuzz -dict=tests/fuzz/engine.dict -max_total_time="$ENGINE_FUZZ_SECONDS" \
   -rss_limit_mb=2048 -timeout=10 build-fuzz/engine-corpus-work tests/fuzz/engine_corpus 2>&1 | tail -n 5
+
+step "fuzzing the whole pipeline past the reader for ${PIPELINE_FUZZ_SECONDS}s"
+mkdir -p build-fuzz/pipeline-corpus-work
+build-fuzz/tests/fuzz/pipeline_fuzz -dict=tests/fuzz/pt2.dict -max_total_time="$PIPELINE_FUZZ_SECONDS" \
+  -rss_limit_mb=2048 -timeout=20 build-fuzz/pipeline-corpus-work tests/fuzz/pipeline_corpus 2>&1 | tail -n 5
 
 step "every dependency the builds used is installed by scripts/install_deps.sh"
 $PY scripts/check_deps.py build build-asan build-fuzz

@@ -13,6 +13,7 @@
 #include "conversion/registry.h"
 #include "conversion/settings.h"
 #include "conversion/value.h"
+#include "ir/checked_math.h"
 #include "ir/graph.h"
 #include "ir/node_view.h"
 #include "network/network.h"
@@ -28,7 +29,7 @@ struct Scalar {
   double f = 0.0;        // the value as a double (all kinds)
   std::int64_t i = 0;    // the value when Int or Bool
   static Scalar of_int(std::int64_t v) { return {Kind::Int, static_cast<double>(v), v}; }
-  static Scalar of_float(double v) { return {Kind::Float, v, static_cast<std::int64_t>(v)}; }
+  static Scalar of_float(double v) { return {Kind::Float, v, checked::saturating_i64(v)}; }
   static Scalar of_bool(bool v) { return {Kind::Bool, v ? 1.0 : 0.0, v ? 1 : 0}; }
   bool is_float() const { return kind == Kind::Float; }
 };

@@ -71,4 +71,13 @@ std::int64_t to_i64(std::uint64_t v, std::string_view what) {
   return static_cast<std::int64_t>(v);
 }
 
+// A double as int64 without undefined behaviour: truncated toward zero,
+// saturated at the int64 range, NaN as 0 (a plain cast of inf, NaN or 1e30 is UB).
+inline std::int64_t saturating_i64(double v) {
+  if (v != v) return 0;
+  if (v >= 9223372036854775807.0) return std::numeric_limits<std::int64_t>::max();
+  if (v <= -9223372036854775808.0) return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(v);
+}
+
 }  // namespace atenrt::checked
