@@ -22,7 +22,7 @@ case "$kind" in
     cmake --build build-asan -j"$jobs"
     ;;
   tsan)
-    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATENRT_TSAN=ON -DATENRT_BENCH=OFF >/dev/null
+    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATENRT_TSAN=ON -DATENRT_BENCH=OFF -DATENRT_WITH_TORCH=OFF >/dev/null
     cmake --build build-tsan -j"$jobs" --target atenrt_builder_tests atenrt_api_tests
     ;;
   fuzz)
