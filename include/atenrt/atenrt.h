@@ -24,6 +24,8 @@ namespace atenrt {
 namespace runtime {
 class Engine;
 class ExecutionContext;
+class HybridEngine;
+class HybridContext;
 }  // namespace runtime
 
 // Version and build of this library (`atenrt --version`). The version is the
@@ -100,11 +102,24 @@ class Engine {
   // This engine with other load-time settings (shares the compiled state).
   Engine with_load_settings(const CompileSettings& settings) const;
 
+  // Hybrid: engine segments and torch segments that the libtorch fallback
+  // runs (operators no converter takes, or torch_executed_ops).
+  bool hybrid() const { return hybrid_ != nullptr; }
+  // The ATen ops its torch segments run ("aten.eye.default"); empty when not hybrid.
+  std::vector<std::string> fallback_ops() const;
+  // "2 engine segments, 1 torch segment (3 ops)"; "" when not hybrid.
+  std::string segments_summary() const;
+
   explicit Engine(std::shared_ptr<const runtime::Engine> engine);
-  const runtime::Engine& internal() const { return *engine_; }
+  explicit Engine(std::shared_ptr<const runtime::HybridEngine> hybrid);
+  // The single engine (not hybrid) or the engine segments (hybrid).
+  const runtime::Engine& internal() const;
+  std::vector<const runtime::Engine*> internal_engines() const;
+  const std::shared_ptr<const runtime::HybridEngine>& internal_hybrid() const { return hybrid_; }
 
  private:
   std::shared_ptr<const runtime::Engine> engine_;
+  std::shared_ptr<const runtime::HybridEngine> hybrid_;
   std::vector<TensorSpec> inputs_;
   std::vector<TensorSpec> outputs_;
   int num_threads_ = 0;
@@ -125,6 +140,7 @@ class ExecutionContext {
 
  private:
   std::unique_ptr<runtime::ExecutionContext> context_;
+  std::unique_ptr<runtime::HybridContext> hybrid_;
   Engine engine_;
 };
 

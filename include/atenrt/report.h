@@ -17,7 +17,7 @@ struct UnsupportedNode {
 };
 
 struct SegmentReport {
-  bool engine = true;  // false: would need PyTorch (atenrt has no fallback executor)
+  bool engine = true;  // false: runs in the libtorch fallback
   std::int64_t nodes = 0;
   std::int64_t compute_ops = 0;
   // Values the segment reads from elsewhere, weights left out ("x: float32[1, 3]").
@@ -25,6 +25,9 @@ struct SegmentReport {
   std::int64_t weight_inputs = 0;  // weights, buffers and constants it reads (counted, not listed)
   std::vector<std::string> outputs;
   std::int64_t supported_nodes = 0;  // in a fallback segment: supported but in a block below min_block_size
+  // A fallback segment's nodes and why each runs there: "inv (aten.linalg_inv_ex.default): no converter ...",
+  // "relu (aten.relu.default): listed in torch_executed_ops", "... in a block of 2 compute ops, below min_block_size 5".
+  std::vector<std::string> fallback_why;
 };
 
 struct DryRunReport {
@@ -32,6 +35,9 @@ struct DryRunReport {
   std::int64_t supported_ops = 0;
   std::vector<SegmentReport> segments;
   std::vector<UnsupportedNode> unsupported;
+  // Nodes that must run in the fallback but that it refuses (not an aten op,
+  // the allowlist, an argument it cannot pass): compile fails naming them.
+  std::vector<UnsupportedNode> refused;
   // Nodes that would run outside the engine, and how many of those atenrt
   // could convert (kept out only because their block is below min_block_size).
   std::int64_t fallback_nodes = 0;

@@ -17,8 +17,10 @@ enum class Precision { FP32, BF16 };
 // Settings follow Torch-TensorRT's CompilationSettings where they make sense
 // on this engine. Every field is described in settings_table().
 struct CompileSettings {
-  // Partitioning. atenrt has no PyTorch to run unsupported segments, so a
-  // graph with unsupported nodes fails to compile with the dry-run report.
+  // Partitioning (docs/fallback.md). Supported blocks of at least
+  // min_block_size compute ops become engine segments; unsupported nodes,
+  // smaller blocks and torch_executed_ops run in the libtorch fallback, which
+  // require_full_compilation refuses. A fully supported graph is one engine.
   std::int64_t min_block_size = 5;
   std::vector<std::string> torch_executed_ops;  // "aten.relu.default" or "aten.relu"
   bool require_full_compilation = false;

@@ -11,6 +11,7 @@
 // an input, which are cloned (our buffers are reused by the next run).
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <ATen/ScalarOps.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/csrc/api/include/torch/version.h>
 
@@ -62,6 +63,9 @@ bool accepts(c10::TypePtr type, const Arg& a) {
     return is_kind(type, K::ListType) && pred(type->expectRef<c10::ListType>().getElementType());
   };
   auto is_int = [](const c10::TypePtr& t) { return t->kind() == K::IntType || t->kind() == K::SymIntType; };
+  // torch.export writes a Python number where a Tensor goes (mul.Tensor(x, 2.0)).
+  const bool number = a.kind == ArgKind::Int || a.kind == ArgKind::Double || a.kind == ArgKind::Bool;
+  if (number && is_kind(type, K::TensorType)) return true;
   switch (a.kind) {
     case ArgKind::Tensor: return is_kind(type, K::TensorType);
     case ArgKind::TensorList: return list_of([](const c10::TypePtr& e) { return e->kind() == K::TensorType; });
@@ -90,6 +94,16 @@ bool accepts(c10::TypePtr type, const Arg& a) {
 c10::IValue constant_value(const torch_abi::OpCall& call, const c10::Argument& schema_arg, const Arg& a) {
   c10::TypePtr type = schema_arg.type();
   if (is_kind(type, c10::TypeKind::OptionalType)) type = type->expectRef<c10::OptionalType>().getElementType();
+  if (is_kind(type, c10::TypeKind::TensorType)) {
+    // A number in a Tensor slot: a wrapped-number tensor, as eager mode makes
+    // it, so that type promotion treats it as a Python scalar.
+    const c10::Scalar value = a.kind == ArgKind::Double ? c10::Scalar(a.f)
+                              : a.kind == ArgKind::Bool ? c10::Scalar(a.i != 0)
+                                                        : c10::Scalar(a.i);
+    at::Tensor t = c10::scalar_to_tensor(value);
+    t.unsafeGetTensorImpl()->set_wrapped_number(true);
+    return c10::IValue(t);
+  }
   switch (a.kind) {
     case ArgKind::None: return c10::IValue();
     case ArgKind::Int:
@@ -139,6 +153,7 @@ struct TensorSlot {
 };
 
 at::Tensor wrap(const torch_abi::TensorView& v) {
+  if (v.torch) return *static_cast<const at::Tensor*>(v.torch.get());
   if (v.sizes.size() != v.strides.size()) throw std::runtime_error("tensor with sizes and strides of different rank");
   for (std::size_t d = 0; d < v.sizes.size(); ++d) {
     if (v.sizes[d] < 0 || v.strides[d] < 0) throw std::runtime_error("tensor with a negative size or stride");
@@ -254,8 +269,7 @@ class DispatchedOp final : public torch_abi::PreparedOp {
         if (!t.defined() || t.layout() != c10::kStrided || !t.device().is_cpu()) {
           fail(call_, "the operator returned a tensor that is not a dense CPU tensor");
         }
-        const int dtype = dtype_of(t.scalar_type());
-        if (dtype < 0) fail(call_, std::string("the operator returned dtype ") + c10::toString(t.scalar_type()) + ", which atenrt cannot hold");
+        const int dtype = dtype_of(t.scalar_type());  // -1: stays on torch's side (complex)
         // Our buffers are reused by the next run: never hand back a view of them.
         bool aliases_input = false;
         for (const auto& in : inputs) aliases_input = aliases_input || t.is_alias_of(in);
@@ -263,7 +277,7 @@ class DispatchedOp final : public torch_abi::PreparedOp {
         auto* keep = new at::Tensor(owned);
         torch_abi::OwnedTensor o;
         o.view.dtype = dtype;
-        o.view.data = keep->data_ptr();
+        o.view.data = dtype < 0 ? nullptr : keep->data_ptr();
         o.view.sizes.assign(keep->sizes().begin(), keep->sizes().end());
         o.view.strides.assign(keep->strides().begin(), keep->strides().end());
         o.owner = std::shared_ptr<const void>(keep, [](const void* p) { delete static_cast<const at::Tensor*>(p); });

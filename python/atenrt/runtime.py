@@ -167,9 +167,11 @@ def compile(obj, inputs=None, **settings):
     min_block_size, torch_executed_ops ("aten.relu.default" or "aten.relu"),
     require_full_compilation, use_fast_partitioner, assume_dynamic_shape_support, lowering,
     disabled_passes, disabled_decompositions, disabled_decomposition_groups, num_threads, max_memory
-    (bytes, or a string such as "8G"; 0: the smaller of physical memory and the cgroup limit). atenrt
-    cannot fall back to PyTorch, so a graph with unsupported nodes raises UnsupportedError with the
-    dry-run report.
+    (bytes, or a string such as "8G"; 0: the smaller of physical memory and the cgroup limit). Nodes no
+    converter takes (and torch_executed_ops, and supported blocks below min_block_size) run in the
+    libtorch fallback when atenrt was built with it (engine.fallback_ops lists them);
+    require_full_compilation=True, or a build without it, raises UnsupportedError with the
+    dry-run report instead.
 
     Raises TypeError (unknown setting), SettingsError (a value out of range, an unknown op or pass
     name; the message suggests the nearest), FormatError (bad archive), UnsupportedError, Error.
@@ -294,6 +296,17 @@ class Engine:
     def steps(self):
         """The engine's steps: kernel, precision, layout and fused layers of each."""
         return _steps(self._engine)
+
+    @property
+    def fallback_ops(self):
+        """The ATen ops that run in the libtorch fallback ("aten.eye.default"); empty when every
+        node is compiled into one engine."""
+        return tuple(self._engine.fallback_ops)
+
+    @property
+    def segments(self):
+        """"2 engine segments, 1 torch segment (3 ops in libtorch 1.13.0)" for a hybrid engine, else ""."""
+        return self._engine.segments_summary
 
     def __call__(self, *args, **kwargs):
         """Run on torch tensors (or numpy arrays) by position or by input name. With torch tensors:

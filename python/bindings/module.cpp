@@ -78,6 +78,8 @@ PYBIND11_MODULE(_atenrt, m) {
       .def_property_readonly("num_threads", &Engine::num_threads)
       .def_property_readonly("effective_threads", &Engine::effective_threads)
       .def("built_settings", &Engine::built_settings)
+      .def_property_readonly("fallback_ops", &Engine::fallback_ops)
+      .def_property_readonly("segments_summary", &Engine::segments_summary)
       .def("with_load_settings", &Engine::with_load_settings, py::arg("settings"))
       .def("save", &Engine::save, py::arg("path"), py::call_guard<py::gil_scoped_release>())
       .def("create_context", [](const Engine& e) { return std::make_unique<python::Context>(e); });

@@ -3,6 +3,7 @@
 #include <oneapi/dnnl/dnnl.h>
 
 #include "atenrt/atenrt.h"
+#include "runtime/torch_plugin.h"
 
 #ifndef ATENRT_VERSION
 #error "ATENRT_VERSION comes from CMakeLists.txt (project VERSION)"
@@ -26,7 +27,8 @@ const BuildInfo& build_info() {
 #else
                      "on",
 #endif
-                 "fallback executor off (no libtorch)"};
+                 runtime::torch_fallback_built() ? "fallback executor on (libtorch plugin, loaded on first need)"
+                                                 : "fallback executor off (no libtorch)"};
     return b;
   }();
   return info;

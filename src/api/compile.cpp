@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "api/dry_run_report.h"
+#include "api/hybrid_compile.h"
 #include "api/pipeline.h"
 #include "atenrt/atenrt.h"
 #include "builder/builder.h"
@@ -15,6 +16,8 @@
 #include "lowering/lower.h"
 #include "partition/partitioner.h"
 #include "runtime/engine.h"
+#include "runtime/hybrid.h"
+#include "runtime/torch_plugin.h"
 
 namespace atenrt {
 namespace {
@@ -89,6 +92,16 @@ Analysis analyze(ir::ExportedProgram& program, const CompileSettings& settings, 
   Analysis out;
   out.selections.resize(graph.nodes.size());
   auto supports = [&](const ir::Node& node) {
+    // A tensor of a dtype engines cannot hold (complex, from the fft family)
+    // keeps its producers and users out of engines, whatever a validator says.
+    std::string foreign;
+    auto check = [&](const std::string& v) {
+      const ir::TensorMeta* m = graph.meta(v);
+      if (m && !m->dtype && foreign.empty()) foreign = v + "' has dtype code " + std::to_string(m->dtype_code);
+    };
+    for (const auto& in : node.inputs) ir::for_each_value(in.arg, check);
+    for (const auto& o : node.outputs) ir::for_each_value(o, check);
+    if (!foreign.empty()) return partition::NodeSupport{false, "value '" + foreign + ", which atenrt engines do not hold"};
     auto& selection = out.selections[static_cast<std::size_t>(&node - graph.nodes.data())];
     selection = registry.select(ir::NodeView(graph, node), conv);
     if (selection.chosen) return partition::NodeSupport{true, ""};
@@ -128,6 +141,31 @@ frontend::ReadLimits reader_limits(const CompileSettings& s) {
   return limits;
 }
 
+// Engine segments built on their own, the rest run by the libtorch fallback.
+Engine compile_hybrid(const ir::Graph& graph, const Analysis& analysis, const CompileSettings& settings,
+                      CompileReport& r) {
+  std::string why;
+  if (!runtime::torch_plugin(&why)) {
+    throw UnsupportedError("the graph has operators that atenrt does not convert, and they cannot run in the "
+                           "libtorch fallback: " + why + ".\n" + r.partition);
+  }
+  auto build = [&](conversion::ConvertedGraph&& converted) {
+    builder::BuildReport build_report;
+    auto engine = std::make_shared<const runtime::Engine>(
+        builder::build(std::move(converted.network), builder_config(settings), &build_report));
+    r.fusions.insert(r.fusions.end(), build_report.fusions.begin(), build_report.fusions.end());
+    return engine;
+  };
+  runtime::HybridProgram program;
+  try {
+    program = api::plan_hybrid(graph, analysis.partition, analysis.selections, conversion_settings(settings), build);
+  } catch (const UnsupportedError& e) {
+    throw UnsupportedError(std::string(e.what()) + "\n" + r.partition);
+  }
+  auto hybrid = std::make_shared<const runtime::HybridEngine>(std::move(program));
+  return Engine(std::move(hybrid));
+}
+
 }  // namespace
 
 Engine compile(const std::string& pt2_path, const CompileSettings& settings, CompileReport* report) {
@@ -148,12 +186,12 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
   CompileReport& r = report ? *report : local;
   const Analysis analysis = analyze(program, settings, r, lowering);
   if (!analysis.partition.fully_supported()) {
-    // atenrt has no PyTorch to run the rest: the report says what and why.
-    throw UnsupportedError(std::string(settings.require_full_compilation
-                                           ? "require_full_compilation is set but not every operator is supported"
-                                           : "the graph has operators atenrt cannot convert, and atenrt has no "
-                                             "PyTorch to run them in") +
-                           ".\n" + r.partition);
+    if (settings.require_full_compilation) {
+      throw UnsupportedError("require_full_compilation is set but not every operator is supported.\n" + r.partition);
+    }
+    Engine engine = compile_hybrid(program.graph, analysis, settings, r);
+    r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return engine;
   }
   conversion::ConvertedGraph converted =
       conversion::convert_segment(program.graph, engine_plan(program.graph, analysis), conversion_settings(settings));

@@ -3,6 +3,8 @@
 // counts, and a min_block_size suggestion only when it would change the plan.
 #include "api/dry_run_report.h"
 
+#include "api/hybrid_compile.h"
+
 #include <algorithm>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -59,8 +61,12 @@ std::string DryRunReport::to_text() const {
   out << "\n";
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const auto& s = segments[i];
-    out << "\nSegment " << i << " (" << (s.engine ? "atenrt engine" : "needs PyTorch") << ", " << s.nodes
+    out << "\nSegment " << i << " (" << (s.engine ? "atenrt engine" : "libtorch fallback") << ", " << s.nodes
         << " nodes, " << s.compute_ops << " compute ops)\n";
+    if (!s.fallback_why.empty()) {
+      out << "  runs in libtorch:\n";
+      for (const auto& w : s.fallback_why) out << "    " << w << "\n";
+    }
     out << "  inputs:";
     if (s.inputs.empty() && !s.weight_inputs) out << " none";
     if (s.weight_inputs) out << " (and " << s.weight_inputs << " weights)";
@@ -72,6 +78,10 @@ std::string DryRunReport::to_text() const {
   if (!unsupported.empty()) {
     out << "\nUnsupported nodes:\n";
     for (const auto& u : unsupported) out << "  " << u.node << " (" << u.op << "): " << u.reason << "\n";
+  }
+  if (!refused.empty()) {
+    out << "\nRefused by the libtorch fallback (compile fails):\n";
+    for (const auto& u : refused) out << "  " << u.node << " (" << u.op << "): " << u.reason << "\n";
   }
   if (suggested_min_block_size) {
     out << "\nSuggested min_block_size: " << *suggested_min_block_size << " (now " << min_block_size
@@ -90,10 +100,13 @@ std::string DryRunReport::to_json() const {
                     {"inputs", s.inputs},
                     {"weight_inputs", s.weight_inputs},
                     {"outputs", s.outputs},
-                    {"supported_nodes", s.supported_nodes}});
+                    {"supported_nodes", s.supported_nodes},
+                    {"fallback_why", s.fallback_why}});
   }
   json bad = json::array();
   for (const auto& u : unsupported) bad.push_back({{"node", u.node}, {"op", u.op}, {"reason", u.reason}});
+  json refused_json = json::array();
+  for (const auto& u : refused) refused_json.push_back({{"node", u.node}, {"op", u.op}, {"reason", u.reason}});
   json j = {{"total_ops", total_ops},
             {"supported_ops", supported_ops},
             {"fully_supported", fully_supported()},
@@ -103,6 +116,7 @@ std::string DryRunReport::to_json() const {
             {"fallback_supported_nodes", fallback_supported_nodes},
             {"segments", segs},
             {"unsupported", bad},
+            {"refused", refused_json},
             {"min_block_size", min_block_size},
             {"suggested_min_block_size", suggested_min_block_size ? json(*suggested_min_block_size) : json(nullptr)}};
   return j.dump(2, ' ', false, json::error_handler_t::replace);
@@ -129,7 +143,19 @@ DryRunReport api::make_dry_run_report(const ir::Graph& graph, const partition::P
     }
     for (const auto& v : seg.outputs) s.outputs.push_back(describe_value(graph, v));
     if (!s.engine) {
-      for (std::size_t n : seg.nodes) s.supported_nodes += partition.support[n].supported;
+      for (std::size_t n : seg.nodes) {
+        const auto& node = graph.nodes[n];
+        const auto& support = partition.support[n];
+        s.supported_nodes += support.supported;
+        s.fallback_why.push_back(node.name + " (" + node.target.str() + "): " +
+                                 (support.supported ? "supported, but in a block of " + std::to_string(partition.demoted_block[n]) +
+                                                          " compute ops, below min_block_size " +
+                                                          std::to_string(settings.min_block_size)
+                                                    : support.reason));
+        if (auto why = api::fallback_refusal(node); !why.empty()) {
+          r.refused.push_back({node.name, node.target.str(), why});
+        }
+      }
       r.fallback_nodes += s.nodes;
       r.fallback_supported_nodes += s.supported_nodes;
       demoted = demoted || s.supported_nodes > 0;

@@ -2,10 +2,12 @@
 // with the load-time settings (threads) an engine file still takes.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "atenrt/atenrt.h"
 #include "runtime/engine.h"
+#include "runtime/hybrid.h"
 
 namespace atenrt {
 namespace {
@@ -38,22 +40,91 @@ Engine::Engine(std::shared_ptr<const runtime::Engine> engine)
       outputs_(specs(engine_->outputs())),
       num_threads_(engine_->options().num_threads) {}
 
+Engine::Engine(std::shared_ptr<const runtime::HybridEngine> hybrid)
+    : hybrid_(std::move(hybrid)), inputs_(specs(hybrid_->inputs())), outputs_(specs(hybrid_->outputs())) {
+  const auto engines = internal_engines();
+  num_threads_ = engines.empty() ? 0 : engines.front()->options().num_threads;
+}
+
+const runtime::Engine& Engine::internal() const {
+  if (!engine_) throw Error("a hybrid engine holds several engine segments (internal_engines())");
+  return *engine_;
+}
+
+std::vector<const runtime::Engine*> Engine::internal_engines() const {
+  if (!hybrid_) return {engine_.get()};
+  std::vector<const runtime::Engine*> out;
+  for (const auto& st : hybrid_->program().stages) {
+    if (st.engine) out.push_back(st.engine.get());
+  }
+  return out;
+}
+
+std::vector<std::string> Engine::fallback_ops() const { return hybrid_ ? hybrid_->program().torch_ops() : std::vector<std::string>{}; }
+
+std::string Engine::segments_summary() const {
+  if (!hybrid_) return "";
+  std::size_t engines = 0, torch = 0, ops = 0;
+  for (const auto& st : hybrid_->program().stages) {
+    if (st.kind == runtime::HybridStage::Kind::Engine) {
+      ++engines;
+    } else {
+      ++torch;
+      ops += st.nodes.size();
+    }
+  }
+  return std::to_string(engines) + " engine segment" + (engines == 1 ? "" : "s") + ", " + std::to_string(torch) +
+         " torch segment" + (torch == 1 ? "" : "s") + " (" + std::to_string(ops) + " op" + (ops == 1 ? "" : "s") +
+         " in libtorch " + hybrid_->plugin().torch_version + ")";
+}
+
 const std::vector<TensorSpec>& Engine::inputs() const { return inputs_; }
 const std::vector<TensorSpec>& Engine::outputs() const { return outputs_; }
 ExecutionContext Engine::create_context() const { return ExecutionContext(*this); }
 
-std::vector<StepSpec> Engine::steps() const {
-  std::vector<StepSpec> out;
-  for (const auto& s : engine_->steps()) {
+namespace {
+
+void append_steps(const runtime::Engine& engine, std::vector<StepSpec>& out) {
+  for (const auto& s : engine.steps()) {
     out.push_back({s.name, s.kind, s.implementation, precision_name(s.precision),
                    s.output_layout.empty() ? "plain" : s.output_layout, s.fused});
+  }
+}
+
+}  // namespace
+
+// A hybrid engine's steps in run order; a torch node is one step whose
+// implementation is "libtorch <version>".
+std::vector<StepSpec> Engine::steps() const {
+  std::vector<StepSpec> out;
+  if (!hybrid_) {
+    append_steps(*engine_, out);
+    return out;
+  }
+  const std::string torch = std::string("libtorch ") + hybrid_->plugin().torch_version;
+  for (const auto& st : hybrid_->program().stages) {
+    if (st.engine) {
+      append_steps(*st.engine, out);
+      continue;
+    }
+    for (const auto& n : st.nodes) {
+      std::string op = n.call.op.substr(n.call.op.find("::") + 2);
+      // "node 'eye' (aten.eye.default)" -> "[torch]-[eye]", named like the layers.
+      const auto& d = n.call.node;
+      const auto a = d.find('\''), b = d.rfind("' (");
+      const std::string name = a != std::string::npos && b != std::string::npos && b > a ? d.substr(a + 1, b - a - 1) : d;
+      out.push_back({"[torch]-[" + name + "]", "aten." + op + "." + (n.call.overload.empty() ? "default" : n.call.overload),
+                     torch, "fp32", "plain", {}});
+    }
   }
   return out;
 }
 
 std::string Engine::precision() const {
-  for (const auto& s : engine_->steps()) {
-    if (s.precision == runtime::Precision::BFloat16) return "bf16";
+  for (const auto* e : internal_engines()) {
+    for (const auto& s : e->steps()) {
+      if (s.precision == runtime::Precision::BFloat16) return "bf16";
+    }
   }
   return "fp32";
 }
@@ -61,15 +132,23 @@ std::string Engine::precision() const {
 int Engine::effective_threads() const { return num_threads_ > 0 ? num_threads_ : openmp_max_threads(); }
 
 std::string Engine::built_settings() const {
-  const auto all = engine_->steps();
-  std::size_t bf16 = 0;
-  for (const auto& s : all) bf16 += s.precision == runtime::Precision::BFloat16;
+  std::size_t bf16 = 0, all = 0;
+  for (const auto* e : internal_engines()) {
+    for (const auto& s : e->steps()) {
+      bf16 += s.precision == runtime::Precision::BFloat16;
+      ++all;
+    }
+  }
   std::ostringstream out;
   out << "precision " << precision();
-  if (bf16) out << " (" << bf16 << " of " << all.size() << " steps)";
-  const auto& o = engine_->options();
-  out << ", " << (o.blocked_layout ? "blocked" : "plain") << " layouts, "
-      << (o.prepack_weights ? "pre-packed" : "plain") << " weights";
+  if (bf16) out << " (" << bf16 << " of " << all << " steps)";
+  const auto engines = internal_engines();
+  if (!engines.empty()) {
+    const auto& o = engines.front()->options();
+    out << ", " << (o.blocked_layout ? "blocked" : "plain") << " layouts, "
+        << (o.prepack_weights ? "pre-packed" : "plain") << " weights";
+  }
+  if (hybrid_) out << ", hybrid: " << segments_summary();
   return out.str();
 }
 
@@ -87,17 +166,43 @@ std::string Engine::describe() const {
     for (const auto& f : s.fused) out << "  +" << f;
     out << "\n";
   }
-  const auto mem = engine_->memory();
+  if (hybrid_) out << "segments: " << segments_summary() << "\n";
+  runtime::MemoryStats mem;
+  for (const auto* e : internal_engines()) {
+    const auto m = e->memory();
+    mem.arena_bytes += m.arena_bytes;
+    mem.naive_bytes += m.naive_bytes;
+    mem.constant_bytes += m.constant_bytes;
+    mem.scratch_bytes = std::max(mem.scratch_bytes, m.scratch_bytes);
+  }
   out << "memory: activations " << mem.arena_bytes << " bytes planned (" << mem.naive_bytes
       << " without reuse), weights " << mem.constant_bytes << " bytes, scratch " << mem.scratch_bytes
       << " bytes\n";
   return out.str();
 }
 
-std::size_t Engine::activation_bytes() const { return engine_->memory().arena_bytes; }
-std::size_t Engine::weight_bytes() const { return engine_->memory().constant_bytes; }
+std::size_t Engine::activation_bytes() const {
+  std::size_t n = 0;
+  for (const auto* e : internal_engines()) n += e->memory().arena_bytes;
+  return n;
+}
 
-void Engine::save(const std::string& path) const { engine_->save(path); }
+std::size_t Engine::weight_bytes() const {
+  std::size_t n = 0;
+  for (const auto* e : internal_engines()) n += e->memory().constant_bytes;
+  if (hybrid_) {
+    for (const auto& c : hybrid_->program().constants) n += c.second.nbytes();
+  }
+  return n;
+}
+
+void Engine::save(const std::string& path) const {
+  if (hybrid_) {
+    hybrid_->save(path);
+  } else {
+    engine_->save(path);
+  }
+}
 
 Engine Engine::with_load_settings(const CompileSettings& settings) const {
   validate(settings);
@@ -124,8 +229,17 @@ Engine Engine::with_load_settings(const CompileSettings& settings) const {
 
 Engine Engine::load(const std::string& path, const CompileSettings& settings) {
   validate(settings);
-  Engine engine(std::make_shared<const runtime::Engine>(
-      runtime::Engine::load(path, static_cast<std::uint64_t>(settings.max_memory))));
+  // A hybrid program's file has no program section of its own; the plain
+  // loader says so after verifying the container, and the hybrid one reads it.
+  auto load_any = [&]() {
+    try {
+      return Engine(std::make_shared<const runtime::Engine>(runtime::Engine::load(path, static_cast<std::uint64_t>(settings.max_memory))));
+    } catch (const FormatError& e) {
+      if (std::string(e.what()).find(runtime::kHybridFileMarker) == std::string::npos) throw;
+    }
+    return Engine(std::make_shared<const runtime::HybridEngine>(runtime::HybridEngine::load(path)));
+  };
+  Engine engine = load_any();
   try {
     return engine.with_load_settings(settings);
   } catch (const SettingsError& e) {
@@ -134,15 +248,21 @@ Engine Engine::load(const std::string& path, const CompileSettings& settings) {
 }
 
 ExecutionContext::ExecutionContext(const Engine& engine)
-    : context_(std::make_unique<runtime::ExecutionContext>(engine.internal())), engine_(engine) {
-  context_->set_num_threads(engine.num_threads());
+    : engine_(engine) {
+  if (engine.internal_hybrid()) {
+    hybrid_ = std::make_unique<runtime::HybridContext>(engine.internal_hybrid());
+    hybrid_->set_num_threads(engine.num_threads());
+  } else {
+    context_ = std::make_unique<runtime::ExecutionContext>(engine.internal());
+    context_->set_num_threads(engine.num_threads());
+  }
 }
 ExecutionContext::~ExecutionContext() = default;
 ExecutionContext::ExecutionContext(ExecutionContext&&) noexcept = default;
 ExecutionContext& ExecutionContext::operator=(ExecutionContext&&) noexcept = default;
 
 const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inputs) {
-  return context_->run(inputs);
+  return hybrid_ ? hybrid_->run(inputs) : context_->run(inputs);
 }
 
 }  // namespace atenrt

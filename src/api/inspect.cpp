@@ -52,7 +52,7 @@ InspectReport inspect_pt2(const std::string& path, const CompileSettings& settin
 
 InspectReport inspect_engine(const std::string& path, const CompileSettings& settings, bool verbose) {
   const Engine engine = Engine::load(path, settings);
-  const runtime::Engine& internal = engine.internal();
+  const auto engines = engine.internal_engines();  // one, or a hybrid program's engine segments
   InspectReport r{"engine", "", ""};
   json j;
   j["kind"] = "engine";
@@ -77,7 +77,19 @@ InspectReport inspect_engine(const std::string& path, const CompileSettings& set
   }
   j["steps"] = steps;
   j["kernels"] = kernels;
-  const auto mem = internal.memory();
+  runtime::MemoryStats mem;
+  for (const auto* e : engines) {
+    const auto m = e->memory();
+    mem.arena_bytes += m.arena_bytes;
+    mem.naive_bytes += m.naive_bytes;
+    mem.scratch_bytes = std::max(mem.scratch_bytes, m.scratch_bytes);
+    mem.output_bytes += m.output_bytes;
+    mem.constant_bytes += m.constant_bytes;
+  }
+  if (engine.hybrid()) {
+    j["segments"] = engine.segments_summary();
+    j["fallback_ops"] = engine.fallback_ops();
+  }
   j["memory"] = {{"activation_bytes", mem.arena_bytes},
                  {"activation_bytes_without_reuse", mem.naive_bytes},
                  {"scratch_bytes", mem.scratch_bytes},
@@ -85,8 +97,10 @@ InspectReport inspect_engine(const std::string& path, const CompileSettings& set
                  {"weight_bytes", mem.constant_bytes}};
   json weights = json::array();
   std::vector<const runtime::ProgramTensor*> constants;
-  for (const auto& t : internal.program().tensors) {
-    if (t.role == runtime::TensorRole::Constant) constants.push_back(&t);
+  for (const auto* e : engines) {
+    for (const auto& t : e->program().tensors) {
+      if (t.role == runtime::TensorRole::Constant) constants.push_back(&t);
+    }
   }
   std::stable_sort(constants.begin(), constants.end(),
                    [](auto* a, auto* b) { return runtime::tensor_bytes(*a) > runtime::tensor_bytes(*b); });

@@ -82,13 +82,15 @@ std::vector<Setting> make_table() {
                       "pre-packing",
                       ATENRT_FIELD_ACCESS(optimization_level, std::int64_t)));
   t.push_back(int_row("min_block_size", "--min-block-size", 1, kMaxBlock,
-                      "smallest block of operators worth an engine (as in Torch-TensorRT)",
+                      "smallest block of supported operators built into an engine; smaller blocks run in the libtorch "
+                      "fallback (a fully supported graph is always one engine)",
                       ATENRT_FIELD_ACCESS(min_block_size, std::int64_t)));
   t.push_back(list_row("torch_executed_ops", "--torch-executed-ops", NameKind::Ops,
-                       "op overloads (aten.relu.default) or packets (aten.relu) kept out of the engine",
+                       "op overloads (aten.relu.default) or packets (aten.relu) run in the libtorch fallback",
                        ATENRT_FIELD_ACCESS(torch_executed_ops, List)));
   t.push_back(row("require_full_compilation", "--require-full-compilation", SettingType::Bool,
-                  "fail unless every operator converts (with --dryrun: exit 1 when not fully supported)",
+                  "no libtorch fallback: fail unless every operator converts (with --dryrun: exit 1 when not "
+                  "fully supported)",
                   ATENRT_FIELD_ACCESS(require_full_compilation, bool)));
   t.push_back(inverted(row("use_fast_partitioner", "--global-partitioner", SettingType::Bool,
                            "the adjacency partitioner; --global-partitioner uses the global (non-adjacent) one",

@@ -214,10 +214,11 @@ Partition partition_graph(const ir::Graph& graph, const SupportFn& supports,
     it->second.target = ok[i] ? SegmentTarget::Engine : SegmentTarget::Fallback;
     if (is_compute_op(graph.nodes[i])) ++it->second.compute_ops;
   }
-  // Small engine blocks go back to the fallback (Torch-TensorRT's rule), but a
-  // fully supported graph is always one engine: atenrt has no PyTorch to fall
-  // back to, so refusing it would help nobody.
+  // Small engine blocks go to the fallback (Torch-TensorRT's rule), but a
+  // fully supported graph is always one engine, whatever min_block_size says:
+  // small graphs and one-op cases keep exercising the converters.
   const bool whole_graph = result.fully_supported();
+  result.demoted_block.assign(n, 0);
   // Suggest the block size that keeps every supported block in an engine.
   std::int64_t smallest_block = 0;
   for (int g : order) {
@@ -226,7 +227,10 @@ Partition partition_graph(const ir::Graph& graph, const SupportFn& supports,
     if (seg.compute_ops > 0) {
       smallest_block = smallest_block ? std::min(smallest_block, seg.compute_ops) : seg.compute_ops;
     }
-    if (!whole_graph && seg.compute_ops < settings.min_block_size) seg.target = SegmentTarget::Fallback;
+    if (!whole_graph && seg.compute_ops < settings.min_block_size) {
+      seg.target = SegmentTarget::Fallback;
+      for (auto i : seg.nodes) result.demoted_block[i] = seg.compute_ops;
+    }
   }
   // Neighbouring fallback runs merge into one segment (fast partitioner).
   for (int g : order) {
@@ -259,7 +263,7 @@ std::string Partition::report(const ir::Graph& graph) const {
   int index = 0;
   for (const auto& seg : segments) {
     out << "\nSegment " << index++ << " ("
-        << (seg.target == SegmentTarget::Engine ? "atenrt engine" : "needs PyTorch") << ", "
+        << (seg.target == SegmentTarget::Engine ? "atenrt engine" : "libtorch fallback") << ", "
         << seg.nodes.size() << " nodes, " << seg.compute_ops << " compute ops)\n";
     out << "  inputs:\n";
     for (const auto& v : seg.inputs) out << "    " << value_desc(graph, v) << "\n";
@@ -283,8 +287,7 @@ void require_single_engine(const ir::Graph& graph, const Partition& partition,
   if (partition.fully_supported()) return;
   std::string why = settings.require_full_compilation
                         ? "require_full_compilation is set but not every operator is supported"
-                        : "the graph has operators atenrt cannot convert, and atenrt has no PyTorch "
-                          "to run them in";
+                        : "the graph has operators atenrt cannot convert into one engine";
   throw UnsupportedError(why + ".\n" + partition.report(graph));
 }
 

@@ -41,6 +41,9 @@ struct Segment {
 
 struct Partition {
   std::vector<NodeSupport> support;  // per graph node
+  // Per graph node: the compute ops of its supported block when that block
+  // went to the fallback for being below min_block_size; 0 otherwise.
+  std::vector<std::int64_t> demoted_block;
   std::vector<Segment> segments;     // in graph order of their first node
   std::int64_t total_ops = 0;
   std::int64_t supported_ops = 0;
@@ -60,7 +63,7 @@ Partition partition_graph(const ir::Graph& graph, const SupportFn& supports,
                           const PartitionSettings& settings);
 
 // Throws UnsupportedError with the report when the partition cannot be
-// compiled into a single engine (atenrt has no PyTorch to run the rest).
+// compiled into a single engine (callers that cannot run a fallback).
 void require_single_engine(const ir::Graph& graph, const Partition& partition,
                            const PartitionSettings& settings);
 

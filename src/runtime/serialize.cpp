@@ -397,6 +397,10 @@ Engine deserialize_span(std::span<const std::byte> bytes, std::shared_ptr<Loaded
                         std::uint64_t max_memory_bytes = 0) {
   const file::Container c = file::parse_container(bytes);
   check_features(c.header);
+  if (!c.find(file::SectionKind::Program)) {
+    throw FormatError("engine file: holds a hybrid program (engine and torch segments), not a single engine; "
+                      "load it with atenrt::Engine::load");
+  }
   EngineOptions options;
   Program prog = decode_program(c.payload(*c.find(file::SectionKind::Program)), options);
   options.max_memory_bytes = max_memory_bytes;  // a load-time setting, not stored in the file

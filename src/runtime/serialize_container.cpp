@@ -91,7 +91,8 @@ namespace {
 // Kinds this build reads; others are skipped, or refused when Required.
 bool understood(std::uint32_t kind) {
   return kind == static_cast<std::uint32_t>(SectionKind::Program) ||
-         kind == static_cast<std::uint32_t>(SectionKind::Weights);
+         kind == static_cast<std::uint32_t>(SectionKind::Weights) ||
+         kind == static_cast<std::uint32_t>(SectionKind::TorchSegments);
 }
 
 std::string version_text(std::uint32_t major, std::uint32_t minor) {
@@ -211,9 +212,18 @@ Container parse_container(std::span<const std::byte> bytes) {
     gap = s->offset + s->size;
   }
   zeros_until(size);
-  int programs = 0;
-  for (const auto& s : c.sections) programs += s.kind == static_cast<std::uint32_t>(SectionKind::Program);
-  if (programs != 1) corrupt("has " + std::to_string(programs) + " program sections, expected 1");
+  int programs = 0, hybrids = 0;
+  for (const auto& s : c.sections) {
+    programs += s.kind == static_cast<std::uint32_t>(SectionKind::Program);
+    hybrids += s.kind == static_cast<std::uint32_t>(SectionKind::TorchSegments);
+  }
+  // A hybrid program (a torch-segments section) holds its engine segments as
+  // engine files of their own, so its file has no program section.
+  if (hybrids > 1) corrupt("has " + std::to_string(hybrids) + " torch-segments sections, expected at most 1");
+  if (programs != 1 - hybrids) {
+    corrupt("has " + std::to_string(programs) + " program sections, expected " + std::to_string(1 - hybrids) +
+            (hybrids ? " (a hybrid program's engine segments live in its torch-segments section)" : ""));
+  }
   for (std::size_t i = 0; i < c.sections.size(); ++i) {
     const auto& s = c.sections[i];
     for (std::size_t j = 0; j < i; ++j) {

@@ -13,7 +13,7 @@
 
 namespace atenrt::torch_abi {
 
-inline constexpr int kAbiVersion = 1;
+inline constexpr int kAbiVersion = 2;
 inline constexpr const char* kEntryPoint = "atenrt_torch_plugin_api";
 
 // What an argument holds. Tensor kinds refer to the call's tensors by
@@ -44,12 +44,17 @@ struct OpCall {
   std::size_t num_outputs = 0;  // tensors the op returns, flattened
 };
 
-// A tensor crossing the boundary, in atenrt's DType numbering.
+// A tensor crossing the boundary, in atenrt's DType numbering (-1: a dtype
+// atenrt cannot hold, such as complex; such a tensor stays on torch's side).
+// `torch`, when set, is a tensor an earlier call returned (its OwnedTensor's
+// owner): the plugin uses it as it is, for values that never leave a torch
+// segment.
 struct TensorView {
   int dtype = 0;
   const void* data = nullptr;
   std::vector<std::int64_t> sizes;
   std::vector<std::int64_t> strides;
+  std::shared_ptr<const void> torch;
 };
 
 // A tensor torch made; `owner` keeps torch's storage alive (no copy).

@@ -128,9 +128,9 @@ class CliTest(unittest.TestCase):
         self.assertNotIn("_weight", text)  # weights are counted, not listed
         self.assertRegex(text, r"and [0-9]+ weights")
 
-    def test_torch_executed_ops_refuse_with_the_report(self):
+    def test_torch_executed_ops_refuse_with_the_report_under_require_full_compilation(self):
         r = self.atenrt("compile", fixture("tiny_cnn", "pt2.pt2"), "-o", self.path("x.atrt"),
-                        "--torch-executed-ops", "aten.relu.default", ok=False)
+                        "--torch-executed-ops", "aten.relu.default", "--require-full-compilation", ok=False)
         self.assertIn("listed in torch_executed_ops", r.stderr)
 
     def test_missing_and_corrupt_archives_name_the_file(self):

@@ -340,7 +340,7 @@ class RuntimeTest(unittest.TestCase):
     def test_unsupported_op(self):
         path = self.models["histc"][0]
         with self.assertRaises(atenrt.UnsupportedError) as cm:
-            atenrt.compile(path, min_block_size=1)
+            atenrt.compile(path, min_block_size=1, require_full_compilation=True)
         self.assertIn("aten.histc.default", str(cm.exception))
         report = atenrt.dry_run(path, min_block_size=1)
         self.assertIsInstance(report, atenrt.DryRunReport)
@@ -349,9 +349,10 @@ class RuntimeTest(unittest.TestCase):
         self.assertIn("aten.histc.default", report.to_text())
         self.assertLess(len(repr(report)), 200)
 
-    def test_torch_executed_ops_cannot_fall_back(self):
+    def test_torch_executed_ops_refused_with_require_full_compilation(self):
         with self.assertRaises(atenrt.UnsupportedError) as cm:
-            atenrt.compile(self.models["conv"][0], torch_executed_ops=["aten.relu.default"])
+            atenrt.compile(self.models["conv"][0], torch_executed_ops=["aten.relu.default"],
+                           require_full_compilation=True)
         self.assertIn("aten.relu", str(cm.exception))
 
     # -- threads ---------------------------------------------------------------------------------

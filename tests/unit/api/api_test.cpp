@@ -13,6 +13,7 @@
 #include "atenrt/atenrt.h"
 #include "atenrt/inspect.h"
 #include "ir/npz.h"
+#include "runtime/torch_plugin.h"
 #include "support/fixtures.h"
 
 namespace fs = std::filesystem;
@@ -216,18 +217,37 @@ TEST(Api, WrongInputsNameWhatIsExpected) {
   EXPECT_THROW(ctx.run({wrong_dtype}), InputError);
 }
 
-TEST(Api, TorchExecutedOpsRefuseWithTheReport) {
+// torch_executed_ops run in the libtorch fallback; require_full_compilation
+// (or a build without the fallback) refuses them with the report.
+TEST(Api, TorchExecutedOpsRunInTheFallbackOrRefuseWithTheReport) {
   REQUIRE_FIXTURES();
   CompileSettings s;
   s.torch_executed_ops = {"aten.relu"};
-  try {
-    compile(model("tiny_cnn"), s);
-    FAIL() << "expected UnsupportedError";
-  } catch (const UnsupportedError& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("listed in torch_executed_ops"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("aten.relu.default"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("Suggested min_block_size"), std::string::npos) << msg;
+  s.min_block_size = 1;  // the blocks between the relus stay engines
+  for (bool full : {true, false}) {
+    if (!full && !runtime::torch_fallback_built()) continue;
+    s.require_full_compilation = full;
+    try {
+      const Engine hybrid = compile(model("tiny_cnn"), s);
+      ASSERT_FALSE(full) << "expected UnsupportedError";
+      EXPECT_TRUE(hybrid.hybrid());
+      EXPECT_EQ(hybrid.fallback_ops(), std::vector<std::string>{"aten.relu.default"});
+      const auto inputs = io::read_npz(fixtures() + "/tiny_cnn.inputs.npz");
+      const Engine native = compile(model("tiny_cnn"));
+      EXPECT_FALSE(native.hybrid());
+      auto a = hybrid.create_context();
+      auto b = native.create_context();
+      const auto& got = a.run(inputs);
+      const auto& want = b.run(inputs);
+      ASSERT_EQ(got.size(), want.size());
+      for (std::size_t i = 0; i < got.size(); ++i) expect_close(got[i], want[i], 1e-5, "output " + std::to_string(i));
+    } catch (const UnsupportedError& e) {
+      ASSERT_TRUE(full) << e.what();
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("require_full_compilation"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("listed in torch_executed_ops"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("aten.relu.default"), std::string::npos) << msg;
+    }
   }
 }
 

@@ -55,7 +55,7 @@ torch_abi::OpCall call(const std::string& op, const std::string& overload, std::
 torch_abi::TensorView view(const std::vector<float>& data, std::vector<std::int64_t> sizes) {
   std::vector<std::int64_t> strides(sizes.size(), 1);
   for (int d = static_cast<int>(sizes.size()) - 2; d >= 0; --d) strides[d] = strides[d + 1] * sizes[d + 1];
-  return {static_cast<int>(DType::Float32), data.data(), std::move(sizes), std::move(strides)};
+  return {static_cast<int>(DType::Float32), data.data(), std::move(sizes), std::move(strides), nullptr};
 }
 
 std::string refusal(const torch_abi::OpCall& c) {

@@ -1,0 +1,311 @@
+#include "api/hybrid_compile.h"
+
+#include <map>
+#include <set>
+
+#include "atenrt/errors.h"
+#include "ir/op_schema.h"
+#include "runtime/torch_policy.h"
+
+namespace atenrt::api {
+namespace {
+
+using torch_abi::Arg;
+using torch_abi::ArgKind;
+
+// Largest tensor a hybrid program passes between segments (64 GiB): the
+// graph's metadata sizes what torch returns, and a run checks it.
+constexpr unsigned __int128 kMaxSlotBytes = static_cast<unsigned __int128>(1) << 36;
+
+// The argument as the plugin takes it; tensors get call-local indices.
+struct ArgBuilder {
+  const ir::Node& node;
+  std::vector<std::string> tensors;  // value names, by call index
+
+  [[noreturn]] void refuse(const std::string& arg, const std::string& why) const {
+    throw UnsupportedError(node.describe() + ": argument '" + arg + "' cannot go to the libtorch fallback: " + why);
+  }
+  std::int64_t tensor(const std::string& name) {
+    tensors.push_back(name);
+    return static_cast<std::int64_t>(tensors.size() - 1);
+  }
+
+  Arg build(const ir::NamedArgument& in) {
+    Arg a;
+    a.name = in.name;
+    const auto& v = in.arg.value;
+    if (std::holds_alternative<ir::None>(v)) {
+      a.kind = ArgKind::None;
+    } else if (const auto* t = std::get_if<ir::TensorRef>(&v)) {
+      a.kind = ArgKind::Tensor;
+      a.ints = {tensor(t->name)};
+    } else if (const auto* l = std::get_if<ir::TensorList>(&v)) {
+      a.kind = ArgKind::TensorList;
+      for (const auto& e : *l) a.ints.push_back(tensor(e.name));
+    } else if (const auto* l = std::get_if<ir::OptionalTensorList>(&v)) {
+      a.kind = ArgKind::OptionalTensorList;
+      for (const auto& e : *l) a.ints.push_back(e ? tensor(e->name) : -1);
+    } else if (const auto* i = std::get_if<std::int64_t>(&v)) {
+      a.kind = ArgKind::Int;
+      a.i = *i;
+    } else if (const auto* l = std::get_if<ir::IntList>(&v)) {
+      a.kind = ArgKind::IntList;
+      a.ints = *l;
+    } else if (const auto* d = std::get_if<double>(&v)) {
+      a.kind = ArgKind::Double;
+      a.f = *d;
+    } else if (const auto* l = std::get_if<ir::FloatList>(&v)) {
+      a.kind = ArgKind::DoubleList;
+      a.floats = *l;
+    } else if (const auto* b = std::get_if<bool>(&v)) {
+      a.kind = ArgKind::Bool;
+      a.i = *b;
+    } else if (const auto* l = std::get_if<ir::BoolList>(&v)) {
+      a.kind = ArgKind::BoolList;
+      for (bool e : *l) a.ints.push_back(e);
+    } else if (const auto* s = std::get_if<std::string>(&v)) {
+      a.kind = ArgKind::String;
+      a.s = *s;
+    } else if (const auto* s = std::get_if<ir::SymInt>(&v)) {
+      if (!s->is_static()) refuse(in.name, "symbolic int '" + s->name + "' (the fallback takes static shapes)");
+      a.kind = ArgKind::Int;
+      a.i = *s->value;
+    } else if (const auto* l = std::get_if<ir::SymIntList>(&v)) {
+      a.kind = ArgKind::IntList;
+      for (const auto& s : *l) {
+        if (!s.is_static()) refuse(in.name, "symbolic int '" + s.name + "' (the fallback takes static shapes)");
+        a.ints.push_back(*s.value);
+      }
+    } else if (const auto* st = std::get_if<ir::ScalarTypeArg>(&v)) {
+      if (!st->dtype) refuse(in.name, "dtype code " + std::to_string(st->code) + " is not one atenrt holds");
+      a.kind = ArgKind::ScalarType;
+      a.i = static_cast<std::int64_t>(*st->dtype);
+    } else if (const auto* m = std::get_if<ir::MemoryFormatArg>(&v)) {
+      a.kind = ArgKind::MemoryFormat;
+      a.i = m->code;
+    } else if (const auto* lay = std::get_if<ir::LayoutArg>(&v)) {
+      if (lay->code != 7) refuse(in.name, "layout code " + std::to_string(lay->code) + " (only strided tensors)");
+      a.kind = ArgKind::Layout;
+      a.i = lay->code;
+    } else if (const auto* dev = std::get_if<ir::DeviceArg>(&v)) {
+      if (dev->type != "cpu") refuse(in.name, "device '" + dev->type + "' (the fallback runs on the CPU)");
+      a.kind = ArgKind::Device;
+      a.s = "cpu";
+    } else {
+      refuse(in.name, "a " + in.arg.kind_name() + " argument");
+    }
+    // Kinds that carry integers the fallback passes on: keep them sane.
+    for (auto i : a.kind == ArgKind::Int ? std::vector<std::int64_t>{a.i}
+                                          : (a.kind == ArgKind::IntList ? a.ints : std::vector<std::int64_t>{})) {
+      if (i > (std::int64_t{1} << 40) || i < -(std::int64_t{1} << 40)) refuse(in.name, "value " + std::to_string(i) + " out of range");
+    }
+    return a;
+  }
+};
+
+torch_abi::OpCall make_call(const ir::Node& node, ArgBuilder& builder) {
+  if (node.target.ns != "aten") {
+    throw UnsupportedError(node.describe() + ": only aten operators run in the libtorch fallback");
+  }
+  torch_abi::OpCall call;
+  call.node = node.describe();
+  call.op = "aten::" + node.target.name;
+  call.overload = node.target.overload == "default" ? "" : node.target.overload;
+  if (auto why = torch_policy::refusal(call.op, call.overload); !why.empty()) {
+    throw UnsupportedError(node.describe() + ": refused by the libtorch fallback's allowlist: " + why);
+  }
+  const ir::OpSchema* schema = ir::find_schema(node.target.schema_name());
+  for (const auto& in : node.inputs) {
+    Arg a = builder.build(in);
+    if (schema) {
+      for (const auto& s : schema->arguments) {
+        if (s.name == in.name && s.default_value && *s.default_value == in.arg) a.at_default = true;
+      }
+    }
+    call.args.push_back(std::move(a));
+  }
+  call.num_tensors = builder.tensors.size();
+  return call;
+}
+
+class Planner {
+ public:
+  Planner(const ir::Graph& graph) : graph_(graph) {}
+
+  // The slot of a value that crosses segments or feeds a torch node.
+  int slot(const std::string& name, const std::string& where) {
+    if (auto it = slots_.find(name); it != slots_.end()) return it->second;
+    const ir::TensorMeta* meta = graph_.meta(name);
+    if (!meta) {
+      throw UnsupportedError(where + ": value '" + name + "' crosses between engine and fallback segments, but only "
+                             "tensors do");
+    }
+    if (!meta->dtype) throw UnsupportedError(where + ": value '" + name + "' has a dtype atenrt cannot hold");
+    if (!meta->is_static()) {
+      throw UnsupportedError(where + ": value '" + name + "' has a dynamic shape (" + meta->to_string() +
+                             "); hybrid programs take static shapes");
+    }
+    runtime::Slot s{name, *meta->dtype, meta->static_sizes()};
+    if (static_cast<unsigned __int128>(numel_of(s.dims)) * element_size(s.dtype) > kMaxSlotBytes) {
+      throw UnsupportedError(where + ": value '" + name + "' (" + meta->to_string() + ") is larger than 64 GiB");
+    }
+    const int id = static_cast<int>(program.slots.size());
+    program.slots.push_back(std::move(s));
+    slots_[name] = id;
+    if (const Tensor* w = graph_.weight_for_value(name)) program.constants.emplace_back(id, w->contiguous());
+    return id;
+  }
+
+  // A value made and read inside one torch segment: stays a torch tensor.
+  int torch_only_slot(const std::string& name) {
+    if (auto it = slots_.find(name); it != slots_.end()) return it->second;
+    runtime::Slot s;
+    s.name = name;
+    s.torch_only = true;
+    const int id = static_cast<int>(program.slots.size());
+    program.slots.push_back(std::move(s));
+    slots_[name] = id;
+    return id;
+  }
+
+  runtime::HybridProgram program;
+
+ private:
+  const ir::Graph& graph_;
+  std::map<std::string, int> slots_;
+};
+
+// One engine segment as a graph of its own: the weights it reads stay
+// weights, the values it reads from elsewhere become its inputs.
+ir::Graph segment_graph(const ir::Graph& graph, const partition::Segment& seg) {
+  ir::Graph sub;
+  sub.tensor_values = graph.tensor_values;
+  sub.sym_int_values = graph.sym_int_values;
+  std::set<std::string> wanted(seg.inputs.begin(), seg.inputs.end());
+  for (std::size_t k = 0; k < graph.signature.inputs.size(); ++k) {
+    const auto& spec = graph.signature.inputs[k];
+    if (!wanted.erase(spec.value_name)) continue;
+    sub.signature.inputs.push_back(spec);
+    sub.inputs.push_back(graph.inputs[k]);
+    if (spec.kind == ir::InputKind::Parameter || spec.kind == ir::InputKind::Buffer ||
+        spec.kind == ir::InputKind::TensorConstant) {
+      if (const Tensor* w = graph.weight_for_value(spec.value_name)) sub.weights[spec.target] = *w;
+    }
+  }
+  for (const auto& name : seg.inputs) {
+    if (!wanted.contains(name)) continue;
+    ir::InputSpec spec;
+    spec.kind = ir::InputKind::UserInput;
+    spec.value_name = name;
+    sub.signature.inputs.push_back(spec);
+    sub.inputs.push_back(ir::TensorRef{name});
+  }
+  for (auto i : seg.nodes) sub.nodes.push_back(graph.nodes[i]);
+  for (const auto& name : seg.outputs) {
+    sub.outputs.push_back(ir::TensorRef{name});
+    sub.signature.outputs.push_back({ir::TensorRef{name}, ir::OutputKind::UserOutput, ""});
+  }
+  return sub;
+}
+
+}  // namespace
+
+std::string fallback_refusal(const ir::Node& node) {
+  try {
+    ArgBuilder builder{node, {}};
+    make_call(node, builder);
+  } catch (const UnsupportedError& e) {
+    std::string why = e.what();
+    const std::string prefix = node.describe() + ": ";
+    return why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why;
+  }
+  return {};
+}
+
+runtime::HybridProgram plan_hybrid(const ir::Graph& graph, const partition::Partition& partition,
+                                   const std::vector<conversion::Selection>& selections,
+                                   const conversion::ConversionSettings& conversion, const SegmentBuilder& build) {
+  Planner planner(graph);
+  auto& program = planner.program;
+  // Results nothing reads get no slot: libtorch may return them in another
+  // shape than the trace recorded (native_batch_norm's saved stats in eval).
+  // Readers by segment: -1 for the graph's outputs.
+  std::vector<int> segment_of(graph.nodes.size(), -1);
+  for (std::size_t k = 0; k < partition.segments.size(); ++k) {
+    for (auto i : partition.segments[k].nodes) segment_of[i] = static_cast<int>(k);
+  }
+  std::map<std::string, std::set<int>> readers;
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    for (const auto& in : graph.nodes[i].inputs) {
+      ir::for_each_value(in.arg, [&](const std::string& v) { readers[v].insert(segment_of[i]); });
+    }
+  }
+  for (const auto& out : graph.outputs) ir::for_each_value(out, [&](const std::string& v) { readers[v].insert(-1); });
+  auto result_slot = [&](const std::string& name, std::size_t node_index) {
+    auto it = readers.find(name);
+    if (it == readers.end()) return -1;
+    if (it->second == std::set<int>{segment_of[node_index]}) return planner.torch_only_slot(name);
+    return planner.slot(name, graph.nodes[node_index].describe());
+  };
+  for (const auto* spec : graph.user_inputs()) {
+    program.inputs.push_back(planner.slot(spec->value_name, "graph input"));
+  }
+  for (std::size_t k = 0; k < partition.segments.size(); ++k) {
+    const auto& seg = partition.segments[k];
+    const std::string where = "segment " + std::to_string(k);
+    runtime::HybridStage stage;
+    if (seg.target == partition::SegmentTarget::Engine) {
+      stage.kind = runtime::HybridStage::Kind::Engine;
+      // Slots first, so a value that cannot cross is named before conversion runs.
+      for (const auto& v : seg.inputs) {
+        if (!graph.weight_for_value(v)) planner.slot(v, where);
+      }
+      for (const auto& v : seg.outputs) planner.slot(v, where);
+      const ir::Graph sub = segment_graph(graph, seg);
+      conversion::SegmentPlan plan;
+      for (std::size_t j = 0; j < seg.nodes.size(); ++j) {
+        plan.nodes.push_back(j);
+        plan.selections.push_back(selections[seg.nodes[j]]);
+      }
+      conversion::ConvertedGraph converted = conversion::convert_segment(sub, plan, conversion);
+      for (const auto& v : converted.input_values) stage.inputs.push_back(planner.slot(v, where));
+      for (const auto& v : seg.outputs) stage.outputs.push_back(planner.slot(v, where));
+      stage.engine = build(std::move(converted));
+    } else {
+      stage.kind = runtime::HybridStage::Kind::Torch;
+      for (auto i : seg.nodes) {
+        const ir::Node& node = graph.nodes[i];
+        ArgBuilder builder{node, {}};
+        runtime::TorchNode tn;
+        tn.call = make_call(node, builder);
+        for (const auto& v : builder.tensors) tn.inputs.push_back(planner.slot(v, node.describe()));
+        for (const auto& out : node.outputs) {
+          if (out.is_none()) {
+            tn.outputs.push_back(-1);
+          } else if (const auto* t = out.get_if<ir::TensorRef>()) {
+            tn.outputs.push_back(result_slot(t->name, i));
+          } else if (const auto* l = out.get_if<ir::TensorList>()) {
+            for (const auto& e : *l) tn.outputs.push_back(result_slot(e.name, i));
+          } else {
+            throw UnsupportedError(node.describe() + ": returns a " + out.kind_name() +
+                                   "; the libtorch fallback returns tensors only");
+          }
+        }
+        tn.call.num_outputs = tn.outputs.size();
+        stage.nodes.push_back(std::move(tn));
+      }
+    }
+    program.stages.push_back(std::move(stage));
+  }
+  for (std::size_t k = 0; k < graph.outputs.size(); ++k) {
+    const auto* t = graph.outputs[k].get_if<ir::TensorRef>();
+    if (!t || graph.signature.outputs[k].kind != ir::OutputKind::UserOutput) {
+      throw UnsupportedError("graph output " + std::to_string(k) + " (" + graph.outputs[k].to_string() +
+                             "): a hybrid program returns user output tensors only");
+    }
+    program.outputs.push_back(planner.slot(t->name, "graph output"));
+  }
+  return std::move(program);
+}
+
+}  // namespace atenrt::api

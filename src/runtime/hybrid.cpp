@@ -1,0 +1,240 @@
+#include "runtime/hybrid.h"
+
+#include <set>
+
+#include "atenrt/errors.h"
+#include "network/infer.h"
+#include "runtime/torch_plugin.h"
+#include "runtime/torch_policy.h"
+
+namespace atenrt::runtime {
+namespace {
+
+std::string slot_text(const Slot& s) { return s.name + ": " + std::string(dtype_name(s.dtype)) + shape_to_string(s.dims); }
+
+[[noreturn]] void bad(const std::string& what) { throw FormatError("hybrid program: " + what); }
+
+// "aten::eye" + "m" -> "aten.eye.m" (the graph's spelling, as the report uses).
+std::string op_key(const torch_abi::OpCall& c) {
+  std::string key = c.op;
+  if (auto p = key.find("::"); p != std::string::npos) key.replace(p, 2, ".");
+  return key + "." + (c.overload.empty() ? "default" : c.overload);
+}
+
+bool same(const TensorInfo& info, const Slot& s) { return info.dtype == s.dtype && info.dims == s.dims; }
+
+Tensor wrap_owned(torch_abi::OwnedTensor&& t) {
+  if (t.view.dtype < 0 || t.view.dtype >= kDTypeCount) throw Error("the fallback returned dtype code " + std::to_string(t.view.dtype));
+  const auto dtype = static_cast<DType>(t.view.dtype);
+  const std::size_t nbytes = static_cast<std::size_t>(numel_of(t.view.sizes)) * element_size(dtype);
+  auto storage = std::make_shared<Storage>(static_cast<const std::byte*>(t.view.data), nbytes, std::move(t.owner));
+  return Tensor(std::move(storage), dtype, t.view.sizes, t.view.strides, 0);
+}
+
+}  // namespace
+
+void HybridProgram::validate() const {
+  constexpr std::int64_t kMaxDim = std::int64_t{1} << 40;
+  for (const auto& s : slots) {
+    for (auto d : s.dims) {
+      if (d < 0 || d > kMaxDim) bad("value '" + s.name + "' has dim " + std::to_string(d));
+    }
+  }
+  const auto n = static_cast<int>(slots.size());
+  auto check_id = [&](int id, const std::string& where) {
+    if (id < 0 || id >= n) bad(where + " names value " + std::to_string(id) + " of " + std::to_string(n));
+  };
+  std::set<int> written;
+  auto write = [&](int id, const std::string& where) {
+    check_id(id, where);
+    if (!written.insert(id).second) bad(where + " writes '" + slots[id].name + "', already written");
+  };
+  auto read = [&](int id, const std::string& where) {
+    check_id(id, where);
+    if (!written.contains(id)) bad(where + " reads '" + slots[id].name + "' before it is written");
+  };
+  auto not_torch_only = [&](int id, const std::string& where) {
+    check_id(id, where);
+    if (slots[id].torch_only) bad(where + " uses '" + slots[id].name + "', a value that stays inside a torch segment");
+  };
+  for (int id : inputs) not_torch_only(id, "program input");
+  for (int id : outputs) not_torch_only(id, "program output");
+  for (const auto& c : constants) not_torch_only(c.first, "constant");
+  for (const auto& st : stages) {
+    for (int id : st.inputs) not_torch_only(id, "engine segment");
+    for (int id : st.outputs) not_torch_only(id, "engine segment");
+  }
+  for (int id : inputs) write(id, "program input");
+  for (const auto& [id, t] : constants) {
+    write(id, "constant");
+    if (t.dtype() != slots[id].dtype || t.sizes() != slots[id].dims) {
+      bad("constant '" + slots[id].name + "' is " + std::string(dtype_name(t.dtype())) + shape_to_string(t.sizes()) +
+          ", its value says " + slot_text(slots[id]));
+    }
+  }
+  for (std::size_t k = 0; k < stages.size(); ++k) {
+    const auto& st = stages[k];
+    const std::string where = "stage " + std::to_string(k);
+    if (st.kind == HybridStage::Kind::Engine) {
+      if (!st.engine) bad(where + " has no engine");
+      if (st.engine->inputs().size() != st.inputs.size() || st.engine->outputs().size() != st.outputs.size()) {
+        bad(where + ": the engine's inputs and outputs do not match the stage's");
+      }
+      for (std::size_t i = 0; i < st.inputs.size(); ++i) {
+        read(st.inputs[i], where);
+        if (!same(st.engine->inputs()[i], slots[st.inputs[i]])) bad(where + ": engine input " + std::to_string(i) + " is not " + slot_text(slots[st.inputs[i]]));
+      }
+      for (std::size_t i = 0; i < st.outputs.size(); ++i) {
+        write(st.outputs[i], where);
+        if (!same(st.engine->outputs()[i], slots[st.outputs[i]])) bad(where + ": engine output " + std::to_string(i) + " is not " + slot_text(slots[st.outputs[i]]));
+      }
+      continue;
+    }
+    if (st.nodes.empty()) bad(where + " is an empty torch segment");
+    for (const auto& node : st.nodes) {
+      const std::string at = where + ", " + node.call.node;
+      if (auto why = torch_policy::refusal(node.call.op, node.call.overload); !why.empty()) {
+        bad(at + ": " + node.call.op + " does not run in the fallback: " + why);
+      }
+      if (node.inputs.size() != node.call.num_tensors || node.outputs.size() != node.call.num_outputs) {
+        bad(at + ": tensor counts do not match the call");
+      }
+      for (const auto& a : node.call.args) {
+        const bool tensors = a.kind == torch_abi::ArgKind::Tensor || a.kind == torch_abi::ArgKind::TensorList ||
+                             a.kind == torch_abi::ArgKind::OptionalTensorList;
+        for (auto t : tensors ? a.ints : std::vector<std::int64_t>{}) {
+          if (t < -1 || t >= static_cast<std::int64_t>(node.inputs.size())) bad(at + ": argument '" + a.name + "' names tensor " + std::to_string(t));
+        }
+      }
+      for (int id : node.inputs) read(id, at);
+      for (int id : node.outputs) {
+        if (id != -1) write(id, at);
+      }
+    }
+  }
+  for (int id : outputs) read(id, "program output");
+}
+
+std::vector<std::string> HybridProgram::torch_ops() const {
+  std::vector<std::string> ops;
+  std::set<std::string> seen;
+  for (const auto& st : stages) {
+    for (const auto& node : st.nodes) {
+      if (seen.insert(op_key(node.call)).second) ops.push_back(op_key(node.call));
+    }
+  }
+  return ops;
+}
+
+HybridEngine::HybridEngine(HybridProgram program) : program_(std::move(program)) {
+  program_.validate();
+  for (int id : program_.inputs) inputs_.push_back({program_.slots[id].name, program_.slots[id].dtype, program_.slots[id].dims});
+  for (int id : program_.outputs) outputs_.push_back({program_.slots[id].name, program_.slots[id].dtype, program_.slots[id].dims});
+  std::string why;
+  plugin_ = torch_plugin(&why);
+  if (!plugin_) {
+    std::string ops;
+    for (const auto& op : program_.torch_ops()) ops += (ops.empty() ? "" : ", ") + op;
+    throw UnsupportedError("this program runs operators in the libtorch fallback (" + ops + "), but " + why);
+  }
+  prepared_.resize(program_.stages.size());
+  for (std::size_t k = 0; k < program_.stages.size(); ++k) {
+    for (const auto& node : program_.stages[k].nodes) {
+      try {
+        prepared_[k].push_back(plugin_->prepare(node.call));
+      } catch (const std::exception& e) {
+        throw UnsupportedError(e.what());
+      }
+    }
+  }
+}
+
+HybridContext::HybridContext(std::shared_ptr<const HybridEngine> engine) : engine_(std::move(engine)) {
+  const auto& p = engine_->program_;
+  values_.resize(p.slots.size());
+  torch_values_.resize(p.slots.size());
+  for (const auto& [id, t] : p.constants) values_[id] = t;
+  for (const auto& st : p.stages) {
+    contexts_.push_back(st.kind == HybridStage::Kind::Engine ? std::make_unique<ExecutionContext>(*st.engine) : nullptr);
+  }
+}
+
+HybridContext::~HybridContext() = default;
+
+void HybridContext::set_num_threads(int num_threads) {
+  num_threads_ = num_threads;
+  for (auto& c : contexts_) {
+    if (c) c->set_num_threads(num_threads);
+  }
+}
+
+const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs) {
+  const auto& p = engine_->program_;
+  if (inputs.size() != p.inputs.size()) {
+    throw InputError("expected " + std::to_string(p.inputs.size()) + " inputs, got " + std::to_string(inputs.size()));
+  }
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const Slot& s = p.slots[p.inputs[k]];
+    if (!inputs[k].defined() || inputs[k].dtype() != s.dtype || inputs[k].sizes() != s.dims) {
+      throw InputError("input '" + s.name + "': expected " + std::string(dtype_name(s.dtype)) + shape_to_string(s.dims) +
+                       ", got " + (inputs[k].defined() ? std::string(dtype_name(inputs[k].dtype())) + shape_to_string(inputs[k].sizes())
+                                                       : std::string("no tensor")));
+    }
+    values_[p.inputs[k]] = inputs[k];
+  }
+  for (std::size_t k = 0; k < p.stages.size(); ++k) {
+    const auto& st = p.stages[k];
+    if (st.kind == HybridStage::Kind::Engine) {
+      std::vector<Tensor> in;
+      in.reserve(st.inputs.size());
+      for (int id : st.inputs) in.push_back(values_[id]);
+      const auto& out = contexts_[k]->run(in);
+      for (std::size_t i = 0; i < st.outputs.size(); ++i) values_[st.outputs[i]] = out[i];
+      continue;
+    }
+    engine_->plugin_->set_num_threads(num_threads_);
+    for (std::size_t j = 0; j < st.nodes.size(); ++j) {
+      const auto& node = st.nodes[j];
+      std::vector<torch_abi::TensorView> views;
+      views.reserve(node.inputs.size());
+      for (int id : node.inputs) {
+        if (p.slots[id].torch_only) {
+          views.push_back({-1, nullptr, {}, {}, torch_values_[id]});
+          continue;
+        }
+        const Tensor& t = values_[id];
+        views.push_back({static_cast<int>(t.dtype()), t.raw_data(), t.sizes(), t.strides(), nullptr});
+      }
+      std::vector<torch_abi::OwnedTensor> outs;
+      try {
+        outs = engine_->prepared_[k][j]->run(views);
+      } catch (const Error&) {
+        throw;
+      } catch (const std::exception& e) {
+        throw Error(std::string("libtorch fallback: ") + e.what());
+      }
+      for (std::size_t i = 0; i < node.outputs.size() && i < outs.size(); ++i) {
+        if (node.outputs[i] < 0) continue;
+        const Slot& s = p.slots[node.outputs[i]];
+        if (s.torch_only) {
+          torch_values_[node.outputs[i]] = std::move(outs[i].owner);
+          continue;
+        }
+        if (outs[i].view.dtype < 0) {
+          throw Error(node.call.node + ": libtorch returned '" + s.name + "' in a dtype atenrt cannot hold");
+        }
+        Tensor t = wrap_owned(std::move(outs[i]));
+        if (t.dtype() != s.dtype || t.sizes() != s.dims) {
+          throw Error(node.call.node + ": libtorch returned " + std::string(dtype_name(t.dtype())) + shape_to_string(t.sizes()) +
+                      " for '" + s.name + "', the graph says " + std::string(dtype_name(s.dtype)) + shape_to_string(s.dims));
+        }
+        values_[node.outputs[i]] = std::move(t);
+      }
+    }
+  }
+  outputs_.clear();
+  for (int id : p.outputs) outputs_.push_back(values_[id]);
+  return outputs_;
+}
+
+}  // namespace atenrt::runtime

@@ -1,0 +1,119 @@
+// Hybrid programs: engine segments (each a runtime::Engine) and torch
+// segments (ATen operators run by the libtorch fallback plugin), in graph
+// order, passing tensors through numbered slots. A graph that atenrt converts
+// whole never becomes one: it stays a plain Engine and never loads libtorch.
+//
+// A HybridEngine is immutable and shared by threads like an Engine; each
+// thread runs it through its own HybridContext.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "atenrt/tensor.h"
+#include "runtime/engine.h"
+#include "runtime/torch_abi.h"
+
+namespace atenrt::runtime {
+
+// Engine::load's error for a hybrid program's file contains this text: the
+// public loader then reads it as a hybrid program.
+inline constexpr const char* kHybridFileMarker = "holds a hybrid program";
+
+// A value that crosses a segment boundary, or that a torch segment uses.
+struct Slot {
+  std::string name;  // the graph's value name
+  DType dtype = DType::Float32;
+  Dims dims;         // static
+  // Made and read only inside one torch segment: it stays a torch tensor,
+  // of any dtype (complex too), never checked against dtype and dims.
+  bool torch_only = false;
+};
+
+// One ATen operator of a torch segment: `call.args` name the operator's
+// tensors by position; `inputs` gives the slot of each, `outputs` the slot
+// each returned tensor goes to (-1: a result nothing reads).
+struct TorchNode {
+  torch_abi::OpCall call;
+  std::vector<int> inputs;
+  std::vector<int> outputs;
+};
+
+struct HybridStage {
+  enum class Kind : std::uint8_t { Engine, Torch };
+  Kind kind = Kind::Engine;
+  // Engine: the segment's engine; its inputs and outputs in its own order.
+  std::shared_ptr<const Engine> engine;
+  std::vector<int> inputs;
+  std::vector<int> outputs;
+  // Torch: its operators, in graph order.
+  std::vector<TorchNode> nodes;
+};
+
+struct HybridProgram {
+  std::vector<Slot> slots;
+  std::vector<int> inputs;   // the program's inputs and outputs, by slot
+  std::vector<int> outputs;
+  // Weights that torch nodes read, by slot (engine segments hold their own).
+  std::vector<std::pair<int, Tensor>> constants;
+  std::vector<HybridStage> stages;
+
+  // Slots and stages consistent: every slot written once before it is read,
+  // ids in range, engine signatures equal to their slots. Throws FormatError.
+  void validate() const;
+  // "aten.linalg_inv_ex.default, aten.eye.default": the ops its torch segments run.
+  std::vector<std::string> torch_ops() const;
+};
+
+class HybridContext;
+
+class HybridEngine {
+ public:
+  // Loads the fallback plugin and prepares every torch node (resolving each
+  // operator and its arguments). Throws UnsupportedError naming the ops when
+  // the plugin is not available, or the node and argument it refuses.
+  explicit HybridEngine(HybridProgram program);
+
+  const HybridProgram& program() const { return program_; }
+  const std::vector<TensorInfo>& inputs() const { return inputs_; }
+  const std::vector<TensorInfo>& outputs() const { return outputs_; }
+  const torch_abi::Api& plugin() const { return *plugin_; }
+
+  // Engine files with a torch-segments section (docs/engine-format.md).
+  std::vector<std::byte> serialize() const;
+  void save(const std::string& path) const;
+  static HybridEngine deserialize(std::span<const std::byte> file, const std::string& where);
+  static HybridEngine load(const std::string& path);
+  // Whether an engine file holds a hybrid program (checked container).
+  static bool is_hybrid_file(std::span<const std::byte> file);
+
+ private:
+  friend class HybridContext;
+  HybridProgram program_;
+  std::vector<TensorInfo> inputs_, outputs_;
+  const torch_abi::Api* plugin_ = nullptr;
+  // Per stage, per node: the plugin's prepared operator (torch stages only).
+  std::vector<std::vector<std::shared_ptr<const torch_abi::PreparedOp>>> prepared_;
+};
+
+class HybridContext {
+ public:
+  explicit HybridContext(std::shared_ptr<const HybridEngine> engine);
+  ~HybridContext();
+  // Same contract as ExecutionContext::run.
+  const std::vector<Tensor>& run(const std::vector<Tensor>& inputs);
+  // Threads for the engines' runs and for libtorch (process-global in
+  // libtorch: set before each torch segment when it differs).
+  void set_num_threads(int num_threads);
+
+ private:
+  std::shared_ptr<const HybridEngine> engine_;
+  std::vector<std::unique_ptr<ExecutionContext>> contexts_;  // per stage (engine stages)
+  std::vector<Tensor> values_;
+  std::vector<std::shared_ptr<const void>> torch_values_;  // torch_only slots
+  std::vector<Tensor> outputs_;
+  int num_threads_ = 0;
+};
+
+}  // namespace atenrt::runtime

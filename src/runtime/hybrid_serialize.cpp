@@ -1,0 +1,240 @@
+// Engine files of hybrid programs: one required torch-segments section
+// (docs/engine-format.md, kind 4) holding the slots, the torch nodes with
+// their arguments, the weights they read, and each engine segment as a
+// complete engine file of its own (verified by the same loader).
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "atenrt/errors.h"
+#include "runtime/hybrid.h"
+#include "runtime/mapped_file.h"
+#include "runtime/serialize.h"
+#include "runtime/serialize_fields.h"
+
+namespace atenrt::runtime {
+namespace {
+
+constexpr const char* kSection = "torch segments";
+constexpr std::uint16_t kHybridMinor = 1;  // format 2.1 added the torch-segments section
+
+using file::Reader;
+using file::Writer;
+
+void write_ids(Writer& w, const std::vector<int>& ids) {
+  w.raw<std::uint64_t>(ids.size());
+  for (int id : ids) w.raw<std::int32_t>(id);
+}
+std::vector<int> read_ids(Reader& r) {
+  std::vector<int> ids(r.count(4));
+  for (auto& id : ids) id = r.raw<std::int32_t>();
+  return ids;
+}
+
+void write_bytes(Writer& w, const std::vector<std::byte>& bytes) {
+  w.raw<std::uint64_t>(bytes.size());
+  w.out.insert(w.out.end(), bytes.begin(), bytes.end());
+}
+
+void write_call(Writer& w, const torch_abi::OpCall& c) {
+  w(c.node);
+  w(c.op);
+  w(c.overload);
+  w.raw<std::uint64_t>(c.num_tensors);
+  w.raw<std::uint64_t>(c.num_outputs);
+  w.raw<std::uint64_t>(c.args.size());
+  for (const auto& a : c.args) {
+    w(a.name);
+    w.raw<std::uint8_t>(static_cast<std::uint8_t>(a.kind));
+    w(a.at_default);
+    w(a.i);
+    w(a.f);
+    w(a.ints);
+    w(a.floats);
+    w(a.s);
+  }
+}
+
+constexpr int kArgKinds = static_cast<int>(torch_abi::ArgKind::Device) + 1;
+constexpr std::size_t kMaxCount = std::size_t{1} << 20;  // tensors or outputs of one call
+
+torch_abi::OpCall read_call(Reader& r) {
+  torch_abi::OpCall c;
+  r(c.node);
+  r(c.op);
+  r(c.overload);
+  c.num_tensors = r.raw<std::uint64_t>();
+  c.num_outputs = r.raw<std::uint64_t>();
+  if (c.num_tensors > kMaxCount || c.num_outputs > kMaxCount) r.corrupt(c.node + ": tensor count out of range");
+  c.args.resize(r.count(16));
+  for (auto& a : c.args) {
+    r(a.name);
+    r.e(a.kind, kArgKinds, "argument kind");
+    r(a.at_default);
+    r(a.i);
+    r(a.f);
+    r(a.ints);
+    r(a.floats);
+    r(a.s);
+  }
+  return c;
+}
+
+std::vector<std::byte> encode_payload(const HybridProgram& p) {
+  Writer w;
+  w.raw<std::uint64_t>(p.slots.size());
+  for (const auto& s : p.slots) {
+    w(s.name);
+    w.e(s.dtype, kDTypeCount);
+    w(s.dims);
+    w(s.torch_only);
+  }
+  write_ids(w, p.inputs);
+  write_ids(w, p.outputs);
+  w.raw<std::uint64_t>(p.constants.size());
+  for (const auto& [id, t] : p.constants) {
+    w.raw<std::int32_t>(id);
+    w.e(t.dtype(), kDTypeCount);
+    w(t.sizes());
+    write_bytes(w, t.to_bytes());
+  }
+  w.raw<std::uint64_t>(p.stages.size());
+  for (const auto& st : p.stages) {
+    w.e(st.kind, 2);
+    if (st.kind == HybridStage::Kind::Engine) {
+      write_ids(w, st.inputs);
+      write_ids(w, st.outputs);
+      write_bytes(w, st.engine->serialize());
+      continue;
+    }
+    w.raw<std::uint64_t>(st.nodes.size());
+    for (const auto& n : st.nodes) {
+      write_call(w, n.call);
+      write_ids(w, n.inputs);
+      write_ids(w, n.outputs);
+    }
+  }
+  return std::move(w.out);
+}
+
+HybridProgram decode_payload(std::span<const std::byte> bytes) {
+  Reader r(bytes.data(), bytes.size(), kSection);
+  HybridProgram p;
+  p.slots.resize(r.count(18));
+  for (auto& s : p.slots) {
+    r(s.name);
+    r.e(s.dtype, kDTypeCount, "dtype");
+    r(s.dims);
+    r(s.torch_only);
+  }
+  p.inputs = read_ids(r);
+  p.outputs = read_ids(r);
+  const std::size_t constants = r.count(21);
+  for (std::size_t k = 0; k < constants; ++k) {
+    const int id = r.raw<std::int32_t>();
+    DType dtype{};
+    r.e(dtype, kDTypeCount, "dtype");
+    Dims dims;
+    r(dims);
+    for (auto d : dims) {
+      if (d < 0 || d > (std::int64_t{1} << 40)) r.corrupt("constant " + std::to_string(k) + " has dim " + std::to_string(d));
+    }
+    const std::size_t n = r.count(1);
+    const auto want = static_cast<unsigned __int128>(numel_of(dims)) * element_size(dtype);
+    if (want != n) r.corrupt("constant " + std::to_string(k) + " has " + std::to_string(n) + " bytes, its shape needs " + std::to_string(static_cast<std::uint64_t>(want)));
+    const std::byte* at = r.take(n);
+    auto storage = std::make_shared<Storage>(std::vector<std::byte>(at, at + n));
+    p.constants.emplace_back(id, Tensor(std::move(storage), dtype, dims, contiguous_strides(dims), 0));
+  }
+  p.stages.resize(r.count(9));
+  for (std::size_t k = 0; k < p.stages.size(); ++k) {
+    auto& st = p.stages[k];
+    r.e(st.kind, 2, "stage kind");
+    if (st.kind == HybridStage::Kind::Engine) {
+      st.inputs = read_ids(r);
+      st.outputs = read_ids(r);
+      const std::size_t n = r.count(1);
+      const std::byte* at = r.take(n);
+      try {
+        st.engine = std::make_shared<const Engine>(Engine::deserialize(std::vector<std::byte>(at, at + n)));
+      } catch (const FormatError& e) {
+        r.corrupt("engine segment (stage " + std::to_string(k) + "): " + e.what());
+      }
+      continue;
+    }
+    st.nodes.resize(r.count(64));
+    for (auto& n : st.nodes) {
+      n.call = read_call(r);
+      n.inputs = read_ids(r);
+      n.outputs = read_ids(r);
+    }
+  }
+  if (!r.done()) r.corrupt(std::to_string(r.left()) + " trailing bytes");
+  return p;
+}
+
+}  // namespace
+
+bool HybridEngine::is_hybrid_file(std::span<const std::byte> bytes) {
+  const file::Container c = file::parse_container(bytes);
+  return c.find(file::SectionKind::TorchSegments) != nullptr;
+}
+
+std::vector<std::byte> HybridEngine::serialize() const {
+  auto payload = std::make_shared<std::vector<std::byte>>(encode_payload(program_));
+  file::Header header;
+  header.minor = kHybridMinor;
+  header.producer = file::producer_string();
+  file::SectionSource section;
+  section.entry.kind = static_cast<std::uint32_t>(file::SectionKind::TorchSegments);
+  section.entry.flags = file::kSectionRequired;
+  section.entry.alignment = 8;
+  section.size = payload->size();
+  section.write = [payload](file::Sink& out) { out.write(payload->data(), payload->size()); };
+  struct Bytes : file::Sink {
+    std::vector<std::byte> out;
+    void write(const void* data, std::size_t n) override {
+      const auto* p = static_cast<const std::byte*>(data);
+      out.insert(out.end(), p, p + n);
+    }
+  } sink;
+  file::write_container(sink, header, {section});
+  return std::move(sink.out);
+}
+
+HybridEngine HybridEngine::deserialize(std::span<const std::byte> bytes, const std::string& where) {
+  try {
+    const file::Container c = file::parse_container(bytes);
+    const file::Section* s = c.find(file::SectionKind::TorchSegments);
+    if (!s) throw FormatError("engine file: has no torch-segments section");
+    return HybridEngine(decode_payload(c.payload(*s)));
+  } catch (const FormatError& e) {
+    throw FormatError(where.empty() ? std::string(e.what()) : "'" + where + "': " + e.what());
+  } catch (const UnsupportedError& e) {
+    throw UnsupportedError(where.empty() ? std::string(e.what()) : "'" + where + "': " + e.what());
+  }
+}
+
+void HybridEngine::save(const std::string& path) const {
+  const auto bytes = serialize();
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw Error("engine save: cannot open '" + tmp + "' for writing");
+  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() && std::fflush(f) == 0 &&
+                       ::fsync(::fileno(f)) == 0;
+  if (std::fclose(f) != 0 || !written) {
+    std::remove(tmp.c_str());
+    throw Error("engine save: writing '" + tmp + "' failed");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw Error("engine save: cannot rename '" + tmp + "' to '" + path + "'");
+  }
+}
+
+HybridEngine HybridEngine::load(const std::string& path) {
+  auto mapping = MappedFile::open(path);
+  return deserialize(mapping->bytes(), path);
+}
+
+}  // namespace atenrt::runtime
