@@ -7,7 +7,7 @@ coverage stays measurable apart from what the fallback runs.
 
   PYTHONPATH=python ATENRT_PYTHON_MODULE_DIR=build/python /usr/bin/python3 tests/opinfo/fallback_coverage.py [--ops a,b] [--samples N]
 
-Each op runs in a child process (a crash or a hang is counted, and the run goes on).
+Ops run in child processes (a crash or a hang is counted against its op, and the run goes on).
 """
 import argparse
 import collections
@@ -21,8 +21,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 TIMEOUT_S = 300
 
 
-def child(op_name, samples_per_op):
-    """Runs one op's first samples with the fallback allowed; prints one JSON line."""
+def child(op_names, samples_per_op):
+    """Runs each op's first samples with the fallback allowed; prints one JSON line per op."""
     import tempfile
     import warnings
     warnings.filterwarnings("ignore")
@@ -53,15 +53,15 @@ def child(op_name, samples_per_op):
 
     check.atenrt.compile = allow(real_compile)
     check.atenrt.dry_run = dry_run
-    op = S.all_ops()[op_name]
-    statuses = []
-    with tempfile.TemporaryDirectory() as work:
-        for k, sample in enumerate(S.samples(op, "float32")):
-            if k >= samples_per_op:
-                break
-            status, detail = check.run_sample(op, sample, work)
-            statuses.append((status, detail))
-    print(json.dumps(statuses))
+    all_ops = S.all_ops()
+    for op_name in op_names:
+        statuses = []
+        with tempfile.TemporaryDirectory() as work:
+            for k, sample in enumerate(S.samples(all_ops[op_name], "float32")):
+                if k >= samples_per_op:
+                    break
+                statuses.append(check.run_sample(all_ops[op_name], sample, work))
+        print(json.dumps([op_name, statuses]), flush=True)
 
 
 def label(statuses):
@@ -81,28 +81,38 @@ def main():
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.child, args.samples)
+        child(args.child.split(","), args.samples)
         return
     with open(os.path.join(HERE, "expected.json")) as f:
         expected = json.load(f)
     ops = args.ops.split(",") if args.ops else [o for o, d in expected.items() if d.get("float32") == "refused"]
     counts = collections.Counter()
-    details = {}
-    for op in ops:
-        try:
-            proc = subprocess.run([sys.executable, __file__, "--child", op, "--samples", str(args.samples)],
-                                  capture_output=True, text=True, timeout=TIMEOUT_S)
-            if proc.returncode != 0:
-                status, why = "crash", f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}"
-            else:
-                statuses = json.loads(proc.stdout.strip().splitlines()[-1])
-                status = label(statuses)
-                why = "; ".join(d for s, d in statuses if d)[:300]
-        except subprocess.TimeoutExpired:
-            status, why = "crash", "hang"
+
+    def record(op, status, why):
         counts[status] += 1
-        details[op] = (status, why)
         print(f"{op}: {status}{': ' + why if why and status != 'pass' else ''}", flush=True)
+
+    # One child for many ops (importing op_db is slow); after a crash or a hang, the op it was on
+    # is counted as such and a new child takes the rest.
+    todo = list(ops)
+    while todo:
+        try:
+            proc = subprocess.run([sys.executable, __file__, "--child", ",".join(todo), "--samples", str(args.samples)],
+                                  capture_output=True, text=True, timeout=TIMEOUT_S * len(todo))
+            out, failed = proc.stdout, proc.returncode != 0
+            why_failed = f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}"
+        except subprocess.TimeoutExpired as e:
+            out, failed, why_failed = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), True, "hang"
+        for line in out.splitlines():
+            if not line.startswith("["):
+                continue
+            op, statuses = json.loads(line)
+            record(op, label(statuses), "; ".join(d for _, d in statuses if d)[:300])
+            todo.remove(op)
+        if failed and todo:
+            record(todo.pop(0), "crash", why_failed)
+        elif not failed:
+            break
     table = collections.Counter(d.get("float32") for d in expected.values())
     print(f"\nfp32, converters only (docs/opinfo.md): {table['pass']} pass, {table['refused']} refused")
     print(f"the {len(ops)} refused ops with the libtorch fallback allowed: " +
