@@ -101,6 +101,32 @@ class CliTest(unittest.TestCase):
         self.atenrt("run", engine, "--inputs", fixture("tiny_cnn", "inputs.npz"), "--outputs", out)
         self.assert_outputs_match(out, fixture("tiny_cnn", "outputs.npz"))
 
+    def test_hybrid_engine_compiles_runs_and_says_what_runs_in_libtorch(self):
+        if "fallback executor on" not in self.atenrt("--version").stdout:
+            self.skipTest("atenrt was built without the libtorch fallback")
+        model = fixture("tiny_cnn", "pt2.pt2")
+        dry = self.atenrt("compile", model, "--dryrun", "--torch-executed-ops", "aten.relu.default",
+                          "--min-block-size", "1").stdout
+        self.assertIn("libtorch fallback", dry)
+        self.assertIn("relu (aten.relu.default): listed in torch_executed_ops", dry)
+        engine = self.path("hybrid.atrt")
+        msg = self.atenrt("compile", model, "-o", engine, "--torch-executed-ops", "aten.relu.default",
+                          "--min-block-size", "1", "--verbose").stdout
+        self.assertIn("libtorch", msg)
+        out = self.path("out.npz")
+        self.atenrt("run", engine, "--inputs", fixture("tiny_cnn", "inputs.npz"), "--outputs", out)
+        self.assert_outputs_match(out, fixture("tiny_cnn", "outputs.npz"))
+        inspect = json.loads(self.atenrt("inspect", engine, "--json").stdout)
+        self.assertEqual(inspect["fallback_ops"], ["aten.relu.default"])
+        self.assertIn("torch segment", inspect["segments"])
+        # Without the plugin (as in a build without it), loading names the ops the file needs.
+        env = dict(os.environ, ATENRT_TORCH_PLUGIN=self.path("no_such_plugin.so"))
+        r = subprocess.run([CLI, "run", engine, "--inputs", fixture("tiny_cnn", "inputs.npz")],
+                           capture_output=True, text=True, timeout=600, env=env)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("libtorch fallback (aten.relu.default)", r.stderr)
+        self.assertIn("was not found", r.stderr)
+
     def test_bench_json_has_the_promised_fields(self):
         data = json.loads(self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--json", "--iterations", "3",
                                       "--warmup", "1", "--threads", "1").stdout)
