@@ -13,9 +13,8 @@ namespace {
 using torch_abi::Arg;
 using torch_abi::ArgKind;
 
-// Largest tensor a hybrid program passes between segments (64 GiB): the
-// graph's metadata sizes what torch returns, and a run checks it.
-constexpr unsigned __int128 kMaxSlotBytes = static_cast<unsigned __int128>(1) << 36;
+using runtime::kMaxArgInt;
+using runtime::kMaxSlotBytes;  // the graph's metadata sizes what torch returns, and a run checks it
 
 // The argument as the plugin takes it; tensors get call-local indices.
 struct ArgBuilder {
@@ -97,7 +96,7 @@ struct ArgBuilder {
     // Kinds that carry integers the fallback passes on: keep them sane.
     for (auto i : a.kind == ArgKind::Int ? std::vector<std::int64_t>{a.i}
                                           : (a.kind == ArgKind::IntList ? a.ints : std::vector<std::int64_t>{})) {
-      if (i > (std::int64_t{1} << 40) || i < -(std::int64_t{1} << 40)) refuse(in.name, "value " + std::to_string(i) + " out of range");
+      if (i > kMaxArgInt || i < -kMaxArgInt) refuse(in.name, "value " + std::to_string(i) + " out of range");
     }
     return a;
   }

@@ -1,5 +1,6 @@
 #include "runtime/hybrid.h"
 
+#include <algorithm>
 #include <set>
 
 #include "atenrt/errors.h"
@@ -39,6 +40,9 @@ void HybridProgram::validate() const {
     for (auto d : s.dims) {
       if (d < 0 || d > kMaxDim) bad("value '" + s.name + "' has dim " + std::to_string(d));
     }
+    unsigned __int128 bytes = element_size(s.dtype);
+    for (auto d : s.dims) bytes = std::min<unsigned __int128>(bytes * static_cast<unsigned __int128>(d), kMaxSlotBytes + 1);
+    if (bytes > kMaxSlotBytes) bad("value '" + s.name + "' is larger than 64 GiB");
   }
   const auto n = static_cast<int>(slots.size());
   auto check_id = [&](int id, const std::string& where) {
@@ -100,6 +104,12 @@ void HybridProgram::validate() const {
         bad(at + ": tensor counts do not match the call");
       }
       for (const auto& a : node.call.args) {
+        // The same bounds compile() puts on the integers an op receives.
+        if (a.kind == torch_abi::ArgKind::Int || a.kind == torch_abi::ArgKind::IntList) {
+          for (auto v : a.kind == torch_abi::ArgKind::Int ? std::vector<std::int64_t>{a.i} : a.ints) {
+            if (v > kMaxArgInt || v < -kMaxArgInt) bad(at + ": argument '" + a.name + "' is " + std::to_string(v) + ", out of range");
+          }
+        }
         const bool tensors = a.kind == torch_abi::ArgKind::Tensor || a.kind == torch_abi::ArgKind::TensorList ||
                              a.kind == torch_abi::ArgKind::OptionalTensorList;
         for (auto t : tensors ? a.ints : std::vector<std::int64_t>{}) {

@@ -21,6 +21,11 @@ namespace atenrt::runtime {
 // public loader then reads it as a hybrid program.
 inline constexpr const char* kHybridFileMarker = "holds a hybrid program";
 
+// Bounds on what a hybrid program hands libtorch (checked at compile and at
+// load): a value crossing segments, and an integer argument.
+inline constexpr unsigned __int128 kMaxSlotBytes = static_cast<unsigned __int128>(1) << 36;  // 64 GiB
+inline constexpr std::int64_t kMaxArgInt = std::int64_t{1} << 40;
+
 // A value that crosses a segment boundary, or that a torch segment uses.
 struct Slot {
   std::string name;  // the graph's value name

@@ -30,7 +30,7 @@ void slot(Writer& w, const std::string& name, Dims dims, bool torch_only = false
 }
 
 // One torch node: `op` on tensor slot `in`, result to slot `out`.
-void unary_node(Writer& w, const std::string& op, int in, int out, std::uint8_t arg_kind = 1) {
+void unary_node(Writer& w, const std::string& op, int in, int out, std::uint8_t arg_kind, std::int64_t int_value) {
   w(std::string("node 'n' (" + op + ")"));
   w(op);
   w(std::string());
@@ -40,7 +40,7 @@ void unary_node(Writer& w, const std::string& op, int in, int out, std::uint8_t 
   w(std::string("self"));
   w.raw<std::uint8_t>(arg_kind);  // Tensor
   w(false);
-  w(std::int64_t{0});
+  w(int_value);
   w(0.0);
   w(Dims{0});
   w(std::vector<double>{});
@@ -54,6 +54,7 @@ struct Payload {
   std::string op = "aten::relu";
   int node_in = 0, node_out = 1;
   std::uint8_t arg_kind = 1;
+  std::int64_t int_value = 0;
   std::size_t trailing = 0;
   std::uint64_t slot_count = 2;
 };
@@ -69,7 +70,7 @@ std::vector<std::byte> file_of(const Payload& p) {
   w.raw<std::uint64_t>(1);  // stages
   w.raw<std::uint8_t>(1);   // torch
   w.raw<std::uint64_t>(1);  // nodes
-  unary_node(w, p.op, p.node_in, p.node_out, p.arg_kind);
+  unary_node(w, p.op, p.node_in, p.node_out, p.arg_kind, p.int_value);
   for (std::size_t i = 0; i < p.trailing; ++i) w.raw<std::uint8_t>(0);
   auto payload = std::make_shared<std::vector<std::byte>>(std::move(w.out));
   file::Header header;
@@ -138,6 +139,10 @@ TEST(HybridFile, BadProgramsAreRefusedNamingWhatIsWrong) {
   p = {};
   p.arg_kind = 99;
   EXPECT_NE(refusal(p).find("argument kind 99 out of range"), std::string::npos) << refusal(p);
+  p = {};
+  p.arg_kind = 4;  // Int
+  p.int_value = std::int64_t{1} << 41;
+  EXPECT_NE(refusal(p).find("argument 'self' is 2199023255552, out of range"), std::string::npos) << refusal(p);
   p = {};
   p.trailing = 3;
   EXPECT_NE(refusal(p).find("3 trailing bytes"), std::string::npos) << refusal(p);
