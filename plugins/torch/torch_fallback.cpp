@@ -94,7 +94,8 @@ bool accepts(c10::TypePtr type, const Arg& a) {
 c10::IValue constant_value(const torch_abi::OpCall& call, const c10::Argument& schema_arg, const Arg& a) {
   c10::TypePtr type = schema_arg.type();
   if (is_kind(type, c10::TypeKind::OptionalType)) type = type->expectRef<c10::OptionalType>().getElementType();
-  if (is_kind(type, c10::TypeKind::TensorType)) {
+  const bool number = a.kind == ArgKind::Int || a.kind == ArgKind::Double || a.kind == ArgKind::Bool;
+  if (number && is_kind(type, c10::TypeKind::TensorType)) {
     // A number in a Tensor slot: a wrapped-number tensor, as eager mode makes
     // it, so that type promotion treats it as a Python scalar.
     const c10::Scalar value = a.kind == ArgKind::Double ? c10::Scalar(a.f)

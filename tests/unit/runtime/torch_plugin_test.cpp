@@ -111,6 +111,19 @@ TEST(TorchPlugin, TensorsGoInWithoutCopiesAndOutputsOwnTheirStorage) {
   EXPECT_EQ(static_cast<const float*>(v[0].view.data)[1], 3.0f);
 }
 
+// An optional tensor left out is None, not a wrapped zero (which changed
+// weighted losses and made searchsorted refuse its sorter).
+TEST(TorchPlugin, NoneInAnOptionalTensorSlotStaysNone) {
+  REQUIRE_PLUGIN();
+  std::vector<float> seq = {1.0f, 2.0f, 3.0f};
+  std::vector<float> x = {2.5f};
+  auto op = plugin().prepare(call("aten::searchsorted", "Tensor",
+                                  {tensor_arg("sorted_sequence", 0), tensor_arg("self", 1), none_arg("sorter")}, 2, 1));
+  auto out = op->run({view(seq, {3}), view(x, {1})});
+  EXPECT_EQ(out[0].view.dtype, static_cast<int>(DType::Int64));
+  EXPECT_EQ(static_cast<const std::int64_t*>(out[0].view.data)[0], 2);
+}
+
 TEST(TorchPlugin, MultipleOutputs) {
   REQUIRE_PLUGIN();
   std::vector<float> a = {4.0f, 0.0f, 0.0f, 2.0f};
