@@ -202,6 +202,51 @@ case("bitwise_not_int_refused", "unary", torch.bitwise_not, T(3, 4, dtype=I64), 
 case("abs_int32", "unary", torch.abs, T(2, 5, dtype=I32))
 case("neg_int", "unary", torch.neg, T(2, 5, dtype=I64))
 
+# ------------------------------------------------------------------ math (elementwise composites)
+NF = SPECIAL + [-1.0, 0.5, 2.0, -0.25]  # NaN, ±inf, ±0 and ordinary values
+case("logaddexp", "math", torch.logaddexp, T(3, 4), T(4))
+case("logaddexp_special", "math", torch.logaddexp, T(values=NF * 12), T(values=[v for v in NF for _ in range(12)]))
+case("logaddexp2", "math", torch.logaddexp2, T(3, 4), T(3, 1))
+case("logaddexp2_special", "math", torch.logaddexp2, T(values=NF * 12), T(values=[v for v in NF for _ in range(12)]))
+case("xlogy", "math", torch.xlogy, T(3, 4), T(3, 4, positive=True))
+case("xlogy_special", "math", torch.xlogy, T(values=NF * 12), T(values=[v for v in NF for _ in range(12)]))
+case("xlogy_scalar_self", "math", lambda y: torch.xlogy(2.0, y), T(3, 4, positive=True))
+case("xlogy_scalar_other", "math", lambda x: torch.xlogy(x, 3.0), T(3, 4))
+case("xlogy_int", "math", torch.xlogy, T(3, 4, dtype=I64, lo=0, hi=4), T(3, 4, dtype=I64, lo=1, hi=5))
+case("xlog1py", "math", torch.special.xlog1py, T(values=NF * 12), T(values=[v for v in NF for _ in range(12)]))
+case("xlog1py_scalars", "math", lambda x, y: torch.special.xlog1py(x, 0.5) + torch.special.xlog1py(1.5, y), T(3, 4), T(3, 4, positive=True))
+case("hypot", "math", torch.hypot, T(3, 4), T(1, 4))
+case("copysign", "math", torch.copysign, T(values=NF * 12), T(values=[v for v in NF for _ in range(12)]))
+case("copysign_scalar", "math", lambda x: torch.copysign(x, -1.0), T(3, 4))
+case("fmax", "math", torch.fmax, T(values=NF * 12), T(values=[v for v in NF for _ in range(12)]))
+case("fmin", "math", torch.fmin, T(values=NF * 12), T(values=[v for v in NF for _ in range(12)]))
+case("fmax_int", "math", torch.fmax, T(3, 4, dtype=I64), T(4, dtype=I64))
+case("heaviside", "math", torch.heaviside, T(values=NF), T(values=[0.5] * len(NF)))
+case("heaviside_int", "math", torch.heaviside, T(3, 4, dtype=I64, lo=-2, hi=3), T(4, dtype=I64))
+for _op, _fn in [("deg2rad", torch.deg2rad), ("rad2deg", torch.rad2deg), ("exp2", torch.exp2), ("erfc", torch.erfc),
+                 ("frac", torch.frac), ("sinc", torch.sinc), ("entr", torch.special.entr), ("logit", torch.logit),
+                 ("signbit", torch.signbit), ("isposinf", torch.isposinf), ("isneginf", torch.isneginf),
+                 ("sgn", torch.sgn), ("nan_to_num", torch.nan_to_num), ("hardshrink", F.hardshrink),
+                 ("softshrink", F.softshrink), ("log_sigmoid", F.logsigmoid)]:
+    case(f"{_op}_special", "math", _fn, T(values=NF + [0.3, 0.9, -3.5, 7.25]))
+case("deg2rad_int", "math", torch.deg2rad, T(3, 4, dtype=I64))
+case("exp2_int", "math", torch.exp2, T(3, 4, dtype=I64))
+case("signbit_int", "math", torch.signbit, T(3, 4, dtype=I64))
+case("isposinf_int", "math", torch.isposinf, T(3, 4, dtype=I64), trivial="integers are never infinite")
+case("logit_eps", "math", lambda x: torch.logit(x, eps=0.1), T(values=[0.0, 0.05, 0.5, 0.95, 1.0, float("nan")]))
+case("nan_to_num_values", "math", lambda x: torch.nan_to_num(x, nan=1.5, posinf=9.0, neginf=-7.0), T(values=NF))
+case("nan_to_num_float64", "math", torch.nan_to_num, T(values=NF, dtype=torch.float64))
+case("hardshrink_lambda", "math", lambda x: F.hardshrink(x, 1.2), T(3, 5))
+case("softshrink_lambda", "math", lambda x: F.softshrink(x, 0.25), T(3, 5))
+case("threshold", "math", lambda x: F.threshold(x, 0.3, -2.0), T(values=NF + [0.3, 0.31]))
+case("threshold_int", "math", lambda x: F.threshold(x, 1, 7), T(3, 4, dtype=I64))
+case("log_sigmoid_4d", "math", F.logsigmoid, T(2, 3, 4, 5))
+for _d in (2, 0, -1):
+    case(f"round_decimals_{_d}", "math", lambda x, d=_d: torch.round(x * 50, decimals=d), T(3, 5))
+case("lerp_tensor_weight", "math", torch.lerp, T(3, 4), T(3, 4), T(values=[0.0, 0.25, 0.5, 1.5]))
+case("clamp_min_tensor", "math", lambda x, m: torch.clamp_min(x, m), T(values=NF), T(values=[0.0] * len(NF)))
+case("clamp_max_tensor", "math", lambda x, m: torch.clamp_max(x, m), T(3, 4), T(4))
+
 # ------------------------------------------------------------------ normalization
 bn = nn.BatchNorm2d(3).eval()
 with torch.no_grad():
