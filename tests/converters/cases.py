@@ -230,6 +230,9 @@ for _op, _fn in [("deg2rad", torch.deg2rad), ("rad2deg", torch.rad2deg), ("exp2"
                  ("softshrink", F.softshrink), ("log_sigmoid", F.logsigmoid)]:
     case(f"{_op}_special", "math", _fn, T(values=NF + [0.3, 0.9, -3.5, 7.25]))
 case("deg2rad_int", "math", torch.deg2rad, T(3, 4, dtype=I64))
+case("erfc_tail", "math", torch.erfc, T(values=[-9.0, -3.0, -0.7, -0.5, 0.0, 0.49, 0.5, 1.0, 3.0, 6.0, 9.0]),
+     rtol=1e-5, atol=0.0)
+case("erfc_int", "math", torch.erfc, T(values=[3, 4, 5], dtype=I64), atol=0.0)
 case("exp2_int", "math", torch.exp2, T(3, 4, dtype=I64))
 case("signbit_int", "math", torch.signbit, T(3, 4, dtype=I64))
 case("isposinf_int", "math", torch.isposinf, T(3, 4, dtype=I64), trivial="integers are never infinite")
@@ -244,6 +247,7 @@ case("log_sigmoid_4d", "math", F.logsigmoid, T(2, 3, 4, 5))
 for _d in (2, 0, -1):
     case(f"round_decimals_{_d}", "math", lambda x, d=_d: torch.round(x * 50, decimals=d), T(3, 5))
 case("lerp_tensor_weight", "math", torch.lerp, T(3, 4), T(3, 4), T(values=[0.0, 0.25, 0.5, 1.5]))
+case("lerp_scalar_weight", "math", lambda a, b: torch.lerp(a, b, 0.75), T(3, 4), T(4))
 case("clamp_min_tensor", "math", lambda x, m: torch.clamp_min(x, m), T(values=NF), T(values=[0.0] * len(NF)))
 case("clamp_max_tensor", "math", lambda x, m: torch.clamp_max(x, m), T(3, 4), T(4))
 

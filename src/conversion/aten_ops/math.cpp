@@ -89,7 +89,7 @@ ATENRT_CONVERTER(kFamily, "aten.log_sigmoid_forward.default", .validator = buffe
 ATENRT_CONVERTER(kFamily, "aten.round.decimals")(const Scope& s, const NodeArgs& args) {
   return one(mt::round_decimals(s, args.tensor("self"), args.i("decimals")));
 }
-ATENRT_CONVERTER(kFamily, "aten.lerp.Tensor")(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, keys("aten.lerp.Tensor", "aten.lerp.Scalar"))(const Scope& s, const NodeArgs& args) {
   return one(mt::lerp(s, args.tensor("self"), args.tensor("end"), args.operand("weight")));
 }
 ATENRT_CONVERTER(kFamily, "aten.clamp_min.Tensor")(const Scope& s, const NodeArgs& args) {

@@ -17,6 +17,10 @@ NetworkTensor* where(const Scope& s, NetworkTensor* cond, NetworkTensor* a, Netw
 }
 NetworkTensor* both(const Scope& s, NetworkTensor* a, NetworkTensor* b) { return ew(s, a, b, ElementwiseOp::And); }
 NetworkTensor* isnan(const Scope& s, NetworkTensor* x) { return un(s, x, UnaryOp::IsNan); }
+bool reduced(DType dt) { return dt == DType::BFloat16 || dt == DType::Float16; }
+// PyTorch computes bfloat16/float16 math in float32 and rounds once: do the same.
+NetworkTensor* up(const Scope& s, NetworkTensor* x) { return reduced(x->dtype) ? cast(s, x, DType::Float32) : x; }
+NetworkTensor* down(const Scope& s, NetworkTensor* y, DType dt) { return y->dtype == dt ? y : s.add_cast("", y, dt); }
 }  // namespace
 
 NetworkTensor* floating(const Scope& s, NetworkTensor* x) {
@@ -30,7 +34,10 @@ std::pair<NetworkTensor*, NetworkTensor*> floating_pair(const Scope& s, const Op
 }
 
 NetworkTensor* logaddexp(const Scope& s, const Operand& a, const Operand& b, bool base2) {
-  auto [x, y] = floating_pair(s, a, b);
+  auto [x0, y0] = floating_pair(s, a, b);
+  const DType dt = x0->dtype;
+  auto* x = up(s, x0);
+  auto* y = up(s, y0);
   auto* m = ew(s, x, y, ElementwiseOp::Max);
   auto* neg_d = un(s, un(s, ew(s, x, y, ElementwiseOp::Sub), UnaryOp::Abs), UnaryOp::Neg);
   NetworkTensor* r;
@@ -42,20 +49,25 @@ NetworkTensor* logaddexp(const Scope& s, const Operand& a, const Operand& b, boo
   }
   // Equal infinities: inf - inf is NaN, PyTorch returns the infinity.
   auto* same_inf = both(s, un(s, x, UnaryOp::IsInf), ew(s, x, y, ElementwiseOp::Equal));
-  return s.add_select("", same_inf, x, r);
+  return down(s, s.add_select(reduced(dt) ? "f32" : "", same_inf, x, r), dt);
 }
 
 NetworkTensor* xlogy(const Scope& s, const Operand& xo, const Operand& yo, bool log1p) {
-  auto [x, y] = floating_pair(s, xo, yo);
+  auto [x0, y0] = floating_pair(s, xo, yo);
+  const DType dt = x0->dtype;
+  auto* x = up(s, x0);
+  auto* y = up(s, y0);
   auto* prod = ew(s, x, un(s, y, log1p ? UnaryOp::Log1p : UnaryOp::Log), ElementwiseOp::Mul);
   auto* zero_x = both(s, ew_scalar(s, x, 0.0, ElementwiseOp::Equal), un(s, isnan(s, y), UnaryOp::Not));
-  return s.add_select("", zero_x, k(s, 0.0, x->dtype), prod);
+  return down(s, s.add_select(reduced(dt) ? "f32" : "", zero_x, k(s, 0.0, x->dtype), prod), dt);
 }
 
 NetworkTensor* hypot(const Scope& s, const Operand& a, const Operand& b) {
-  auto [x, y] = floating_pair(s, a, b);
+  auto [x0, y0] = floating_pair(s, a, b);
+  auto* x = up(s, x0);
+  auto* y = up(s, y0);
   auto* sum = ew(s, ew(s, x, x, ElementwiseOp::Mul), ew(s, y, y, ElementwiseOp::Mul), ElementwiseOp::Add);
-  return un(s, sum, UnaryOp::Sqrt);
+  return down(s, un(s, sum, UnaryOp::Sqrt), x0->dtype);
 }
 
 NetworkTensor* signbit(const Scope& s, NetworkTensor* x) {
@@ -99,9 +111,25 @@ NetworkTensor* exp2(const Scope& s, NetworkTensor* x) {
   return s.add_elementwise("", k(s, 2.0, x->dtype), x, ElementwiseOp::Pow);
 }
 
-NetworkTensor* erfc(const Scope& s, NetworkTensor* x) {
-  x = floating(s, x);
-  return s.add_elementwise("", k(s, 1.0, x->dtype), un(s, x, UnaryOp::Erf), ElementwiseOp::Sub);
+NetworkTensor* erfc(const Scope& s, NetworkTensor* x0) {
+  x0 = floating(s, x0);
+  auto* x = up(s, x0);
+  const DType dt = x->dtype;
+  // 1 - erf(x) loses the tail (erfc(5) = 1.5e-12): away from 0 use the Chebyshev fit of Numerical
+  // Recipes' erfcc (relative error below 1.2e-7), 2 - erfc(-x) for negative x.
+  auto* z = un(s, x, UnaryOp::Abs);
+  auto* t = un(s, ew_scalar(s, ew_scalar(s, z, 0.5, ElementwiseOp::Mul), 1.0, ElementwiseOp::Add), UnaryOp::Reciprocal);
+  static constexpr double kCoef[] = {-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806,
+                                     0.27886807, -1.13520398, 1.48851587, -0.82215223, 0.17087277};
+  NetworkTensor* poly = k(s, kCoef[9], dt);
+  for (int i = 8; i >= 0; --i) poly = ew_scalar(s, ew(s, t, poly, ElementwiseOp::Mul), kCoef[i], ElementwiseOp::Add);
+  auto* expo = ew(s, un(s, ew(s, z, z, ElementwiseOp::Mul), UnaryOp::Neg), poly, ElementwiseOp::Add);
+  auto* tail = ew(s, t, un(s, expo, UnaryOp::Exp), ElementwiseOp::Mul);
+  auto* signed_tail = s.add_select("sign", ew_scalar(s, x, 0.0, ElementwiseOp::Less),
+                                   ew(s, k(s, 2.0, dt), tail, ElementwiseOp::Sub), tail);
+  auto* near = ew(s, k(s, 1.0, dt), un(s, x, UnaryOp::Erf), ElementwiseOp::Sub);
+  auto* small = ew_scalar(s, z, 0.5, ElementwiseOp::Less);
+  return down(s, s.add_select(dt != x0->dtype ? "f32" : "", small, near, signed_tail), x0->dtype);
 }
 
 NetworkTensor* frac(const Scope& s, NetworkTensor* x) {
@@ -188,7 +216,8 @@ NetworkTensor* round_decimals(const Scope& s, NetworkTensor* x, std::int64_t dec
 }
 
 NetworkTensor* lerp(const Scope& s, NetworkTensor* a, NetworkTensor* b, const Operand& weight) {
-  const DType dt = promote_types(a->dtype, b->dtype);
+  const DType out = promote_types(a->dtype, b->dtype);
+  const DType dt = reduced(out) ? DType::Float32 : out;
   a = cast(s, a, dt);
   b = cast(s, b, dt);
   auto* w = as_tensor(s, weight, dt);
@@ -197,7 +226,7 @@ NetworkTensor* lerp(const Scope& s, NetworkTensor* a, NetworkTensor* b, const Op
   auto* high = ew(s, b, ew(s, diff, ew(s, k(s, 1.0, dt), w, ElementwiseOp::Sub), ElementwiseOp::Mul), ElementwiseOp::Sub);
   // lerp's shape broadcasts a, b and the weight together.
   auto* small = ew_scalar(s, w, 0.5, ElementwiseOp::Less);
-  return s.add_select("", small, low, high);
+  return down(s, s.add_select(dt != out ? "f32" : "", small, low, high), out);
 }
 
 }  // namespace atenrt::conversion::impl::math
