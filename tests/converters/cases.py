@@ -251,6 +251,62 @@ case("lerp_scalar_weight", "math", lambda a, b: torch.lerp(a, b, 0.75), T(3, 4),
 case("clamp_min_tensor", "math", lambda x, m: torch.clamp_min(x, m), T(values=NF), T(values=[0.0] * len(NF)))
 case("clamp_max_tensor", "math", lambda x, m: torch.clamp_max(x, m), T(3, 4), T(4))
 
+# ------------------------------------------------------------------ indexing, losses, more reductions
+case("take", "indexing", torch.take, T(3, 4), T(values=[[0, -1, 5], [11, 3, -12]], dtype=I64))
+case("take_empty", "indexing", lambda x, i: torch.take(x, i) + 1, T(3, 4), T(values=[], dtype=I64),
+     trivial="an empty index takes nothing; the case pins the empty result")
+case("unfold", "indexing", lambda x: x.unfold(1, 3, 2), T(2, 7, 3))
+case("unfold_last", "indexing", lambda x: x.unfold(-1, 2, 1), T(3, 4))
+case("unfold_0d", "indexing", lambda x: x.unfold(0, 1, 1) * 2, T())
+_g = torch.Generator().manual_seed(0)
+_IDX2 = F.max_pool2d(torch.randn(1, 2, 4, 6, generator=_g), 2, return_indices=True)[1].tolist()
+_IDX3 = F.max_pool3d(torch.randn(1, 2, 4, 4, 2, generator=_g), 2, return_indices=True)[1].tolist()
+case("max_unpool2d", "indexing", lambda x, i: F.max_unpool2d(x, i, 2), T(1, 2, 2, 3), T(values=_IDX2, dtype=I64))
+case("max_unpool3d", "indexing", lambda x, i: F.max_unpool3d(x, i, 2), T(1, 2, 2, 2, 1), T(values=_IDX3, dtype=I64))
+for _r in ("sum", "prod", "mean"):
+    for _inc in (True, False):
+        case(f"scatter_reduce_{_r}_{int(_inc)}", "indexing",
+             lambda x, i, u, r=_r, inc=_inc: x.scatter_reduce(1, i, u, r, include_self=inc),
+             T(3, 5), T(values=[[0, 1, 1], [4, 4, 4], [2, 0, 2]], dtype=I64), T(3, 3))
+case("scatter_reduce_mean_int", "indexing", lambda x, i, u: x.scatter_reduce(0, i, u, "mean"),
+     T(5, dtype=I64), T(values=[0, 0, 3], dtype=I64), T(3, dtype=I64))
+case("scatter_reduce_0d", "indexing", lambda x, i, u: x.scatter_reduce(0, i, u, "sum"), T(), T(values=0, dtype=I64), T())
+case("scatter_reduce_amax_refused", "indexing", lambda x, i, u: x.scatter_reduce(0, i, u, "amax"),
+     T(5), T(values=[0, 0, 3], dtype=I64), T(3), refused="reduce='amax'")
+case("narrow_copy", "indexing", lambda x: torch.narrow_copy(x, 1, 1, 2), T(3, 4))
+case("zero", "indexing", lambda x: aten.zero(x) + x, T(3, 4), trivial="zero(x) + x is x")
+case("nansum", "reduce", lambda x: torch.nansum(x, 1), T(values=[[1.0, float("nan"), 2.0], [float("nan")] * 3]))
+case("nansum_all_int", "reduce", torch.nansum, T(3, 4, dtype=I64))
+case("nanmean", "reduce", lambda x: torch.nanmean(x, 0, keepdim=True), T(values=[[1.0, float("nan"), 2.0], [3.0, 5.0, float("nan")]]))
+case("count_nonzero", "reduce", lambda x: torch.count_nonzero(x, 1), T(3, 4, dtype=I64, lo=-1, hi=2))
+case("count_nonzero_all", "reduce", torch.count_nonzero, T(values=[[0.0, 1.0], [0.0, -2.0]]))
+case("count_nonzero_dims", "reduce", lambda x: torch.count_nonzero(x, (0, 2)), T(2, 3, 4, dtype=BOOL))
+case("aminmax", "reduce", lambda x: list(torch.aminmax(x, dim=1, keepdim=True)), T(3, 4))
+case("aminmax_all", "reduce", lambda x: list(torch.aminmax(x)), T(3, 4, dtype=I64))
+case("dist", "reduce", lambda a, b: torch.dist(a, b, 3), T(3, 4), T(4))
+case("vdot", "matmul", torch.vdot, T(6), T(6))
+case("addr", "matmul", lambda s, a, b: torch.addr(s, a, b, beta=0.5, alpha=2.0), T(3, 4), T(3), T(4))
+case("addr_beta0_int", "matmul", lambda s, a, b: torch.addr(s, a, b, beta=0), T(3, 4, dtype=I64), T(3, dtype=I64), T(4, dtype=I64))
+case("mse_loss", "loss", lambda a, b: F.mse_loss(a, b), T(3, 4), T(3, 4))
+case("mse_loss_none", "loss", lambda a, b: F.mse_loss(a, b, reduction="none"), T(3, 4), T(3, 4))
+case("smooth_l1_loss", "loss", lambda a, b: F.smooth_l1_loss(a, b, reduction="sum", beta=0.7), T(3, 4), T(3, 4))
+case("smooth_l1_loss_beta0", "loss", lambda a, b: F.smooth_l1_loss(a, b, beta=0.0), T(3, 4), T(3, 4))
+case("huber_loss", "loss", lambda a, b: F.huber_loss(a, b, delta=0.6), T(3, 4), T(3, 4))
+case("soft_margin_loss", "loss", F.soft_margin_loss, T(3, 4), T(values=[[1.0, -1.0, 1.0, -1.0]] * 3))
+case("bce", "loss", lambda p, y, w: F.binary_cross_entropy(p, y, w), T(values=[[0.0, 0.3, 1.0], [0.9, 0.5, 0.01]]),
+     T(values=[[0.0, 1.0, 1.0], [1.0, 0.0, 0.5]]), T(3, positive=True))
+case("bce_logits", "loss", lambda z, y, pw: F.binary_cross_entropy_with_logits(z, y, pos_weight=pw, reduction="none"),
+     T(3, 4), T(values=[[0.0, 1.0, 1.0, 0.5]] * 3), T(4, positive=True))
+case("bce_logits_bf16_refused", "loss", lambda z, y: F.binary_cross_entropy_with_logits(z.bfloat16(), y.bfloat16()),
+     T(3, 4), T(3, 4), refused="intermediate roundings")
+case("nll_loss", "loss", lambda x, t: F.nll_loss(x, t), T(4, 5), T(values=[0, 4, 2, 1], dtype=I64))
+case("nll_loss_weight_ignore", "loss", lambda x, t, w: F.nll_loss(x, t, w, ignore_index=2), T(4, 5),
+     T(values=[0, 4, 2, 1], dtype=I64), T(5, positive=True))
+case("nll_loss_none", "loss", lambda x, t: F.nll_loss(x, t, reduction="none"), T(4, 5), T(values=[0, 4, 2, 1], dtype=I64))
+case("nll_loss_sum_1d", "loss", lambda x, t: F.nll_loss(x, t, reduction="sum"), T(5), T(values=3, dtype=I64))
+case("nll_loss2d", "loss", lambda x, t: F.nll_loss(x, t), T(2, 3, 4, 4), T(values=[[[0, 1, 2, 1]] * 4] * 2, dtype=I64))
+case("cross_entropy", "loss", lambda x, t: F.cross_entropy(x, t), T(4, 5), T(values=[0, 4, 2, 1], dtype=I64))
+
 # ------------------------------------------------------------------ normalization
 bn = nn.BatchNorm2d(3).eval()
 with torch.no_grad():
@@ -786,6 +842,7 @@ opcase("o_conv_unbatched", "conv", aten.conv2d.default, T(2, 5, 5), T(3, 2, 3, 3
 opcase("o_batch_norm", "normalization", aten.batch_norm.default, T(2, 3, 4), T(3), T(3), T(3), T(3, positive=True), False, 0.1, 1e-5, False)
 opcase("o_layer_norm", "normalization", aten.layer_norm.default, T(3, 4), [4], T(4), T(4))
 opcase("o_group_norm", "normalization", aten.group_norm.default, T(2, 4, 3), 2)
+opcase("o_nanmean", "reduce", aten.nanmean.default, T(values=[[1.0, float("nan"), 2.0], [3.0, 5.0, float("nan")]]), [1], True)
 opcase("o_layer_norm_negative_eps", "normalization", aten.layer_norm.default, T(3, 4), [4], T(4), T(4), -0.3)
 opcase("o_group_norm_negative_eps", "normalization", aten.group_norm.default, T(2, 4, 3), 2, T(4), T(4), -0.2)
 opcase("o_weight_norm", "normalization", aten._weight_norm.default, T(6, 2, 3), T(6, 1, 1, positive=True), 0)

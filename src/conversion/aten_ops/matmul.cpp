@@ -1,5 +1,6 @@
 // Matrix product converters.
 #include "conversion/aten_ops/common.h"
+#include "conversion/impl/elementwise.h"
 #include "conversion/impl/matmul.h"
 
 namespace atenrt::conversion::aten_ops {
@@ -32,6 +33,43 @@ ATENRT_CONVERTER(kFamily, "aten.mv.default", .validator = [](const NodeView& n, 
 }
 ATENRT_CONVERTER(kFamily, "aten.dot.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 1, "tensor", 1); })(const Scope& s, const NodeArgs& args) {
   return one(mm::matmul(s, args.tensor("self"), args.tensor("tensor")));
+}
+// vdot conjugates its first operand: for real tensors it is dot.
+ATENRT_CONVERTER(kFamily, "aten.vdot.default", .validator = [](const NodeView& n, const ConversionSettings&) { return rank_of(n, "self", 1, "other", 1); })(const Scope& s, const NodeArgs& args) {
+  return one(mm::matmul(s, args.tensor("self"), args.tensor("other")));
+}
+// addr(self, vec1, vec2, beta, alpha) = beta * self + alpha * outer(vec1, vec2); beta = 0 ignores
+// self (NaN included). The outer product is an elementwise product, exact for integers too.
+Capability addr_fits(const NodeView& n, const ConversionSettings&) {
+  for (const char* a : {"self", "vec1", "vec2"}) {
+    if (n.dtype_of(a) == DType::Bool) return Capability::no("bool addr (logical and/or) is not supported");
+    if (n.dtype_of(a) == DType::BFloat16 || n.dtype_of(a) == DType::Float16) {
+      return Capability::no("bfloat16/float16 addr: PyTorch's intermediate roundings are not reproduced");
+    }
+  }
+  return rank_of(n, "vec1", 1, "vec2", 1);
+}
+ATENRT_CONVERTER(kFamily, "aten.addr.default", .validator = addr_fits)(const Scope& s, const NodeArgs& args) {
+  namespace ew = impl::elementwise;
+  auto* self = args.tensor("self");
+  auto* v1 = args.tensor("vec1");
+  auto* v2 = args.tensor("vec2");
+  // bfloat16/float16: computed in float32 and rounded once, as PyTorch.
+  const DType dt = impl::promote_types(self->dtype, impl::promote_types(v1->dtype, v2->dtype));
+  const bool reduced = dt == DType::BFloat16 || dt == DType::Float16;
+  if (reduced) {
+    self = impl::cast(s, self, DType::Float32);
+    v1 = impl::cast(s, v1, DType::Float32);
+    v2 = impl::cast(s, v2, DType::Float32);
+  }
+  auto* outer = ew::mul(s.child("outer"), Operand{impl::unsqueeze(s, v1, 1), {}}, Operand{impl::unsqueeze(s, v2, 0), {}});
+  const Scalar beta = scalar_or_one(args, "beta"), alpha = scalar_or_one(args, "alpha");
+  NetworkTensor* y = ew::mul(s.child("alpha"), Operand{outer, {}}, Operand{nullptr, alpha});
+  if (beta.f != 0.0) {
+    auto* bias = ew::mul(s.child("beta"), Operand{self, {}}, Operand{nullptr, beta});
+    y = ew::add(s.child("sum"), Operand{y, {}}, Operand{bias, {}}, Scalar::of_int(1));
+  }
+  return one(reduced ? s.add_cast("", y, dt) : impl::identity(s, y));
 }
 ATENRT_CONVERTER(kFamily, "aten.addmm.default")(const Scope& s, const NodeArgs& args) {
   return one(mm::addmm(s, args.tensor("self"), args.tensor("mat1"), args.tensor("mat2"),

@@ -113,6 +113,56 @@ ATENRT_CONVERTER(kFamily, "aten.linalg_vector_norm.default")(const Scope& s, con
   if (auto dt = dtype_of(args)) x = impl::cast(s, x, *dt);
   return one(red::vector_norm(s, x, args.f("ord"), dims_of(args, "dim"), keepdim(args)));
 }
+// NaN-ignoring sum and mean: NaNs count as 0 and are left out of the count.
+NetworkTensor* nan_to_zero(const Scope& s, NetworkTensor* x) {
+  if (!is_floating(x->dtype)) return x;
+  return s.add_select("nan_to_zero", s.add_unary("isnan", x, network::UnaryOp::IsNan), impl::scalar_constant(s, 0.0, x->dtype), x);
+}
+ATENRT_CONVERTER(kFamily, "aten.nansum.default")(const Scope& s, const NodeArgs& args) {
+  return one(red::reduce(s, nan_to_zero(s, args.tensor("self")), ReduceOp::Sum, dims_of(args, "dim"), keepdim(args), dtype_of(args)));
+}
+ATENRT_CONVERTER(kFamily, "aten.nanmean.default")(const Scope& s, const NodeArgs& args) {
+  auto* x = args.tensor("self");
+  if (auto dt = dtype_of(args)) x = impl::cast(s, x, *dt);
+  auto* sum = red::reduce(s.child("sum"), nan_to_zero(s, x), ReduceOp::Sum, dims_of(args, "dim"), keepdim(args), std::nullopt);
+  auto* present = impl::cast(s, s.add_unary("not_nan", s.add_unary("isnan", x, network::UnaryOp::IsNan), network::UnaryOp::Not), x->dtype);
+  auto* count = red::reduce(s.child("count"), present, ReduceOp::Sum, dims_of(args, "dim"), keepdim(args), std::nullopt);
+  return one(s.add_elementwise("", sum, count, network::ElementwiseOp::Div));
+}
+Outputs count_nonzero(const Scope& s, const NodeArgs& args, std::vector<std::int64_t> dims) {
+  auto* x = args.tensor("self");
+  auto* nz = x->dtype == DType::Bool ? x : impl::ew_scalar(s, x, 0.0, network::ElementwiseOp::NotEqual);
+  return one(red::reduce(s, impl::cast(s, nz, DType::Int64), ReduceOp::Sum, std::move(dims), false, std::nullopt));
+}
+ATENRT_CONVERTER(kFamily, "aten.count_nonzero.dim_IntList")(const Scope& s, const NodeArgs& args) {
+  const auto dims = args.ints("dim");
+  if (dims.empty()) return one(impl::identity(s, impl::cast(s, impl::ew_scalar(s, args.tensor("self"), 0.0, network::ElementwiseOp::NotEqual), DType::Int64)));
+  return count_nonzero(s, args, dims);
+}
+ATENRT_CONVERTER(kFamily, "aten.count_nonzero.default")(const Scope& s, const NodeArgs& args) {
+  return count_nonzero(s, args, args.opt_i("dim") ? std::vector<std::int64_t>{*args.opt_i("dim")} : std::vector<std::int64_t>{});
+}
+Capability aminmax_fits(const NodeView& node, const ConversionSettings& settings) {
+  const ir::TensorMeta* m = node.meta("self");
+  if (m && m->sizes.empty() && node.literal_int("dim") && node.literal_bool("keepdim").value_or(false)) {
+    return Capability::no("aminmax of a 0-d tensor with dim and keepdim: PyTorch returns [1] where its export "
+                          "records []");
+  }
+  return nonempty_reduced_dim(node, settings);
+}
+ATENRT_CONVERTER(kFamily, "aten.aminmax.default", .validator = aminmax_fits)(const Scope& s, const NodeArgs& args) {
+  auto* x = args.tensor("self");
+  const auto dims = args.opt_i("dim") ? std::vector<std::int64_t>{*args.opt_i("dim")} : std::vector<std::int64_t>{};
+  auto* lo = red::reduce(s.child("min"), x, ReduceOp::Min, dims, keepdim(args), std::nullopt);
+  auto* hi = red::reduce(s.child("max"), x, ReduceOp::Max, dims, keepdim(args), std::nullopt);
+  return {lo, hi};
+}
+ATENRT_CONVERTER(kFamily, "aten.dist.default")(const Scope& s, const NodeArgs& args) {
+  const Operand a = args.operand("self"), b = args.operand("other");
+  const DType dt = impl::result_type(a, b);
+  auto* d = impl::ew(s, impl::as_tensor(s, a, dt), impl::as_tensor(s, b, dt), network::ElementwiseOp::Sub);
+  return one(red::vector_norm(s, d, args.f("p"), {}, false));
+}
 // torch.norm's overloads: p=None is the 2-norm; no dim list reduces every dim.
 ATENRT_CONVERTER(kFamily, keys("aten.norm.Scalar", "aten.norm.ScalarOpt_dim", "aten.norm.ScalarOpt_dtype",
                                "aten.norm.ScalarOpt_dim_dtype"))(const Scope& s, const NodeArgs& args) {

@@ -1,0 +1,21 @@
+// Indexing ops built on gather/scatter: take, unfold (sliding windows), max_unpool, scatter_reduce.
+#pragma once
+
+#include <string>
+
+#include "conversion/impl/converter_utils.h"
+
+namespace atenrt::conversion::impl::indexing {
+
+// torch.take: self flattened, indexed by `index` (negative indices count from the end).
+NetworkTensor* take(const Scope& s, NetworkTensor* x, NetworkTensor* index);
+// Tensor.unfold: windows of `size` every `step` along `dim`, the window as a new last dim.
+NetworkTensor* unfold(const Scope& s, NetworkTensor* x, std::int64_t dim, std::int64_t size, std::int64_t step);
+// max_unpool2d/3d: x scattered at its flat spatial `indices` into zeros of `output_size`.
+NetworkTensor* max_unpool(const Scope& s, NetworkTensor* x, NetworkTensor* indices,
+                          const std::vector<std::int64_t>& output_size);
+// scatter_reduce.two for reduce "sum", "prod" and "mean".
+NetworkTensor* scatter_reduce(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index,
+                              NetworkTensor* src, const std::string& reduce, bool include_self);
+
+}  // namespace atenrt::conversion::impl::indexing
