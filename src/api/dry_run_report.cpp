@@ -155,6 +155,18 @@ DryRunReport api::make_dry_run_report(const ir::Graph& graph, const partition::P
         if (auto why = api::fallback_refusal(node); !why.empty()) {
           r.refused.push_back({node.name, node.target.str(), why});
         }
+        // A value of a dtype atenrt cannot hold (complex) may live inside a torch
+        // segment, but cannot leave it.
+        for (const auto& out : node.outputs) {
+          ir::for_each_value(out, [&](const std::string& v) {
+            const ir::TensorMeta* m = graph.meta(v);
+            if (m && !m->dtype && std::find(seg.outputs.begin(), seg.outputs.end(), v) != seg.outputs.end()) {
+              r.refused.push_back({node.name, node.target.str(),
+                                   "its result '" + v + "' has dtype code " + std::to_string(m->dtype_code) +
+                                       ", which cannot leave the fallback (a graph output or an engine's input)"});
+            }
+          });
+        }
       }
       r.fallback_nodes += s.nodes;
       r.fallback_supported_nodes += s.supported_nodes;

@@ -214,7 +214,7 @@ def write_table(statuses, dtypes, path, command):
         "",
         "PyTorch's own operator test database (torch 1.13's `op_db`, the samples PyTorch tests every operator",
         "with) run through atenrt: each sample exported with atenrt's exporter, compiled with",
-        "`require_full_compilation` (converters only; atenrt has no fallback executor yet), run, and compared",
+        "`require_full_compilation` (converters only; the libtorch fallback is counted apart, docs/fallback.md), run, and compared",
         "with PyTorch. Float32 outputs pass when max|out - ref| <= 1e-4 * max|ref| (no absolute floor) with NaN",
         "and inf where PyTorch has them; other dtypes use `torch.testing.assert_close`'s defaults.",
         "",
