@@ -15,6 +15,7 @@
 
 #include "atenrt/dtype.h"
 #include "atenrt/errors.h"
+#include "atenrt/export.h"
 #include "atenrt/report.h"
 #include "atenrt/settings.h"
 #include "atenrt/tensor.h"
@@ -37,9 +38,9 @@ struct BuildInfo {
   std::string compiler;        // "GNU 12.2.0"
   std::vector<std::string> options;  // "sanitizers off", "python bindings on", ...
 };
-const BuildInfo& build_info();
+ATENRT_API const BuildInfo& build_info();
 
-struct TensorSpec {
+struct ATENRT_API TensorSpec {
   std::string name;
   DType dtype = DType::Float32;
   std::vector<std::int64_t> dims;
@@ -71,7 +72,7 @@ struct StepSpec {
 class ExecutionContext;
 
 // An immutable compiled engine; cheap to copy, safe to share across threads.
-class Engine {
+class ATENRT_API Engine {
  public:
   const std::vector<TensorSpec>& inputs() const;
   const std::vector<TensorSpec>& outputs() const;
@@ -127,7 +128,7 @@ class Engine {
 
 // Runs an Engine; use one per thread. Outputs are owned by the context and
 // overwritten by the next run.
-class ExecutionContext {
+class ATENRT_API ExecutionContext {
  public:
   explicit ExecutionContext(const Engine& engine);
   ~ExecutionContext();
@@ -147,10 +148,10 @@ class ExecutionContext {
 // Imports, lowers, partitions, converts and builds. Throws SettingsError for
 // bad settings (validate()), FormatError for a bad archive, UnsupportedError
 // (with the partition report) for graphs it cannot compile.
-Engine compile(const std::string& pt2_path, const CompileSettings& settings = {},
+ATENRT_API Engine compile(const std::string& pt2_path, const CompileSettings& settings = {},
                CompileReport* report = nullptr);
 
 // Imports, lowers and partitions only; never throws for unsupported nodes.
-CompileReport dry_run(const std::string& pt2_path, const CompileSettings& settings = {});
+ATENRT_API CompileReport dry_run(const std::string& pt2_path, const CompileSettings& settings = {});
 
 }  // namespace atenrt

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "atenrt/export.h"
+
 namespace atenrt {
 
 // Our own closed set of element types. The numbering is private: the .pt2
@@ -24,15 +26,15 @@ enum class DType : std::uint8_t {
 };
 inline constexpr int kDTypeCount = 10;
 
-std::size_t element_size(DType dtype);
-std::string_view dtype_name(DType dtype);             // "float32", "int64", ...
-std::optional<DType> dtype_from_name(std::string_view name);
-bool is_floating(DType dtype);
-bool is_integral(DType dtype);  // integers, not bool
+ATENRT_API std::size_t element_size(DType dtype);
+ATENRT_API std::string_view dtype_name(DType dtype);             // "float32", "int64", ...
+ATENRT_API std::optional<DType> dtype_from_name(std::string_view name);
+ATENRT_API bool is_floating(DType dtype);
+ATENRT_API bool is_integral(DType dtype);  // integers, not bool
 
 // torch._export.serde ScalarType numbering (pt2_format.md §3.6). Returns
 // nullopt for types atenrt cannot hold (complex, float8, uint16...).
-std::optional<DType> dtype_from_serde(std::int64_t serde_code);
-std::int64_t dtype_to_serde(DType dtype);
+ATENRT_API std::optional<DType> dtype_from_serde(std::int64_t serde_code);
+ATENRT_API std::int64_t dtype_to_serde(DType dtype);
 
 }  // namespace atenrt

@@ -5,27 +5,29 @@
 #include <stdexcept>
 #include <string>
 
+#include "atenrt/export.h"
+
 namespace atenrt {
 
-class Error : public std::runtime_error {
+class ATENRT_API Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
 // A .pt2 archive (or an engine file) is corrupt, hostile or of an unknown layout.
-class FormatError : public Error {
+class ATENRT_API FormatError : public Error {
  public:
   using Error::Error;
 };
 
 // A graph is well formed but uses something atenrt does not support.
-class UnsupportedError : public Error {
+class ATENRT_API UnsupportedError : public Error {
  public:
   using Error::Error;
 };
 
 // Inputs given at run time do not match what the engine expects.
-class InputError : public Error {
+class ATENRT_API InputError : public Error {
  public:
   using Error::Error;
 };
@@ -33,7 +35,7 @@ class InputError : public Error {
 // A setting is out of range or names an op, pass, decomposition or group
 // atenrt does not know (the message suggests the nearest valid name), or a
 // compile-time setting was given for an engine that is already built.
-class SettingsError : public Error {
+class ATENRT_API SettingsError : public Error {
  public:
   using Error::Error;
 };

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "atenrt/export.h"
 #include "atenrt/settings.h"
 #include "atenrt/tensor.h"
 
@@ -16,7 +17,7 @@ namespace atenrt {
 
 // True for an engine file, false for a .pt2 archive (a zip); FormatError
 // when the file cannot be opened.
-bool is_engine_file(const std::string& path);
+ATENRT_API bool is_engine_file(const std::string& path);
 
 struct InspectReport {
   std::string kind;  // "pt2" or "engine"
@@ -30,7 +31,7 @@ struct InspectReport {
 // ops keep their converter). An engine file: what it was built with, the
 // load-time settings, inputs and outputs, steps with kernels and fusions,
 // the memory plan and the weights. `verbose` lists every weight and step.
-InspectReport inspect(const std::string& path, const CompileSettings& settings = {}, bool lowered = false,
+ATENRT_API InspectReport inspect(const std::string& path, const CompileSettings& settings = {}, bool lowered = false,
                       bool verbose = false);
 
 // One converter registration, as the partitioner and the converter see it.
@@ -42,8 +43,8 @@ struct ConverterInfo {
   bool dynamic_shapes = false;
   bool enabled = true;
 };
-std::vector<ConverterInfo> list_converters();
-std::vector<std::string> converter_families();  // sorted
+ATENRT_API std::vector<ConverterInfo> list_converters();
+ATENRT_API std::vector<std::string> converter_families();  // sorted
 
 // numpy .npz files, the CLI's tensor exchange format. read_npz returns the
 // arrays with their names, positional (arr_0, arr_1, ...) in order; each
@@ -52,8 +53,8 @@ std::vector<std::string> converter_families();  // sorted
 // inflated. write_npz names them arr_0, arr_1, ... unless `names` are given.
 using NpyHeaderCheck = std::function<void(std::size_t index, const std::string& where, DType dtype,
                                           const std::vector<std::int64_t>& shape)>;
-std::vector<std::pair<std::string, Tensor>> read_npz(const std::string& path, const NpyHeaderCheck& check = {});
-void write_npz(const std::string& path, const std::vector<Tensor>& tensors,
+ATENRT_API std::vector<std::pair<std::string, Tensor>> read_npz(const std::string& path, const NpyHeaderCheck& check = {});
+ATENRT_API void write_npz(const std::string& path, const std::vector<Tensor>& tensors,
                const std::vector<std::string>& names = {});
 
 }  // namespace atenrt

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "atenrt/export.h"
+
 namespace atenrt {
 
 struct UnsupportedNode {
@@ -30,7 +32,7 @@ struct SegmentReport {
   std::vector<std::string> fallback_why;
 };
 
-struct DryRunReport {
+struct ATENRT_API DryRunReport {
   std::int64_t total_ops = 0;
   std::int64_t supported_ops = 0;
   std::vector<SegmentReport> segments;

@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "atenrt/export.h"
+
 namespace atenrt {
 
 enum class Precision { FP32, BF16 };
@@ -62,7 +64,7 @@ enum class SettingPhase { Compile, Load };
 
 using SettingValue = std::variant<bool, std::int64_t, std::string, std::vector<std::string>>;
 
-struct Setting {
+struct ATENRT_API Setting {
   std::string name;       // C++ field and Python keyword: "min_block_size"
   std::string cli_flag;   // "--min-block-size"
   bool cli_inverts = false;  // a Bool whose flag sets it to false ("--no-lowering")
@@ -81,33 +83,33 @@ struct Setting {
 };
 
 // Every setting, in the order help texts list them.
-const std::vector<Setting>& settings_table();
+ATENRT_API const std::vector<Setting>& settings_table();
 // nullptr when no setting has that name (or CLI flag).
-const Setting* find_setting(std::string_view name_or_flag);
+ATENRT_API const Setting* find_setting(std::string_view name_or_flag);
 
 // Sets one setting by name, checking its type and range (not the names a
 // list holds: validate() does, against the registries). Throws
 // SettingsError naming the setting, and the nearest name for an unknown one.
-void set_setting(CompileSettings& settings, std::string_view name, const SettingValue& value);
-SettingValue get_setting(const CompileSettings& settings, std::string_view name);
+ATENRT_API void set_setting(CompileSettings& settings, std::string_view name, const SettingValue& value);
+ATENRT_API SettingValue get_setting(const CompileSettings& settings, std::string_view name);
 // "5", "fp32", "true", "aten.relu.default,aten.gelu.default", "" (an empty list).
-std::string setting_text(const SettingValue& value);
+ATENRT_API std::string setting_text(const SettingValue& value);
 
 // Checks every setting: numbers in range, and every op, pass, decomposition
 // and group name known (an unknown one is an error suggesting the nearest
 // valid name). compile(), dry_run() and Engine::load() call it.
-void validate(const CompileSettings& settings);
+ATENRT_API void validate(const CompileSettings& settings);
 
 // A Bytes setting's text: "4096", "512K", "64M", "8G", "1T" (binary units;
 // a trailing "B" or "iB" is accepted, case does not matter). Throws
 // SettingsError naming the text on anything else or past 2^63 - 1.
-std::int64_t parse_byte_size(std::string_view text);
+ATENRT_API std::int64_t parse_byte_size(std::string_view text);
 
 // The valid names of a NameList kind, sorted (for help and suggestions).
-std::vector<std::string> known_names(NameKind kind);
+ATENRT_API std::vector<std::string> known_names(NameKind kind);
 
 // The candidate nearest to `name` by edit distance, or "" when none is
 // close enough to be a likely typo.
-std::string nearest_name(std::string_view name, const std::vector<std::string>& candidates);
+ATENRT_API std::string nearest_name(std::string_view name, const std::vector<std::string>& candidates);
 
 }  // namespace atenrt

@@ -9,11 +9,12 @@
 #include <vector>
 
 #include "atenrt/dtype.h"
+#include "atenrt/export.h"
 
 namespace atenrt {
 
 // Owns bytes. Aliased weights (views of one storage) share one Storage.
-class Storage {
+class ATENRT_API Storage {
  public:
   explicit Storage(std::vector<std::byte> bytes) : bytes_(std::move(bytes)) {}
   explicit Storage(std::size_t nbytes) : bytes_(nbytes) {}
@@ -33,11 +34,11 @@ class Storage {
   std::shared_ptr<const void> owner_;
 };
 
-std::int64_t numel_of(const std::vector<std::int64_t>& sizes);
-std::vector<std::int64_t> contiguous_strides(const std::vector<std::int64_t>& sizes);
-std::string shape_to_string(const std::vector<std::int64_t>& sizes);
+ATENRT_API std::int64_t numel_of(const std::vector<std::int64_t>& sizes);
+ATENRT_API std::vector<std::int64_t> contiguous_strides(const std::vector<std::int64_t>& sizes);
+ATENRT_API std::string shape_to_string(const std::vector<std::int64_t>& sizes);
 
-class Tensor {
+class ATENRT_API Tensor {
  public:
   Tensor() = default;
   // A new contiguous zero-filled tensor.

@@ -5,10 +5,12 @@
 #include <string>
 #include <string_view>
 
+#include "atenrt/export.h"
+
 namespace atenrt {
 
 // Valid UTF-8 with control characters, DEL and invalid bytes written as
 // \xNN (newlines and tabs kept), so a hostile name cannot reach a terminal.
-std::string escape_text(std::string_view text);
+ATENRT_API std::string escape_text(std::string_view text);
 
 }  // namespace atenrt

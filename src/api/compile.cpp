@@ -7,6 +7,7 @@
 #include "api/dry_run_report.h"
 #include "api/hybrid_compile.h"
 #include "api/pipeline.h"
+#include "ir/log.h"
 #include "atenrt/atenrt.h"
 #include "builder/builder.h"
 #include "conversion/context.h"
@@ -175,6 +176,11 @@ Engine compile(const std::string& pt2_path, const CompileSettings& settings, Com
   CompileReport& r = report ? *report : local;
   Engine engine = api::compile_program(frontend::load_pt2(pt2_path, reader_limits(settings)), settings, &r);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (log_enabled(LogLevel::Info)) {
+    log(LogLevel::Info, "compiled " + pt2_path + ": " + std::to_string(r.supported_ops) + " of " +
+                            std::to_string(r.total_ops) + " ops, " + std::to_string(engine.steps().size()) +
+                            " steps, " + engine.built_settings() + ", " + std::to_string(r.compile_ms) + " ms");
+  }
   return engine;
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "atenrt/atenrt.h"
+#include "ir/log.h"
 #include "runtime/engine.h"
 #include "runtime/hybrid.h"
 
@@ -240,6 +241,11 @@ Engine Engine::load(const std::string& path, const CompileSettings& settings) {
     return Engine(std::make_shared<const runtime::HybridEngine>(runtime::HybridEngine::load(path)));
   };
   Engine engine = load_any();
+  // A file built for another CPU is repacked at load: slower to load, and worth knowing.
+  for (const auto* e : engine.internal_engines()) {
+    if (!e->load_note().empty()) log(LogLevel::Warning, path + ": " + e->load_note());
+  }
+  if (log_enabled(LogLevel::Info)) log(LogLevel::Info, "loaded " + path + ": " + engine.built_settings());
   try {
     return engine.with_load_settings(settings);
   } catch (const SettingsError& e) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "atenrt/errors.h"
+#include "ir/log.h"
 
 namespace atenrt::conversion {
 namespace {
@@ -159,7 +160,8 @@ Registrar::Registrar(const Family& family, const Keys& keys, ConverterFn convert
       ConverterRegistry::global().add({key, family.name, convert, resolved, source, 0});
     }
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "atenrt: fatal: %s\n", e.what());
+    // A broken registration is a bug in the library: say so through the log, then stop.
+    log(LogLevel::Error, std::string("fatal: ") + e.what());
     std::abort();
   }
 }

@@ -120,7 +120,7 @@ Keys keys(K... k) {
 }
 
 // Adds one registration per key to the global registry at static-
-// initialisation time. An error (a duplicate) is reported on stderr and
+// initialisation time. An error (a duplicate) is logged (ir/log.h) and
 // aborts: a broken registry must never run.
 struct Registrar {
   Registrar(const Family& family, const Keys& keys, ConverterFn convert, RegisterOptions options,

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `pip install .` into a scratch virtual environment (Debian's pip and setuptools,
+# no index, no build isolation), then atenrt used from outside the checkout with
+# no PYTHONPATH: import, version, metadata, a compile and run through the Python
+# API, and the command line through `python -m atenrt` and the `atenrt` script.
+# Usage: tests/packaging/test_python_package.sh [BUILD_DIR]
+#   BUILD_DIR (optional): reuse this configured build tree (ATENRT_CMAKE_BUILD_DIR)
+#   instead of a fresh CMake build in build-python/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT="$PWD"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "test_python_package: $*" >&2; exit 1; }
+unset PYTHONPATH ATENRT_PYTHON_MODULE_DIR ATENRT_CLI
+if [[ -n "${1:-}" ]]; then export ATENRT_CMAKE_BUILD_DIR="$(cd "$1" && pwd)"; fi
+
+version=$(sed -n 's/^project(atenrt VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+/usr/bin/python3 -m venv --system-site-packages "$WORK/env"
+"$WORK/env/bin/python" -m pip install --no-build-isolation --no-index -q . >"$WORK/pip.log" 2>&1 ||
+  { tail -40 "$WORK/pip.log"; fail "pip install failed"; }
+
+cd "$WORK"  # away from the checkout: only the installed package can be imported
+PY="$WORK/env/bin/python"
+"$PY" - "$version" "$ROOT/tests/corpus/valid/program_raw.pt2" <<'PYEOF'
+import sys, importlib.metadata, numpy as np
+import atenrt
+version, program = sys.argv[1], sys.argv[2]
+assert "/env/" in atenrt.__file__, atenrt.__file__
+assert atenrt.__version__ == version, (atenrt.__version__, version)
+meta = importlib.metadata.metadata("atenrt")
+assert meta["Version"] == version and "Apache-2.0" in (meta["License"] or ""), dict(meta)
+engine = atenrt.compile(program)
+add_1, index = engine(np.ones((2, 4), dtype=np.float32))
+assert add_1.tolist() == [40.0, 44.0] and index.tolist() == [[115.0, 106.0]] * 2, (add_1, index)
+print("python package: import, version, metadata, compile and run ok")
+PYEOF
+"$PY" -m atenrt --version | head -1 | grep -qx "atenrt $version" || fail "python -m atenrt --version"
+"$WORK/env/bin/atenrt" --version | head -1 | grep -qx "atenrt $version" || fail "the atenrt script"
+"$PY" -m atenrt compile "$ROOT/tests/corpus/bad/truncated_half.pt2" -o x.atrt 2>err.txt && fail "a bad archive compiled"
+grep -q "atenrt: error: .*not a valid zip archive" err.txt || fail "python -m atenrt: $(cat err.txt)"
+echo "python -m atenrt and the atenrt script: ok"
