@@ -9,6 +9,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "atenrt/atenrt.h"
@@ -69,8 +70,18 @@ atenrt_status guarded(Body&& body) {
     if (!(ptr)) return fail(ATENRT_ERROR_INVALID_ARGUMENT, std::string(where) + ": " #ptr " is NULL"); \
   } while (0)
 
-std::optional<atenrt::DType> to_dtype(atenrt_dtype d) {
-  const int code = static_cast<int>(d);
+// A C caller may pass any int where an enum is declared; loading that as the
+// enum type would be undefined in C++ (UBSan's enum check), so the value is
+// read by its bytes.
+template <typename E>
+long long raw_value(const E& e) {
+  std::underlying_type_t<E> v;
+  std::memcpy(&v, &e, sizeof v);
+  return static_cast<long long>(v);
+}
+
+std::optional<atenrt::DType> to_dtype(const atenrt_dtype& d) {
+  const long long code = raw_value(d);
   if (code < 0 || code >= atenrt::kDTypeCount) return std::nullopt;
   return static_cast<atenrt::DType>(code);
 }
@@ -85,7 +96,7 @@ std::string describe_view(const atenrt_tensor& t) {
 atenrt_status view_sizes(const atenrt_tensor& t, const std::string& what, std::vector<std::int64_t>& sizes,
                          atenrt::DType& dtype) {
   const auto d = to_dtype(t.dtype);
-  if (!d) return fail(ATENRT_ERROR_INVALID_ARGUMENT, what + ": dtype " + std::to_string(static_cast<int>(t.dtype)) +
+  if (!d) return fail(ATENRT_ERROR_INVALID_ARGUMENT, what + ": dtype " + std::to_string(raw_value(t.dtype)) +
                                                          " is no atenrt_dtype");
   if (t.ndim < 0) return fail(ATENRT_ERROR_INVALID_ARGUMENT, what + ": ndim " + std::to_string(t.ndim) + " is negative");
   if (t.ndim > 0 && !t.dims) return fail(ATENRT_ERROR_INVALID_ARGUMENT, what + ": dims is NULL");
@@ -205,7 +216,7 @@ extern "C" {
 const char* atenrt_version(void) { return ATENRT_VERSION; }
 
 const char* atenrt_status_name(atenrt_status status) {
-  switch (status) {
+  switch (raw_value(status)) {
     case ATENRT_OK: return "ATENRT_OK";
     case ATENRT_ERROR_FORMAT: return "ATENRT_ERROR_FORMAT";
     case ATENRT_ERROR_UNSUPPORTED: return "ATENRT_ERROR_UNSUPPORTED";
@@ -337,7 +348,7 @@ void atenrt_set_log_callback(atenrt_log_callback callback, void* user_data, aten
         const std::string text(message);
         callback(static_cast<atenrt_log_level>(level), text.c_str(), user_data);
       },
-      static_cast<atenrt::LogLevel>(std::clamp<int>(min_level, ATENRT_LOG_DEBUG, ATENRT_LOG_ERROR)));
+      static_cast<atenrt::LogLevel>(std::clamp<long long>(raw_value(min_level), ATENRT_LOG_DEBUG, ATENRT_LOG_ERROR)));
 }
 
 }  // extern "C"
