@@ -1,5 +1,6 @@
 #include "frontend/graph_json.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "atenrt/errors.h"
@@ -43,17 +44,6 @@ std::int64_t enum_code(const json& j, const EnumName (&table)[N], const JsonRead
     r.fail(path, "unknown enum name " + preview(j));
   }
   return r.integer(j, path);
-}
-
-// "Symbol('s17', positive=True, integer=True)" → "s17"; "s0" stays "s0";
-// anything else (an expression) is kept whole as the symbol's name.
-std::string symbol_name(const std::string& expr) {
-  constexpr std::string_view kSym = "Symbol('";
-  if (expr.starts_with(kSym)) {
-    const auto end = expr.find('\'', kSym.size());
-    if (end != std::string::npos) return expr.substr(kSym.size(), end - kSym.size());
-  }
-  return expr;
 }
 
 std::string tensor_name(const json& j, const JsonReader& r, const std::string& path) {
@@ -288,21 +278,34 @@ ir::SymInt read_serde_sym_int(const json& j, const JsonReader& r, const std::str
   if (j.is_number_integer()) return ir::SymInt::of(r.integer(j, path));  // lenient: a bare int
   auto [key, v] = r.union_member(j, path);
   if (key == "as_int") return ir::SymInt::of(r.integer(*v, path + ".as_int"));
-  if (key == "as_expr") {
-    const std::string p = path + ".as_expr";
-    if (v->is_string()) return ir::SymInt::named(symbol_name(v->get<std::string>()));
-    // The hint (the example value) is an int in schema 1, a SymExprHint union
-    // later; atenrt keeps only the symbol but checks the hint is well formed.
-    if (const json* h = r.find(*v, "hint", p); h && !h->is_number_integer()) {
+  if (key != "as_expr") r.fail(path, "unknown SymInt member '" + key + "'");
+  const std::string p = path + ".as_expr";
+  // Schema 1 wrote the expression as a bare string; later a SymExpr with its
+  // example value (hint: an int in schema 1, a SymExprHint union later).
+  const std::string text = v->is_string() ? v->get<std::string>() : r.string(r.at(*v, "expr_str", p), p + ".expr_str");
+  std::optional<std::int64_t> hint;
+  if (const json* h = v->is_object() ? r.find(*v, "hint", p) : nullptr; h && !h->is_null()) {
+    if (h->is_number_integer()) {
+      hint = r.integer(*h, p + ".hint");
+    } else {
       auto [hk, hv] = r.union_member(*h, p + ".hint");
-      if (hk == "as_int") r.integer(*hv, p + ".hint.as_int");
+      if (hk == "as_int") hint = r.integer(*hv, p + ".hint.as_int");
       else if (hk == "as_float") r.number(*hv, p + ".hint.as_float");
       else if (hk == "as_bool") r.boolean(*hv, p + ".hint.as_bool");
       else r.fail(p + ".hint", "unknown SymExprHint member '" + hk + "'");
     }
-    return ir::SymInt::named(symbol_name(r.string(r.at(*v, "expr_str", p), p + ".expr_str")));
   }
-  r.fail(path, "unknown SymInt member '" + key + "'");
+  ir::SymExpr expr;
+  try {
+    expr = ir::SymExpr::parse(text);
+  } catch (const FormatError& e) {
+    r.fail(p + ".expr_str", e.what());
+  }
+  // A constant expression ("Integer(3)") is a static size.
+  if (expr.is_int()) return ir::SymInt::of(expr.value);
+  ir::SymInt s = ir::SymInt::named(expr.to_string());
+  s.hint = hint;
+  return s;
 }
 
 ir::TensorMeta read_tensor_meta(const json& j, const JsonReader& r, const std::string& path) {
@@ -395,6 +398,37 @@ void read_schema_version(const json& root, const JsonReader& r, ir::ArchiveInfo&
   info.schema_minor = minor;
 }
 
+// range_constraints: {"s0": {"min_val": 2, "max_val": 64}}; a null, missing
+// or huge max (int_oo, sys.maxsize - 1 in older torch) is unbounded.
+void read_range_constraints(const json& rc, const JsonReader& r, ir::Graph& g) {
+  r.object(rc, "$.range_constraints");
+  constexpr std::int64_t kUnbounded = std::int64_t{1} << 62;
+  for (auto it = rc.begin(); it != rc.end(); ++it) {
+    const std::string p = "$.range_constraints." + it.key().substr(0, 64);
+    r.object(it.value(), p);
+    ir::SymRange range;
+    if (const json* lo = r.find(it.value(), "min_val", p); lo && !lo->is_null()) {
+      range.min = std::max<std::int64_t>(0, r.integer(*lo, p + ".min_val"));
+    }
+    if (const json* hi = r.find(it.value(), "max_val", p); hi && !hi->is_null()) {
+      const std::int64_t max = r.integer(*hi, p + ".max_val");
+      if (max < kUnbounded) range.max = max;
+    }
+    if (range.max && *range.max < range.min) {
+      r.fail(p, "range " + range.to_string() + " is empty (min_val > max_val)");
+    }
+    // The key is str(symbol); an expression key is not a symbol atenrt can bind.
+    ir::SymExpr key;
+    try {
+      key = ir::SymExpr::parse(it.key());
+    } catch (const FormatError& e) {
+      r.fail(p, e.what());
+    }
+    if (!key.is_symbol()) r.fail(p, "the key is not a symbol name");
+    g.range_constraints[key.symbol] = range;
+  }
+}
+
 }  // namespace
 
 void read_exported_program(const json& root, const JsonReader& r, ir::ExportedProgram& out) {
@@ -409,6 +443,7 @@ void read_exported_program(const json& root, const JsonReader& r, ir::ExportedPr
     out.info.verifiers.push_back(r.string(*d, "$.dialect"));
   }
 
+  if (const json* rc = r.find(root, "range_constraints", "$")) read_range_constraints(*rc, r, out.graph);
   const json& gm = r.at(root, "graph_module", "$");
   read_graph(r.at(gm, "graph", "$.graph_module"), r, "$.graph_module.graph", out.graph);
   read_signature(r.at(gm, "signature", "$.graph_module"), r, "$.graph_module.signature",

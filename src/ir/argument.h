@@ -15,11 +15,13 @@ namespace atenrt::ir {
 // (a sym_size output or a symbolic input).
 struct SymInt {
   std::optional<std::int64_t> value;
-  std::string name;  // set when value is empty
+  std::string name;  // set when value is empty: a graph value, or a size expression ("s0", "2*s0")
+  std::optional<std::int64_t> hint{};  // a size expression's example value, when the archive gives one
   static SymInt of(std::int64_t v) { return SymInt{v, {}}; }
   static SymInt named(std::string n) { return SymInt{std::nullopt, std::move(n)}; }
   bool is_static() const { return value.has_value(); }
-  bool operator==(const SymInt&) const = default;
+  // The same size: the hint (an example) is not part of what a size is.
+  bool operator==(const SymInt& o) const { return value == o.value && name == o.name; }
 };
 
 struct None {

@@ -116,6 +116,14 @@ const Tensor* Graph::weight_for_value(const std::string& value_name) const {
   return nullptr;
 }
 
+bool Graph::has_dynamic_inputs() const {
+  for (const auto* spec : user_inputs()) {
+    const TensorMeta* m = meta(spec->value_name);
+    if (m && !m->is_static()) return true;
+  }
+  return false;
+}
+
 std::vector<const InputSpec*> Graph::user_inputs() const {
   std::vector<const InputSpec*> out;
   for (const auto& spec : signature.inputs) {

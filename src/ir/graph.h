@@ -9,6 +9,7 @@
 
 #include "atenrt/tensor.h"
 #include "ir/argument.h"
+#include "ir/sym_expr.h"
 
 namespace atenrt::ir {
 
@@ -97,6 +98,11 @@ class Graph {
   GraphSignature signature;
   // Weights, buffers and lifted constants, by their fqn (signature target).
   std::map<std::string, Tensor> weights;
+  // torch.export's range_constraints: the range of each size symbol ("s0").
+  std::map<std::string, SymRange> range_constraints;
+
+  // Whether any user input has a symbolic dim.
+  bool has_dynamic_inputs() const;
 
   const TensorMeta* meta(const std::string& value_name) const;
   // The weight bound to a placeholder (parameter/buffer/constant), or nullptr.

@@ -223,6 +223,70 @@ def dynamic_program():
         "schema_version": {"major": 8, "minor": 20}, "torch_version": "2.12.1"}
 
 
+def dynamic_forms_program():
+    """Every form torch.export writes for symbolic sizes: srepr and str() expressions, SymExprHint
+    unions and bare-int hints, range_constraints with a bounded, an unbounded (null) and an older
+    huge (sys.maxsize - 1) max, sym_size.int, and the _operator / torch.sym_* arithmetic on them.
+    x: [s0, s1]; y: [s0]; out = view(x, [s0*s1]) and x * (max(s0,s1) + min(s0,s1) + s1//2 + s1%4 - s0)."""
+    srepr = lambda n: "Symbol('%s', integer=True, positive=True)" % n
+    def expr(e, h, bare=False):
+        return {"as_expr": {"expr_str": e, "hint": h if bare else {"as_int": h}}}
+    dyn = lambda sizes, strides: {"dtype": F32, "sizes": sizes, "requires_grad": False,
+                                  "device": {"type": "cpu", "index": None}, "strides": strides,
+                                  "storage_offset": sym(0), "layout": 7}
+    S = lambda name: {"as_sym_int": {"as_name": name}}
+    def op(name, target, *args):
+        return {"target": target, "name": name, "metadata": {},
+                "inputs": [arg("", a) for a in args], "outputs": [S(name)]}
+    s0, s1 = expr(srepr("s0"), 6), expr("s1", 10, bare=True)
+    nodes = [
+        node("sym_size_int", "aten.sym_size.int", [arg("self", T("x")), arg("dim", {"as_int": 0})], [S("sym_size_int")]),
+        node("sym_size_int_1", "aten.sym_size.int", [arg("self", T("x")), arg("dim", {"as_int": 1})],
+             [S("sym_size_int_1")]),
+        op("mul", "_operator.mul", S("sym_size_int"), S("sym_size_int_1")),
+        node("view", "aten.view.default", [arg("self", T("x")), arg("size", {"as_sym_ints": [S("mul")["as_sym_int"]]})]),
+        op("sym_max", "torch.sym_max", S("sym_size_int"), S("sym_size_int_1")),
+        op("sym_min", "torch.sym_min", S("sym_size_int"), S("sym_size_int_1")),
+        op("floordiv", "_operator.floordiv", S("sym_size_int_1"), {"as_int": 2}),
+        op("mod", "_operator.mod", S("sym_size_int_1"), {"as_int": 4}),
+        op("add", "_operator.add", S("sym_max"), S("sym_min")),
+        op("add_1", "_operator.add", S("add"), S("floordiv")),
+        op("add_2", "_operator.add", S("add_1"), S("mod")),
+        op("sub", "_operator.sub", S("add_2"), S("sym_size_int")),
+        node("mul_1", "aten.mul.Tensor", [arg("self", T("x")), arg("other", S("sub"))]),
+        node("add_3", "aten.add.Tensor", [arg("self", T("mul_1")), arg("other", T("y2"))]),
+        node("unsqueeze", "aten.unsqueeze.default", [arg("self", T("y")), arg("dim", {"as_int": 1})],
+             [T("y2")]),
+    ]
+    nodes = nodes[:13] + [nodes[14], nodes[13]]
+    xs = [s0, s1]
+    return {
+        "graph_module": {
+            "graph": {"inputs": [T("x"), T("y")], "outputs": [T("view"), T("add_3")], "nodes": nodes,
+                      "tensor_values": {
+                          "x": dyn(xs, [s1, sym(1)]), "y": dyn([s0], [sym(1)]),
+                          "y2": dyn([s0, sym(1)], [sym(1), sym(1)]),
+                          "view": dyn([expr("s0*s1", 60)], [sym(1)]),
+                          "mul_1": dyn(xs, [s1, sym(1)]), "add_3": dyn(xs, [s1, sym(1)])},
+                      "sym_int_values": {
+                          "sym_size_int": s0, "sym_size_int_1": s1,
+                          "mul": expr("Mul(%s, %s)" % (srepr("s0"), srepr("s1")), 60),
+                          "sym_max": expr("Max(%s, %s)" % (srepr("s0"), srepr("s1")), 10),
+                          "sym_min": expr("Min(s0, s1)", 6, bare=True),
+                          "floordiv": expr("FloorDiv(%s, Integer(2))" % srepr("s1"), 5),
+                          "mod": expr("Mod(s1, 4)", 2),
+                          "add": expr("Max(s0, s1) + Min(s0, s1)", 16),
+                          "add_1": expr("Max(s0, s1) + Min(s0, s1) + (s1//2)", 21),
+                          "add_2": expr("Max(s0, s1) + Min(s0, s1) + (s1//2) + Mod(s1, 4)", 23),
+                          "sub": expr("Add(Max(s0, s1), Min(s0, s1), FloorDiv(s1, 2), Mod(s1, 4), Mul(Integer(-1), s0))", 17)}},
+            "signature": {"input_specs": [{"user_input": {"arg": T("x")}}, {"user_input": {"arg": T("y")}}],
+                          "output_specs": [{"user_output": {"arg": T("view")}}, {"user_output": {"arg": T("add_3")}}]},
+            "module_call_graph": []},
+        "range_constraints": {"s0": {"min_val": 2, "max_val": 16}, "s1": {"min_val": 2, "max_val": None},
+                              "s2": {"min_val": 2, "max_val": 9223372036854775806}},
+        "schema_version": {"major": 8, "minor": 20}, "torch_version": "2.12.1"}
+
+
 def make_valid():
     os.makedirs(VALID, exist_ok=True)
     write_torch_zip(os.path.join(VALID, "program_raw.pt2"), pt2_raw_entries())
@@ -233,6 +297,8 @@ def make_valid():
     write_torch_zip(os.path.join(VALID, "program_pickled.pt2"), pickled)
     write_torch_zip(os.path.join(VALID, "dynamic_raw.pt2"),
                     {"archive_format": b"pt2", "models/model.json": jdump(dynamic_program())})
+    write_torch_zip(os.path.join(VALID, "dynamic_forms.pt2"),
+                    {"archive_format": b"pt2", "models/model.json": jdump(dynamic_forms_program())})
     # Legacy (2.2-2.7): flat zip, bare -Infinity token, "M.m" version.
     legacy = {"serialized_exported_program.json": jdump(program(float("-inf")), allow_nan=True),
               "serialized_state_dict.pt": tsave(w), "serialized_constants.pt": tsave(c),

@@ -51,14 +51,31 @@ TEST(Json, TypedAccessNamesThePath) {
 
 TEST(Json, SymIntForms) {
   const JsonReader r("w");
-  EXPECT_EQ(read_serde_sym_int(json::parse(R"({"as_int": 5})"), r, "$"), ir::SymInt::of(5));
-  EXPECT_EQ(read_serde_sym_int(json::parse(
-                R"J({"as_expr": {"expr_str": "Symbol('s17', positive=True, integer=True)", "hint": {"as_int": 2}}})J"),
-                r, "$"),
-            ir::SymInt::named("s17"));
-  EXPECT_EQ(read_serde_sym_int(json::parse(R"({"as_expr": {"expr_str": "s0", "hint": 2}})"), r, "$"),
-            ir::SymInt::named("s0"));
-  EXPECT_THROW(read_serde_sym_int(json::parse(R"({"as_float": 1.0})"), r, "$"), FormatError);
+  auto read = [&](const char* text) { return read_serde_sym_int(json::parse(text), r, "$"); };
+  EXPECT_EQ(read(R"({"as_int": 5})"), ir::SymInt::of(5));
+  // srepr (current torch) with a SymExprHint union; str() with a bare-int hint; a bare string.
+  const auto srepr = read(R"J({"as_expr": {"expr_str": "Symbol('s17', positive=True, integer=True)", "hint": {"as_int": 2}}})J");
+  EXPECT_EQ(srepr.name, "s17");
+  EXPECT_EQ(srepr.hint, 2);
+  const auto plain = read(R"({"as_expr": {"expr_str": "s0", "hint": 2}})");
+  EXPECT_EQ(plain.name, "s0");
+  EXPECT_EQ(plain.hint, 2);
+  EXPECT_EQ(read(R"({"as_expr": "s3"})").name, "s3");
+  // Both spellings of one expression get one name; an unbacked size has no hint.
+  EXPECT_EQ(read(R"J({"as_expr": {"expr_str": "Mul(Integer(2), Symbol('s0', integer=True))", "hint": null}})J").name,
+            "2*s0");
+  EXPECT_EQ(read(R"({"as_expr": {"expr_str": "2*s0", "hint": {"as_int": 8}}})").name, "2*s0");
+  EXPECT_FALSE(read(R"({"as_expr": {"expr_str": "u0", "hint": null}})").hint.has_value());
+  // A constant expression is a static size.
+  EXPECT_EQ(read(R"J({"as_expr": {"expr_str": "Integer(3)", "hint": 3}})J"), ir::SymInt::of(3));
+  EXPECT_THROW(read(R"({"as_float": 1.0})"), FormatError);
+  try {
+    read(R"({"as_expr": {"expr_str": "s0 +", "hint": 2}})");
+    FAIL();
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("$.as_expr.expr_str"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read(R"J({"as_expr": {"expr_str": "__import__('os')", "hint": 2}})J"), FormatError);
 }
 
 TEST(Json, TensorMetaLenientAndStrict) {

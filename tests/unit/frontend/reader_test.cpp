@@ -2,6 +2,7 @@
 // tests/corpus/make_corpus.py); each must read into the same IR and weights.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -160,7 +161,8 @@ TEST(Reader, SymbolicShapesAndConstantInputs) {
   EXPECT_EQ(ep.info.schema_minor, 20);
   const ir::TensorMeta* x = g.meta("x");
   ASSERT_NE(x, nullptr);
-  EXPECT_EQ(x->sizes[0], ir::SymInt::named("s0"));
+  EXPECT_EQ(x->sizes[0].name, "s0");
+  EXPECT_EQ(x->sizes[0].hint, 3);
   EXPECT_EQ(x->static_sizes(), (std::vector<std::int64_t>{-1, 4}));
   EXPECT_FALSE(x->is_static());
   ASSERT_EQ(g.nodes.size(), 3u);
@@ -169,12 +171,50 @@ TEST(Reader, SymbolicShapesAndConstantInputs) {
   EXPECT_EQ(g.nodes[1].target.str(), "operator.mul");
   EXPECT_EQ(g.nodes[1].inputs.at(1).arg, ir::Argument(std::int64_t{4}));
   EXPECT_EQ(*g.nodes[2].input("size")->get_if<ir::SymIntList>(), ir::SymIntList{ir::SymInt::named("mul")});
-  EXPECT_EQ(g.sym_int_values.at("sym_size_int"), ir::SymInt::named("s0"));
+  EXPECT_EQ(g.sym_int_values.at("sym_size_int").name, "s0");
+  EXPECT_EQ(g.sym_int_values.at("mul").name, "4*s0");
+  ASSERT_EQ(g.range_constraints.size(), 1u);
+  EXPECT_EQ(g.range_constraints.at("s0").min, 2);
+  EXPECT_EQ(g.range_constraints.at("s0").max, 64);
+  EXPECT_TRUE(g.has_dynamic_inputs());
   ASSERT_EQ(g.signature.inputs.size(), 2u);
   EXPECT_EQ(g.signature.inputs[1].kind, ir::InputKind::ConstantInput);
   EXPECT_EQ(g.signature.inputs[1].value_name, "scale");
   EXPECT_EQ(g.signature.inputs[1].constant_value, ir::Argument(std::int64_t{3}));
   EXPECT_TRUE(g.weights.empty());
+}
+
+// Every form torch.export writes for symbolic sizes (make_corpus.py dynamic_forms_program).
+TEST(Reader, EverySymbolicSizeForm) {
+  const ir::Graph g = load_pt2(valid("dynamic_forms.pt2")).graph;
+  const ir::TensorMeta* x = g.meta("x");
+  ASSERT_NE(x, nullptr);
+  ASSERT_EQ(x->sizes.size(), 2u);
+  EXPECT_EQ(x->sizes[0].name, "s0");  // srepr, SymExprHint union
+  EXPECT_EQ(x->sizes[0].hint, 6);
+  EXPECT_EQ(x->sizes[1].name, "s1");  // str(), bare-int hint
+  EXPECT_EQ(x->sizes[1].hint, 10);
+  EXPECT_EQ(g.meta("view")->sizes[0].name, "s0*s1");
+  EXPECT_EQ(g.sym_int_values.at("mul").name, "s0*s1");
+  EXPECT_EQ(g.sym_int_values.at("sym_max").name, "Max(s0, s1)");
+  EXPECT_EQ(g.sym_int_values.at("sym_min").name, "Min(s0, s1)");
+  EXPECT_EQ(g.sym_int_values.at("floordiv").name, "s1//2");
+  EXPECT_EQ(g.sym_int_values.at("mod").name, "Mod(s1, 4)");
+  EXPECT_EQ(g.sym_int_values.at("sub").name, "Max(s0, s1) + Min(s0, s1) + s1//2 + Mod(s1, 4) - s0");
+  // Each recorded value is what its expression gives at the hints.
+  const std::map<std::string, std::int64_t> hints{{"s0", 6}, {"s1", 10}};
+  for (const auto& [name, value] : g.sym_int_values) {
+    EXPECT_EQ(ir::SymExpr::parse(value.name).evaluate(hints), value.hint) << name;
+  }
+  EXPECT_EQ(g.range_constraints.at("s0").to_string(), "[2, 16]");
+  EXPECT_EQ(g.range_constraints.at("s1").to_string(), "[2, inf]");  // null
+  EXPECT_EQ(g.range_constraints.at("s2").to_string(), "[2, inf]");  // sys.maxsize - 1
+  std::vector<std::string> targets;
+  for (const auto& n : g.nodes) targets.push_back(n.target.str());
+  for (const char* t : {"aten.sym_size.int", "operator.mul", "torch.sym_max", "torch.sym_min", "operator.floordiv",
+                        "operator.mod", "operator.add", "operator.sub"}) {
+    EXPECT_NE(std::find(targets.begin(), targets.end(), t), targets.end()) << t;
+  }
 }
 
 }  // namespace
