@@ -20,7 +20,7 @@ namespace atenrt::cli {
 namespace {
 
 Tensor random_input(const TensorSpec& spec, std::mt19937& rng) {
-  Tensor t(spec.dtype, spec.dims);
+  Tensor t(spec.dtype, spec.is_dynamic() ? spec.opt_dims : spec.dims);  // dynamic: the opt shape
   const std::int64_t n = t.numel();
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   switch (spec.dtype) {

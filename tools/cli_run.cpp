@@ -68,7 +68,7 @@ class RunCommand : public Command {
     };
     auto check = [&](std::size_t i, const std::string&, DType dtype, const std::vector<std::int64_t>& shape) {
       if (i >= expected.size()) throw count_error(i + 1);
-      if (dtype != expected[i].dtype || shape != expected[i].dims) {
+      if (dtype != expected[i].dtype || !expected[i].accepts(shape)) {
         throw InputError(inputs_ + ": arr_" + std::to_string(i) + " is " + std::string(dtype_name(dtype)) +
                          shape_to_string(shape) + ", but input " + std::to_string(i) + " is " + expected[i].to_string());
       }

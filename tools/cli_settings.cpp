@@ -28,6 +28,9 @@ void SettingsFlags::add_to(CLI::App* sub) {
       case SettingType::NameList:
         st.option = sub->add_option(s.cli_flag, st.names, help + " (comma-separated)")->delimiter(',');
         break;
+      case SettingType::Shapes:
+        st.option = sub->add_option(s.cli_flag, st.text, help);
+        break;
     }
     st.option->group(group);
   }
@@ -52,6 +55,7 @@ CompileSettings SettingsFlags::resolve() const {
       case SettingType::Choice:
       case SettingType::Bytes: set_setting(settings, s->name, st.text); break;
       case SettingType::NameList: set_setting(settings, s->name, st.names); break;
+      case SettingType::Shapes: set_setting(settings, s->name, st.text); break;
     }
   }
   validate(settings);

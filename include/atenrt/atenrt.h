@@ -28,6 +28,9 @@ class ExecutionContext;
 class HybridEngine;
 class HybridContext;
 }  // namespace runtime
+namespace builder {
+class DynamicEngine;
+}  // namespace builder
 
 // Version and build of this library (`atenrt --version`). The version is the
 // CMake project version, set in one place (CMakeLists.txt).
@@ -40,11 +43,19 @@ struct BuildInfo {
 };
 ATENRT_API const BuildInfo& build_info();
 
+// An engine input or output. A dynamic input has -1 for its dynamic dims
+// and its range in min_dims/opt_dims/max_dims (empty for static tensors).
 struct ATENRT_API TensorSpec {
   std::string name;
   DType dtype = DType::Float32;
   std::vector<std::int64_t> dims;
-  std::string to_string() const;  // "x: float32[1, 3, 224, 224]"
+  std::vector<std::int64_t> min_dims, opt_dims, max_dims;
+  bool is_dynamic() const { return !opt_dims.empty(); }
+  // Whether `shape` fits: same rank, static dims equal, dynamic dims within
+  // the range.
+  bool accepts(const std::vector<std::int64_t>& shape) const;
+  // "x: float32[1, 3, 224, 224]"; dynamic: "x: float32[-1, 3] (1x3 to 8x3, opt 4x3)"
+  std::string to_string() const;
 };
 
 // What compile() did, for reports and the CLI.
@@ -110,17 +121,27 @@ class ATENRT_API Engine {
   std::vector<std::string> fallback_ops() const;
   // "2 engine segments, 1 torch segment (3 ops)"; "" when not hybrid.
   std::string segments_summary() const;
+  // Dynamic shapes (docs/dynamic-shapes.md): an engine compiled from an
+  // archive with dynamic dims takes every input shape in its range; the
+  // opt shape's kernels are built at compile time, others on first use.
+  bool is_dynamic() const { return dynamic_ != nullptr; }
+  // How many shapes have been specialized, held, evicted; last build time.
+  std::string shape_cache_summary() const;
 
   explicit Engine(std::shared_ptr<const runtime::Engine> engine);
   explicit Engine(std::shared_ptr<const runtime::HybridEngine> hybrid);
-  // The single engine (not hybrid) or the engine segments (hybrid).
+  explicit Engine(std::shared_ptr<const builder::DynamicEngine> dynamic);
+  // The single engine (not hybrid; the opt shape's when dynamic) or the
+  // engine segments (hybrid).
   const runtime::Engine& internal() const;
   std::vector<const runtime::Engine*> internal_engines() const;
   const std::shared_ptr<const runtime::HybridEngine>& internal_hybrid() const { return hybrid_; }
+  const builder::DynamicEngine* dynamic() const { return dynamic_.get(); }
 
  private:
   std::shared_ptr<const runtime::Engine> engine_;
   std::shared_ptr<const runtime::HybridEngine> hybrid_;
+  std::shared_ptr<const builder::DynamicEngine> dynamic_;
   std::vector<TensorSpec> inputs_;
   std::vector<TensorSpec> outputs_;
   int num_threads_ = 0;
@@ -143,6 +164,9 @@ class ATENRT_API ExecutionContext {
   std::unique_ptr<runtime::ExecutionContext> context_;
   std::unique_ptr<runtime::HybridContext> hybrid_;
   Engine engine_;
+  // Dynamic engines: a context per recently used shape (engine.cpp).
+  struct Shaped;
+  std::vector<Shaped> shaped_;
 };
 
 // Imports, lowers, partitions, converts and builds. Throws SettingsError for

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -15,6 +16,16 @@
 namespace atenrt {
 
 enum class Precision { FP32, BF16 };
+
+// The shapes one input of a dynamic archive takes (Torch-TensorRT's
+// Input(min_shape, opt_shape, max_shape)), by the graph's input name. Parts
+// left empty come from the archive: its range_constraints for min and max,
+// the example sizes (hints) for opt. A static dim must be given as it is.
+struct InputShape {
+  std::string name;
+  std::optional<std::vector<std::int64_t>> min, opt, max;
+  bool operator==(const InputShape&) const = default;
+};
 
 // Settings follow Torch-TensorRT's CompilationSettings where they make sense
 // on this engine. Every field is described in settings_table().
@@ -45,6 +56,10 @@ struct CompileSettings {
   // (weights, activations, scratch, outputs); 0: the smaller of physical
   // memory and the cgroup limit. Load-time: an engine file is checked too.
   std::int64_t max_memory = 0;
+
+  // Dynamic shapes: the range of each dynamic input (min_shapes, opt_shapes,
+  // max_shapes and shapes in the table; text "x:1x3x224x224,mask:1x77").
+  std::vector<InputShape> input_shapes;
 };
 
 enum class SettingType {
@@ -53,6 +68,7 @@ enum class SettingType {
   Choice,    // one of `choices`
   NameList,  // names of the kind `names` says, each checked
   Bytes,     // a byte count >= 0: an int, or text with a K/M/G/T suffix ("512M")
+  Shapes,    // "name:dims,..." (dims "1x3x224x224"; "" for a scalar), one part of input_shapes
 };
 
 // What a NameList setting names; each kind is checked against what atenrt knows.
@@ -104,6 +120,11 @@ ATENRT_API void validate(const CompileSettings& settings);
 // a trailing "B" or "iB" is accepted, case does not matter). Throws
 // SettingsError naming the text on anything else or past 2^63 - 1.
 ATENRT_API std::int64_t parse_byte_size(std::string_view text);
+// "x:1x3x224x224,mask:1x77" into (name, dims) pairs, and back; throws
+// SettingsError naming `setting` for text that is not of that form.
+ATENRT_API std::vector<std::pair<std::string, std::vector<std::int64_t>>> parse_shapes(std::string_view text,
+                                                                            std::string_view setting);
+ATENRT_API std::string shapes_text(const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& shapes);
 
 // The valid names of a NameList kind, sorted (for help and suggestions).
 ATENRT_API std::vector<std::string> known_names(NameKind kind);

@@ -10,7 +10,7 @@ namespace py = pybind11;
 namespace atenrt::python {
 
 Context::Context(const Engine& engine) : engine_(engine), context_(engine.create_context()) {
-  for (const auto& spec : engine_.inputs()) staging_.emplace_back(spec.dtype, spec.dims);
+  for (const auto& spec : engine_.inputs()) staging_.emplace_back(spec.dtype, spec.is_dynamic() ? spec.opt_dims : spec.dims);
 }
 
 py::list Context::run(const py::sequence& inputs) {
@@ -27,7 +27,11 @@ py::list Context::run(const py::sequence& inputs) {
   }
   std::vector<BoundInput> bound;
   bound.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) bound.push_back(bind_input(inputs[i], specs[i]));
+  std::vector<std::vector<std::int64_t>> shapes;  // read with the GIL held
+  for (std::size_t i = 0; i < count; ++i) {
+    bound.push_back(bind_input(inputs[i], specs[i]));
+    shapes.emplace_back(bound.back().array.shape(), bound.back().array.shape() + bound.back().array.ndim());
+  }
 
   // Lock only once the GIL is released: a thread holding the GIL never waits
   // for the mutex, so re-taking the GIL below while holding it cannot deadlock.
@@ -36,7 +40,11 @@ py::list Context::run(const py::sequence& inputs) {
   {
     py::gil_scoped_release nogil;
     lock.lock();
-    for (std::size_t i = 0; i < count; ++i) copy_input(bound[i], staging_[i]);
+    for (std::size_t i = 0; i < count; ++i) {
+      // Dynamic inputs: the staging tensor takes this run's shape.
+      if (staging_[i].sizes() != shapes[i]) staging_[i] = Tensor(specs[i].dtype, shapes[i]);
+      copy_input(bound[i], staging_[i]);
+    }
     outputs = &context_.run(staging_);
   }
   py::list result;

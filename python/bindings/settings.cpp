@@ -60,6 +60,31 @@ SettingValue from_python(const Setting& s, const py::handle& value) {
       }
       return names;
     }
+    case SettingType::Shapes: {
+      // "x:1x3x224x224,mask:1x77", or {"x": (1, 3, 224, 224), "mask": (1, 77)}.
+      if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+      if (!py::isinstance<py::dict>(value)) {
+        throw SettingsError(where(s) + " takes \"name:dims,...\" or a dict of input name to shape");
+      }
+      std::vector<std::pair<std::string, std::vector<std::int64_t>>> shapes;
+      for (const auto& [k, v] : value.cast<py::dict>()) {
+        if (!py::isinstance<py::str>(k)) throw SettingsError(where(s) + ": input names are strings");
+        std::vector<std::int64_t> dims;
+        try {
+          for (const auto& d : py::iter(v)) {
+            if (py::isinstance<py::bool_>(d) || !py::isinstance<py::int_>(d)) throw py::type_error("");
+            dims.push_back(d.cast<std::int64_t>());
+          }
+        } catch (const std::exception&) {
+          throw SettingsError(where(s) + ": the shape of '" + k.cast<std::string>() + "' is not a sequence of ints");
+        }
+        for (auto d : dims) {
+          if (d < 0) throw SettingsError(where(s) + ": the shape of '" + k.cast<std::string>() + "' has a negative dim");
+        }
+        shapes.emplace_back(k.cast<std::string>(), std::move(dims));
+      }
+      return shapes_text(shapes);
+    }
   }
   return false;
 }

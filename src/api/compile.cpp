@@ -2,14 +2,17 @@
 // partition → convert → build.
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 
 #include "api/dry_run_report.h"
 #include "api/hybrid_compile.h"
+#include "api/input_ranges.h"
 #include "api/pipeline.h"
 #include "ir/log.h"
 #include "atenrt/atenrt.h"
 #include "builder/builder.h"
+#include "builder/dynamic_engine.h"
 #include "conversion/context.h"
 #include "conversion/registry.h"
 #include "frontend/pt2_reader.h"
@@ -201,12 +204,33 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
   }
   conversion::ConvertedGraph converted =
       conversion::convert_segment(program.graph, engine_plan(program.graph, analysis), conversion_settings(settings));
+  // Input ranges: the archive's, narrowed by the settings (static archives
+  // too, where the settings may only repeat the archive's dims).
+  std::vector<InputInfo> infos;
+  for (auto* in : converted.network.inputs()) infos.push_back({in->name, in->dtype});
+  const auto ranges = input_ranges(program.graph, infos, settings);
   builder::BuildReport build_report;
-  auto engine = std::make_shared<const runtime::Engine>(
-      builder::build(std::move(converted.network), builder_config(settings), &build_report));
+  bool dynamic = false;
+  for (auto* in : converted.network.inputs()) dynamic = dynamic || !in->is_static();
+  std::optional<Engine> result;
+  if (dynamic && !is_pinned(ranges)) {
+    auto engine = std::make_shared<const builder::DynamicEngine>(std::move(converted.network), builder_config(settings),
+                                                                 ranges);
+    result.emplace(std::move(engine));
+  } else {
+    network::Network net = std::move(converted.network);
+    if (dynamic) {
+      // Every dynamic dim pinned (--shapes): one static engine for that shape.
+      std::vector<network::Dims> dims;
+      for (const auto& range : ranges) dims.push_back(range.opt());
+      net = builder::specialize(net, dims);
+    }
+    result.emplace(std::make_shared<const runtime::Engine>(
+        builder::build(std::move(net), builder_config(settings), &build_report)));
+  }
   r.fusions = build_report.fusions;
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return Engine(std::move(engine));
+  return std::move(*result);
 }
 
 CompileReport dry_run(const std::string& pt2_path, const CompileSettings& settings) {

@@ -3,9 +3,11 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 #include "atenrt/atenrt.h"
+#include "builder/dynamic_engine.h"
 #include "ir/log.h"
 #include "runtime/engine.h"
 #include "runtime/hybrid.h"
@@ -15,7 +17,13 @@ namespace {
 
 std::vector<TensorSpec> specs(const std::vector<runtime::TensorInfo>& infos) {
   std::vector<TensorSpec> out;
-  for (const auto& i : infos) out.push_back({i.name, i.dtype, i.dims});
+  for (const auto& i : infos) {
+    TensorSpec spec;
+    spec.name = i.name;
+    spec.dtype = i.dtype;
+    spec.dims = i.dims;
+    out.push_back(std::move(spec));
+  }
   return out;
 }
 
@@ -32,7 +40,54 @@ int openmp_max_threads() {
 }  // namespace
 
 std::string TensorSpec::to_string() const {
-  return name + ": " + std::string(dtype_name(dtype)) + shape_to_string(dims);
+  std::string out = name + ": " + std::string(dtype_name(dtype)) + shape_to_string(dims);
+  if (!is_dynamic()) return out;
+  auto text = [](const std::vector<std::int64_t>& d) {
+    std::string t;
+    for (std::size_t i = 0; i < d.size(); ++i) t += (i ? "x" : "") + std::to_string(d[i]);
+    return t.empty() ? std::string("scalar") : t;
+  };
+  return out + " (" + text(min_dims) + " to " + text(max_dims) + ", opt " + text(opt_dims) + ")";
+}
+
+bool TensorSpec::accepts(const std::vector<std::int64_t>& shape) const {
+  if (shape.size() != dims.size()) return false;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] >= 0 ? shape[d] != dims[d] : (shape[d] < min_dims.at(d) || shape[d] > max_dims.at(d))) return false;
+  }
+  return true;
+}
+
+Engine::Engine(std::shared_ptr<const builder::DynamicEngine> dynamic)
+    : Engine(dynamic->opt_engine_shared()) {
+  dynamic_ = std::move(dynamic);
+  for (std::size_t i = 0; i < inputs_.size() && i < dynamic_->ranges().size(); ++i) {
+    const auto& r = dynamic_->ranges()[i];
+    auto& spec = inputs_[i];
+    spec.min_dims = r.min();
+    spec.opt_dims = r.opt();
+    spec.max_dims = r.max();
+    for (std::size_t d = 0; d < r.dims.size(); ++d) {
+      if (!r.dims[d].is_static()) spec.dims[d] = -1;
+    }
+  }
+  // Outputs whose dims differ between the range's corners are dynamic too.
+  for (const auto* corner : {&dynamic_->min_output_dims(), &dynamic_->max_output_dims()}) {
+    for (std::size_t o = 0; o < outputs_.size() && o < corner->size(); ++o) {
+      for (std::size_t d = 0; d < outputs_[o].dims.size() && d < (*corner)[o].size(); ++d) {
+        if ((*corner)[o][d] != outputs_[o].dims[d]) outputs_[o].dims[d] = -1;
+      }
+    }
+  }
+}
+
+std::string Engine::shape_cache_summary() const {
+  if (!dynamic_) return "static engine";
+  const auto s = dynamic_->stats();
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.1f", s.last_build_ms);
+  return std::to_string(s.specializations) + " shapes specialized, " + std::to_string(s.cached) + " held, " +
+         std::to_string(s.evicted) + " evicted; last took " + ms + " ms";
 }
 
 Engine::Engine(std::shared_ptr<const runtime::Engine> engine)
@@ -155,6 +210,7 @@ std::string Engine::built_settings() const {
 
 std::string Engine::describe() const {
   std::ostringstream out;
+  if (dynamic_) out << "dynamic shapes: steps and memory below are the opt shape's; " << shape_cache_summary() << "\n";
   out << "inputs:\n";
   for (const auto& i : inputs_) out << "  " << i.to_string() << "\n";
   out << "outputs:\n";
@@ -198,6 +254,10 @@ std::size_t Engine::weight_bytes() const {
 }
 
 void Engine::save(const std::string& path) const {
+  if (dynamic_) {
+    throw UnsupportedError(path + ": saving an engine with dynamic shapes is not supported yet; keep the .pt2 and "
+                           "compile it where it runs, or pin the shapes (--shapes) to save a static engine");
+  }
   if (hybrid_) {
     hybrid_->save(path);
   } else {
@@ -253,6 +313,14 @@ Engine Engine::load(const std::string& path, const CompileSettings& settings) {
   }
 }
 
+// A context of a dynamic engine keeps one runtime context (arena, kernel
+// state) per recently used shape; each holds its specialization alive.
+struct ExecutionContext::Shaped {
+  std::shared_ptr<const runtime::Engine> engine;
+  std::unique_ptr<runtime::ExecutionContext> context;
+};
+constexpr std::size_t kShapedContexts = 4;
+
 ExecutionContext::ExecutionContext(const Engine& engine)
     : engine_(engine) {
   if (engine.internal_hybrid()) {
@@ -268,7 +336,27 @@ ExecutionContext::ExecutionContext(ExecutionContext&&) noexcept = default;
 ExecutionContext& ExecutionContext::operator=(ExecutionContext&&) noexcept = default;
 
 const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inputs) {
-  return hybrid_ ? hybrid_->run(inputs) : context_->run(inputs);
+  if (hybrid_) return hybrid_->run(inputs);
+  const builder::DynamicEngine* dynamic = engine_.dynamic();
+  if (!dynamic) return context_->run(inputs);
+  std::vector<network::Dims> dims;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].defined()) throw InputError("input " + std::to_string(i) + " is an undefined tensor");
+    dims.push_back(inputs[i].sizes());
+  }
+  auto engine = dynamic->engine_for(dims);  // checks the range
+  if (engine.get() == &engine_.internal()) return context_->run(inputs);
+  for (std::size_t k = 0; k < shaped_.size(); ++k) {
+    if (shaped_[k].engine == engine) {
+      std::rotate(shaped_.begin(), shaped_.begin() + static_cast<std::ptrdiff_t>(k), shaped_.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+      return shaped_.front().context->run(inputs);
+    }
+  }
+  if (shaped_.size() >= kShapedContexts) shaped_.pop_back();
+  Shaped s{engine, std::make_unique<runtime::ExecutionContext>(*engine)};
+  s.context->set_num_threads(engine_.num_threads());
+  shaped_.insert(shaped_.begin(), std::move(s));
+  return shaped_.front().context->run(inputs);
 }
 
 }  // namespace atenrt

@@ -61,6 +61,96 @@ Setting inverted(Setting s) {
   return s;
 }
 
+// ---- input_shapes: four rows over one field (min, opt, max, and all three)
+
+using ShapePart = std::optional<std::vector<std::int64_t>> InputShape::*;
+using ShapeList = std::vector<std::pair<std::string, std::vector<std::int64_t>>>;
+
+template <ShapePart P>
+SettingValue get_part(const CompileSettings& s) {
+  ShapeList out;
+  for (const auto& in : s.input_shapes) {
+    if (in.*P) out.emplace_back(in.name, *(in.*P));
+  }
+  return shapes_text(out);
+}
+
+InputShape& shape_entry(CompileSettings& s, const std::string& name) {
+  for (auto& in : s.input_shapes) {
+    if (in.name == name) return in;
+  }
+  s.input_shapes.push_back(InputShape{name, {}, {}, {}});
+  return s.input_shapes.back();
+}
+
+void drop_empty_entries(CompileSettings& s) {
+  std::erase_if(s.input_shapes, [](const InputShape& in) { return !in.min && !in.opt && !in.max; });
+}
+
+template <ShapePart P>
+void set_part(CompileSettings& s, const SettingValue& v, const char* setting) {
+  const ShapeList shapes = parse_shapes(as<std::string>(v, setting), setting);
+  for (auto& in : s.input_shapes) in.*P = std::nullopt;
+  for (const auto& [name, dims] : shapes) shape_entry(s, name).*P = dims;
+  drop_empty_entries(s);
+}
+
+SettingValue get_pinned(const CompileSettings& s) {
+  ShapeList out;
+  for (const auto& in : s.input_shapes) {
+    if (in.min && in.min == in.opt && in.opt == in.max) out.emplace_back(in.name, *in.min);
+  }
+  return shapes_text(out);
+}
+
+void set_pinned(CompileSettings& s, const SettingValue& v) {
+  for (const auto& [name, dims] : parse_shapes(as<std::string>(v, "shapes"), "shapes")) {
+    InputShape& in = shape_entry(s, name);
+    in.min = in.opt = in.max = dims;
+  }
+}
+
+Setting shapes_row(std::string name, std::string flag, std::string help, Getter get, Setter set) {
+  return row(std::move(name), std::move(flag), SettingType::Shapes, std::move(help), get, set);
+}
+
+constexpr std::int64_t kMaxDim = std::int64_t{1} << 40;
+
+// min <= opt <= max per dim, one rank per input.
+void check_input_shapes(const std::vector<InputShape>& shapes) {
+  for (const auto& in : shapes) {
+    const std::pair<const char*, const std::optional<std::vector<std::int64_t>>*> parts[] = {
+        {"min", &in.min}, {"opt", &in.opt}, {"max", &in.max}};
+    const std::vector<std::int64_t>* first = nullptr;
+    const char* first_name = "";
+    for (const auto& [part, value] : parts) {
+      if (!*value) continue;
+      if (first && first->size() != (*value)->size()) {
+        throw SettingsError("input '" + in.name + "': " + first_name + " shape " + shapes_text({{in.name, *first}}) +
+                            " and " + part + " shape " + shapes_text({{in.name, **value}}) + " differ in rank");
+      }
+      if (!first) {
+        first = &**value;
+        first_name = part;
+      }
+    }
+    for (std::size_t a = 0; a < 3; ++a) {
+      for (std::size_t b = a + 1; b < 3; ++b) {
+        if (!*parts[a].second || !*parts[b].second) continue;
+        const auto& lo = **parts[a].second;
+        const auto& hi = **parts[b].second;
+        for (std::size_t d = 0; d < lo.size(); ++d) {
+          if (lo[d] > hi[d]) {
+            throw SettingsError("input '" + in.name + "' dim " + std::to_string(d) + ": " + parts[a].first + " " +
+                                std::to_string(lo[d]) + " is larger than " + parts[b].first + " " +
+                                std::to_string(hi[d]) + " (min <= opt <= max)");
+          }
+        }
+      }
+    }
+  }
+}
+
 constexpr std::int64_t kMaxThreads = 1024;
 constexpr std::uint64_t checked_max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 constexpr std::int64_t kMaxBlock = 1'000'000'000;
@@ -121,6 +211,18 @@ std::vector<Setting> make_table() {
   memory.phase = SettingPhase::Load;
   memory.max = std::numeric_limits<std::int64_t>::max();
   t.push_back(memory);
+  t.push_back(shapes_row("min_shapes", "--min-shapes", "smallest shapes of dynamic inputs (x:1x3x224x224,mask:1x77)",
+                         get_part<&InputShape::min>,
+                         [](CompileSettings& s, const SettingValue& v) { set_part<&InputShape::min>(s, v, "min_shapes"); }));
+  t.push_back(shapes_row("opt_shapes", "--opt-shapes",
+                         "shapes of dynamic inputs the engine is built for at compile time (default: the example's)",
+                         get_part<&InputShape::opt>,
+                         [](CompileSettings& s, const SettingValue& v) { set_part<&InputShape::opt>(s, v, "opt_shapes"); }));
+  t.push_back(shapes_row("max_shapes", "--max-shapes", "largest shapes of dynamic inputs (needed where the archive has no bound)",
+                         get_part<&InputShape::max>,
+                         [](CompileSettings& s, const SettingValue& v) { set_part<&InputShape::max>(s, v, "max_shapes"); }));
+  t.push_back(shapes_row("shapes", "--shapes", "pin dynamic inputs to one shape each (min = opt = max)", get_pinned,
+                         set_pinned));
   return t;
 }
 
@@ -191,6 +293,7 @@ std::string Setting::type_name() const {
     case SettingType::Int: return "int";
     case SettingType::Choice: return "choice";
     case SettingType::Bytes: return "bytes";
+    case SettingType::Shapes: return "shapes";
     case SettingType::NameList: break;
   }
   switch (names) {
@@ -319,7 +422,63 @@ std::vector<std::string> known_names(NameKind kind) {
   return {};
 }
 
+ShapeList parse_shapes(std::string_view text, std::string_view setting) {
+  ShapeList out;
+  const std::string where(setting);
+  if (text.empty()) return out;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string_view item = text.substr(pos, comma - pos);
+    const std::size_t colon = item.rfind(':');
+    if (colon == std::string_view::npos || colon == 0) {
+      throw SettingsError(where + ": '" + std::string(item.substr(0, 80)) +
+                          "' is not name:dims (e.g. x:1x3x224x224, or x: for a scalar)");
+    }
+    const std::string name(item.substr(0, colon));
+    std::vector<std::int64_t> dims;
+    const std::string_view ds = item.substr(colon + 1);
+    std::size_t p = 0;
+    while (p < ds.size()) {
+      const std::size_t x = std::min(ds.find('x', p), ds.size());
+      const std::string_view num = ds.substr(p, x - p);
+      std::int64_t v = 0;
+      bool ok = !num.empty() && num.size() <= 13;
+      for (char c : num) {
+        ok = ok && c >= '0' && c <= '9';
+        if (ok) v = v * 10 + (c - '0');
+      }
+      if (!ok || v > kMaxDim) {
+        throw SettingsError(where + ": input '" + name + "': '" + std::string(ds.substr(0, 80)) +
+                            "' is not dims like 1x3x224x224 (each 0 to 2^40)");
+      }
+      dims.push_back(v);
+      p = x + 1;
+      if (x + 1 == ds.size()) {
+        throw SettingsError(where + ": input '" + name + "': '" + std::string(ds.substr(0, 80)) + "' ends with 'x'");
+      }
+    }
+    for (const auto& [n, _] : out) {
+      if (n == name) throw SettingsError(where + ": input '" + name + "' is given twice");
+    }
+    out.emplace_back(name, std::move(dims));
+    if (comma == text.size()) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
+std::string shapes_text(const ShapeList& shapes) {
+  std::string out;
+  for (const auto& [name, dims] : shapes) {
+    out += (out.empty() ? "" : ",") + name + ":";
+    for (std::size_t d = 0; d < dims.size(); ++d) out += (d ? "x" : "") + std::to_string(dims[d]);
+  }
+  return out;
+}
+
 void validate(const CompileSettings& settings) {
+  check_input_shapes(settings.input_shapes);
   for (const auto& s : settings_table()) {
     const SettingValue value = s.get(settings);
     if (s.type != SettingType::NameList) {

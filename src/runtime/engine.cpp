@@ -189,13 +189,23 @@ void Engine::Impl::add_step(int s, const std::vector<bool>& blocked_output) {
   plan.push_back(std::move(exec));
 }
 
-Engine::Engine(Program program, EngineOptions options) : Engine(std::move(program), options, nullptr) {}
+Engine::Engine(Program program, EngineOptions options)
+    : Engine(std::move(program), options, std::shared_ptr<const LoadedFile>()) {}
 
 Engine::Engine(Program program, EngineOptions options, std::shared_ptr<const LoadedFile> file) {
   auto impl = std::make_shared<Impl>();
   impl->program = std::move(program);
   impl->options = options;
   impl->file = std::move(file);
+  impl->compile();
+  impl_ = std::move(impl);
+}
+
+Engine::Engine(Program program, EngineOptions options, std::shared_ptr<cpu::WeightPacks> packs) {
+  auto impl = std::make_shared<Impl>();
+  impl->program = std::move(program);
+  impl->options = options;
+  impl->packs = std::move(packs);
   impl->compile();
   impl_ = std::move(impl);
 }

@@ -71,6 +71,9 @@ struct MemoryStats {
 
 // What a loaded engine keeps of its file (engine_impl.h).
 struct LoadedFile;
+namespace cpu {
+class WeightPacks;
+}
 
 class ExecutionContext;
 
@@ -79,6 +82,11 @@ class Engine {
   Engine(Program program, EngineOptions options = {});
   // A loaded engine: weights stored pre-packed, and the file behind them.
   Engine(Program program, EngineOptions options, std::shared_ptr<const LoadedFile> file);
+  // An engine whose weight packs live in `packs`, shared with other engines
+  // made from the same network (the shape specializations of a dynamic
+  // engine): a weight one of them packed is not packed again. Engines that
+  // share packs must be made one at a time.
+  Engine(Program program, EngineOptions options, std::shared_ptr<cpu::WeightPacks> packs);
 
   const std::vector<TensorInfo>& inputs() const;
   const std::vector<TensorInfo>& outputs() const;

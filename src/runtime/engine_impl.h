@@ -49,7 +49,7 @@ struct Engine::Impl {
 
   // Weights (engine_weights.cpp): the pre-packed forms the kernels share,
   // which constants some kernel reads plain, and the file they came from.
-  std::unique_ptr<cpu::WeightPacks> packs;
+  std::shared_ptr<cpu::WeightPacks> packs;  // set before compile() to share another engine's
   std::shared_ptr<const LoadedFile> file;
   std::vector<bool> read_plain;  // per program tensor
   std::string load_note;

@@ -19,7 +19,7 @@ std::string megabytes(std::size_t bytes) {
 }  // namespace
 
 void Engine::Impl::begin_weights() {
-  packs = std::make_unique<cpu::WeightPacks>();
+  if (!packs) packs = std::make_shared<cpu::WeightPacks>();
   read_plain.assign(program.tensors.size(), false);
   if (!file) return;
   for (const auto& [id, pack] : file->packs) packs->add_stored(&program.tensors[id], pack, file->owner);

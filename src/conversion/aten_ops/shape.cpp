@@ -7,12 +7,20 @@ namespace {
 namespace sh = impl::shape;
 constexpr Family kFamily{.name = "shape"};
 
+// Sizes only known at run time (sym_size results of a dynamic archive) make
+// a shape tensor; static sizes stay a plain reshape.
 Outputs reshape_to(const Scope& s, const NodeArgs& args, const char* size_arg) {
+  const Value size = args.value(size_arg);
+  if (size.is_list()) {
+    for (const auto& e : size.list()) {
+      if (e.is_network_tensor()) return one(sh::reshape_dynamic(s, args.tensor("self"), size.list()));
+    }
+  }
   return one(sh::reshape(s, args.tensor("self"), args.ints(size_arg)));
 }
-ATENRT_CONVERTER(kFamily, "aten.view.default")(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "size"); }
-ATENRT_CONVERTER(kFamily, "aten.reshape.default")(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "shape"); }
-ATENRT_CONVERTER(kFamily, keys("aten._reshape_alias.default", "aten._unsafe_view.default", "aten._reshape_copy.default", "aten.view_copy.default"))(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "size"); }
+ATENRT_CONVERTER(kFamily, "aten.view.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "size"); }
+ATENRT_CONVERTER(kFamily, "aten.reshape.default", .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "shape"); }
+ATENRT_CONVERTER(kFamily, keys("aten._reshape_alias.default", "aten._unsafe_view.default", "aten._reshape_copy.default", "aten.view_copy.default"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "size"); }
 ATENRT_CONVERTER(kFamily, keys("aten.expand.default", "aten.expand_copy.default"))(const Scope& s, const NodeArgs& args) {
   return one(sh::expand(s, args.tensor("self"), args.ints("size")));
 }

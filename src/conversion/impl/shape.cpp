@@ -2,12 +2,36 @@
 
 #include <algorithm>
 
+#include "conversion/host_tensor.h"
+
 namespace atenrt::conversion::impl::shape {
 
 NetworkTensor* reshape(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> size) {
   check(std::count(size.begin(), size.end(), -1) <= 1, "reshape size " + shape_to_string(size) + " has more than one -1");
   if (x->dims == size) return x;
   return s.add_reshape("", x, std::move(size));
+}
+
+NetworkTensor* reshape_dynamic(const Scope& s, NetworkTensor* x, const std::vector<Value>& size) {
+  std::vector<NetworkTensor*> pieces;
+  std::int64_t inferred = 0;
+  for (std::size_t k = 0; k < size.size(); ++k) {
+    const Value& e = size[k];
+    if (e.is_int()) {
+      inferred += e.as_int() == -1;
+      pieces.push_back(s.constant(int64_tensor({1}, {e.as_int()}), "size_" + std::to_string(k)));
+      continue;
+    }
+    check(e.is_network_tensor(), "reshape size element " + std::to_string(k) + " is " + e.describe() + ", not an int");
+    NetworkTensor* t = e.network_tensor();
+    check(t->rank() == 0 && is_integral(t->dtype), "reshape size element " + std::to_string(k) + " is " + e.describe() +
+                                                       ", not an integer scalar");
+    if (t->dtype != DType::Int64) t = s.add_cast("size_cast_" + std::to_string(k), t, DType::Int64);
+    pieces.push_back(s.add_reshape("size_" + std::to_string(k), t, {1}));
+  }
+  check(inferred <= 1, "reshape size has more than one -1");
+  NetworkTensor* shape = pieces.size() == 1 ? pieces[0] : s.add_concatenation("size", pieces, 0);
+  return s.add_shuffle("", x, network::ShuffleParams{}, shape);
 }
 
 NetworkTensor* permute(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> dims) {

@@ -11,6 +11,10 @@ namespace atenrt::conversion::impl::shape {
 
 // torch.reshape / view: one -1 may be inferred.
 NetworkTensor* reshape(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> size);
+// The same with sizes known only at run time (dynamic shapes): each element
+// an int or a 0-d integer network tensor (a sym_size result); the shape is
+// built as a tensor, so the dims are static once the engine is specialized.
+NetworkTensor* reshape_dynamic(const Scope& s, NetworkTensor* x, const std::vector<Value>& size);
 NetworkTensor* permute(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> dims);
 NetworkTensor* transpose(const Scope& s, NetworkTensor* x, std::int64_t dim0, std::int64_t dim1);
 NetworkTensor* unsqueeze(const Scope& s, NetworkTensor* x, std::int64_t dim);

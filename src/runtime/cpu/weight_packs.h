@@ -40,6 +40,17 @@ struct PackForFile {
   std::size_t bytes = 0;
 };
 
+// Which weight a pack belongs to: its plain storage (shared by every program
+// made from one network) with its dims and dtype, or the program tensor
+// itself for a weight a file holds only packed.
+struct WeightKey {
+  const void* data = nullptr;
+  Dims dims;
+  DType dtype = DType::Float32;
+  auto operator<=>(const WeightKey&) const = default;
+};
+WeightKey weight_key(const ProgramTensor& tensor);
+
 class WeightPacks {
  public:
   WeightPacks();

@@ -18,16 +18,27 @@ struct WeightPacks::Impl {
   struct Pack {
     md_t md;
     memory mem;
+    std::shared_ptr<Storage> keeps;  // the plain storage, so that its address is never another weight's
     bool from_file = false;     // reads the mapped file in place
     bool repacked = false;      // made at load from a stored pack in another layout
     bool aliases_plain = false; // the plain constant itself (the kernel wants plain)
   };
   std::map<const ProgramTensor*, StoredPack> stored;
   std::map<const ProgramTensor*, std::shared_ptr<const void>> owners;
-  std::map<const ProgramTensor*, std::vector<Pack>> packs;
-  std::vector<const ProgramTensor*> pending;  // packs added in this step (last of their lists)
-  std::vector<const ProgramTensor*> taken;    // tensors packed for this step
+  // By weight (weight_key): engines that share one WeightPacks (the shape
+  // specializations of a dynamic engine) share the packs of the same constant.
+  std::map<WeightKey, std::vector<Pack>> packs;
+  std::vector<WeightKey> pending;  // packs added in this step (last of their lists)
+  std::vector<WeightKey> taken;    // weights packed for this step
 };
+
+WeightKey weight_key(const ProgramTensor& t) {
+  WeightKey k;
+  k.data = t.value.defined() ? static_cast<const void*>(t.value.raw_data()) : static_cast<const void*>(&t);
+  k.dims = t.dims;
+  k.dtype = t.dtype;
+  return k;
+}
 
 namespace {
 
@@ -157,20 +168,20 @@ void WeightPacks::end_step(bool kept) {
 }
 
 bool WeightPacks::packed_in_step(const ProgramTensor* t) const {
-  return std::find(impl_->taken.begin(), impl_->taken.end(), t) != impl_->taken.end();
+  return std::find(impl_->taken.begin(), impl_->taken.end(), weight_key(*t)) != impl_->taken.end();
 }
 
 void WeightPacks::finish() {
   impl_->stored.clear();  // what no kernel took in place is not needed
   for (auto it = impl_->owners.begin(); it != impl_->owners.end();) {
     bool in_use = false;
-    for (const auto& p : impl_->packs[it->first]) in_use = in_use || p.from_file;
+    for (const auto& p : impl_->packs[weight_key(*it->first)]) in_use = in_use || p.from_file;
     it = in_use ? std::next(it) : impl_->owners.erase(it);
   }
 }
 
 std::optional<PackForFile> WeightPacks::for_file(const ProgramTensor* t) const {
-  auto it = impl_->packs.find(t);
+  auto it = impl_->packs.find(weight_key(*t));
   if (it == impl_->packs.end() || it->second.size() != 1 || it->second[0].aliases_plain) return std::nullopt;
   const auto& p = it->second[0];
   const auto tag = tag_of(p.md);
@@ -198,15 +209,17 @@ namespace onednn {
 dnnl::memory packed_weight(WeightPacks* packs, const ProgramTensor& t, const md_t& have, const md_t& want) {
   if (!packs) return reorder_into(have, t.value.raw_data(), want);
   auto& I = packs->impl();
-  auto& list = I.packs[&t];
+  const WeightKey key = weight_key(t);
+  auto& list = I.packs[key];
   for (const auto& p : list) {
     if (p.md == want) {
-      if (!p.aliases_plain) I.taken.push_back(&t);
+      if (!p.aliases_plain) I.taken.push_back(key);
       return p.mem;
     }
   }
   WeightPacks::Impl::Pack p;
   p.md = want;
+  if (t.value.defined()) p.keeps = t.value.storage();
   if (auto it = I.stored.find(&t); it != I.stored.end()) {
     const md_t from = stored_md(it->second);
     if (from == want) {
@@ -222,9 +235,9 @@ dnnl::memory packed_weight(WeightPacks* packs, const ProgramTensor& t, const md_
   } else {
     p.mem = reorder_into(have, t.value.raw_data(), want);
   }
-  if (!p.aliases_plain) I.taken.push_back(&t);
+  if (!p.aliases_plain) I.taken.push_back(key);
   list.push_back(std::move(p));
-  I.pending.push_back(&t);
+  I.pending.push_back(key);
   return list.back().mem;
 }
 

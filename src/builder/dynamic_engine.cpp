@@ -1,0 +1,247 @@
+// Dynamic shapes: network specialization and the cache of per-shape engines
+// (dynamic_engine.h).
+#include "builder/dynamic_engine.h"
+
+#include <chrono>
+#include <sstream>
+#include <unordered_map>
+
+#include "atenrt/errors.h"
+#include "reference/reference.h"
+#include "runtime/cpu/weight_packs.h"
+
+namespace atenrt::builder {
+
+using network::LayerKind;
+using network::Network;
+using network::NetworkTensor;
+
+namespace {
+
+bool is_constant(const NetworkTensor* t) { return t->producer && t->producer->kind() == LayerKind::Constant; }
+
+// Whether `layer` (in the copy, with these mapped inputs) computes a value
+// known now: every input a constant, or a Shape of static dims.
+bool foldable(const network::Layer& layer, const std::vector<NetworkTensor*>& inputs) {
+  if (layer.kind() == LayerKind::Constant) return false;
+  if (layer.kind() == LayerKind::Shape) return inputs.at(0)->is_static();
+  for (const auto* in : inputs) {
+    if (!is_constant(in)) return false;
+  }
+  return true;
+}
+
+std::string dims_text(const Dims& d) {
+  std::string out;
+  for (std::size_t i = 0; i < d.size(); ++i) out += (i ? "x" : "") + std::to_string(d[i]);
+  return out;
+}
+
+std::string shapes_text(const std::vector<InputRange>& ranges, const std::vector<Dims>& dims) {
+  std::string out;
+  for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? "," : "") + ranges[i].name + ":" + dims_text(dims[i]);
+  return out;
+}
+
+}  // namespace
+
+Dims InputRange::min() const {
+  Dims d;
+  for (const auto& r : dims) d.push_back(r.min);
+  return d;
+}
+Dims InputRange::opt() const {
+  Dims d;
+  for (const auto& r : dims) d.push_back(r.opt);
+  return d;
+}
+Dims InputRange::max() const {
+  Dims d;
+  for (const auto& r : dims) d.push_back(r.max);
+  return d;
+}
+
+std::string InputRange::to_string() const {
+  std::ostringstream out;
+  out << name << ": " << dtype_name(dtype) << "[";
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    const auto& r = dims[i];
+    out << (i ? ", " : "");
+    if (r.is_static()) {
+      out << r.min;
+    } else {
+      out << r.symbol << " in " << r.min << ".." << r.max << " (opt " << r.opt << ")";
+    }
+  }
+  out << "]";
+  return out.str();
+}
+
+Network specialize(const Network& net, const std::vector<Dims>& input_dims) {
+  if (input_dims.size() != net.inputs().size()) {
+    throw std::logic_error("specialize: " + std::to_string(input_dims.size()) + " shapes for " +
+                           std::to_string(net.inputs().size()) + " inputs");
+  }
+  Network out;
+  std::unordered_map<const NetworkTensor*, NetworkTensor*> map;
+  for (std::size_t i = 0; i < input_dims.size(); ++i) {
+    const NetworkTensor* in = net.inputs()[i];
+    map[in] = out.add_input(in->name, in->dtype, input_dims[i]);
+  }
+  for (const network::Layer* layer : net.topological_order()) {
+    std::vector<NetworkTensor*> inputs;
+    for (const auto* in : layer->inputs) inputs.push_back(map.at(in));
+    if (foldable(*layer, inputs)) {
+      std::vector<Tensor> values;
+      if (layer->kind() == LayerKind::Shape) {
+        values.emplace_back(inputs[0]->dtype, inputs[0]->dims);  // only its dims are read
+      } else {
+        for (const auto* in : inputs) values.push_back(in->producer->params_as<network::ConstantParams>().value);
+      }
+      // The original layer's params with the now-known inputs (its own
+      // output descs are not read by the reference kernels).
+      const auto outs = reference::run_layer(*layer, values);
+      for (std::size_t k = 0; k < outs.size(); ++k) {
+        auto* c = out.add_constant(out.unique_layer_name(layer->name + "#folded" + std::to_string(k)), outs[k]);
+        out.set_tensor_name(c, layer->outputs[k]->name);
+        map[layer->outputs[k]] = c;
+      }
+      continue;
+    }
+    network::Layer* copy = out.add_layer(layer->name, std::move(inputs), layer->params);
+    for (std::size_t k = 0; k < layer->outputs.size(); ++k) {
+      out.set_tensor_name(copy->outputs[k], layer->outputs[k]->name);
+      map[layer->outputs[k]] = copy->outputs[k];
+    }
+  }
+  for (const auto* o : net.outputs()) {
+    NetworkTensor* t = map.at(o);
+    if (t->name != o->name) out.set_tensor_name(t, o->name);
+    out.mark_output(t);
+  }
+  out.remove_dead_layers();
+  return out;
+}
+
+DynamicEngine::DynamicEngine(Network net, BuilderConfig config, std::vector<InputRange> ranges, std::size_t capacity)
+    : net_(std::move(net)),
+      config_(std::move(config)),
+      ranges_(std::move(ranges)),
+      capacity_(std::max<std::size_t>(1, capacity)),
+      packs_(std::make_shared<runtime::cpu::WeightPacks>()) {
+  if (ranges_.size() != net_.inputs().size()) {
+    throw std::logic_error("dynamic engine: " + std::to_string(ranges_.size()) + " ranges for " +
+                           std::to_string(net_.inputs().size()) + " inputs");
+  }
+  // The shape-independent passes, once; what stays is shared by every
+  // specialization (folded weights included).
+  net_.validate();
+  if (config_.constant_folding) fold_constants(net_);
+  if (config_.fold_batchnorm) fold_batchnorm(net_);
+  if (config_.dead_layer_removal) remove_dead_layers(net_);
+  // The range's corners must at least infer: a range that no layer can take
+  // is a compile error, not a surprise at run time.
+  std::vector<Dims> min, opt, max;
+  for (const auto& r : ranges_) {
+    min.push_back(r.min());
+    opt.push_back(r.opt());
+    max.push_back(r.max());
+  }
+  for (int c = 0; c < 2; ++c) {
+    const auto* corner = c == 0 ? &min : &max;
+    try {
+      const Network shaped = specialize(net_, *corner);
+      for (const auto* o : shaped.outputs()) corner_outputs_[c].push_back(o->dims);
+    } catch (const UnsupportedError& e) {
+      throw UnsupportedError("dynamic engine: the shapes " + shapes_text(ranges_, *corner) +
+                             " (a corner of the range) do not go through the network: " + e.what());
+    }
+  }
+  opt_ = engine_for(opt);
+}
+
+void DynamicEngine::check(const std::vector<Dims>& dims) const {
+  if (dims.size() != ranges_.size()) {
+    throw InputError("engine expects " + std::to_string(ranges_.size()) + " inputs, got " + std::to_string(dims.size()));
+  }
+  std::map<std::string, std::pair<std::int64_t, std::string>> bound;  // symbol -> (size, where)
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    const InputRange& r = ranges_[i];
+    if (dims[i].size() != r.dims.size()) {
+      throw InputError("input '" + r.name + "': expected " + std::to_string(r.dims.size()) + " dims (" + r.to_string() +
+                       "), got " + shape_to_string(dims[i]));
+    }
+    for (std::size_t d = 0; d < r.dims.size(); ++d) {
+      const DimRange& dr = r.dims[d];
+      const std::int64_t v = dims[i][d];
+      const std::string where = "input '" + r.name + "' dim " + std::to_string(d);
+      if (dr.is_static()) {
+        if (v != dr.min) {
+          throw InputError(where + " is " + std::to_string(v) + ", the engine takes " + std::to_string(dr.min) +
+                           " (" + r.to_string() + ")");
+        }
+        continue;
+      }
+      if (v < dr.min || v > dr.max) {
+        throw InputError(where + " (" + dr.symbol + ") is " + std::to_string(v) + ", outside the engine's range [" +
+                         std::to_string(dr.min) + ", " + std::to_string(dr.max) + "]");
+      }
+      auto [it, fresh] = bound.emplace(dr.symbol, std::make_pair(v, where));
+      if (!fresh && it->second.first != v) {
+        throw InputError(where + " is " + std::to_string(v) + " but " + it->second.second + " is " +
+                         std::to_string(it->second.first) + "; both are " + dr.symbol + " and must be equal");
+      }
+    }
+  }
+}
+
+std::shared_ptr<const runtime::Engine> DynamicEngine::build_for(const std::vector<Dims>& dims) const {
+  const auto start = std::chrono::steady_clock::now();
+  Network net;
+  try {
+    net = specialize(net_, dims);
+  } catch (const UnsupportedError& e) {
+    throw InputError("input shapes " + shapes_text(ranges_, dims) + " do not go through the network: " + e.what());
+  }
+  runtime::Program prog = to_program(net);
+  if (config_.fuse_post_ops) fuse_post_ops(prog);
+  set_precision(prog, config_.precision);
+  auto engine = std::make_shared<const runtime::Engine>(std::move(prog), config_.engine, packs_);
+  stats_.last_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  ++stats_.specializations;
+  return engine;
+}
+
+std::shared_ptr<const runtime::Engine> DynamicEngine::engine_for(const std::vector<Dims>& dims) const {
+  check(dims);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = cache_.find(dims);
+  if (it != cache_.end()) {
+    it->second.last_use = ++clock_;
+    return it->second.engine;
+  }
+  // Built under the lock: specializations share the weight packs, which one
+  // engine at a time may add to. Contexts running other shapes go on running.
+  auto engine = build_for(dims);
+  if (cache_.size() >= capacity_) {
+    auto oldest = cache_.end();  // least recently used, never the opt shape's
+    for (auto e = cache_.begin(); e != cache_.end(); ++e) {
+      if (e->second.engine != opt_ && (oldest == cache_.end() || e->second.last_use < oldest->second.last_use)) oldest = e;
+    }
+    if (oldest != cache_.end()) {
+      cache_.erase(oldest);
+      ++stats_.evicted;
+    }
+  }
+  cache_[dims] = {engine, ++clock_};
+  return engine;
+}
+
+DynamicEngine::Stats DynamicEngine::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Stats s = stats_;
+  s.cached = cache_.size();
+  return s;
+}
+
+}  // namespace atenrt::builder

@@ -1,0 +1,108 @@
+// Dynamic shapes: one engine for a range of input shapes.
+//
+// The design (docs/dynamic-shapes.md): conversion builds one network whose
+// dynamic dims are -1 and whose size computations are Shape/Gather/
+// elementwise layers. The shape-independent builder passes (constant and
+// batch-norm folding, dead layers) run on it once. A concrete input shape is
+// served by a specialization: the network copied with those input dims
+// (shape inference re-run, every size computation folded to a constant), then
+// the rest of the builder (to_program, post-op fusion, precision) and a
+// runtime::Engine (kernels, layouts, memory plan) for exactly that shape.
+// Specializations are made on first use and cached (bounded, shared by every
+// context, thread safe); the opt shape's is made at compile time. All of them
+// share one WeightPacks: a weight is packed once, by the first
+// specialization that needs it, and read by the rest in place.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "builder/builder.h"
+
+namespace atenrt::builder {
+
+using network::Dims;
+
+// One dim of a dynamic engine's input: its range, and the size symbol it
+// binds ("s0"; empty for a static dim). Dims with the same symbol must be
+// equal at run time.
+struct DimRange {
+  std::int64_t min = 0, opt = 0, max = 0;
+  std::string symbol;
+  bool is_static() const { return symbol.empty(); }
+};
+
+struct InputRange {
+  std::string name;
+  DType dtype = DType::Float32;
+  std::vector<DimRange> dims;
+  Dims min() const;
+  Dims opt() const;
+  Dims max() const;
+  std::string to_string() const;  // "x: float32[1..8 (opt 4), 3, 224, 224]"
+};
+
+// Copy of `net` with static input dims `input_dims`, re-inferred, with the
+// layers whose inputs became known (Shape of static tensors and everything
+// computed only from constants) folded into constants. Tensor names are kept.
+network::Network specialize(const network::Network& net, const std::vector<Dims>& input_dims);
+
+class DynamicEngine {
+ public:
+  // `net` has dynamic inputs; `ranges` lists them in the network's input
+  // order. Builds the opt shape's specialization (throws what the builder
+  // throws), and checks that min and max shapes infer.
+  DynamicEngine(network::Network net, BuilderConfig config, std::vector<InputRange> ranges,
+                std::size_t capacity = kDefaultCapacity);
+
+  static constexpr std::size_t kDefaultCapacity = 16;
+
+  const std::vector<InputRange>& ranges() const { return ranges_; }
+  const runtime::Engine& opt_engine() const { return *opt_; }
+  std::shared_ptr<const runtime::Engine> opt_engine_shared() const { return opt_; }
+  // Output dims at the range's min and max shapes (a dim that differs from
+  // the opt engine's is dynamic).
+  const std::vector<Dims>& min_output_dims() const { return corner_outputs_[0]; }
+  const std::vector<Dims>& max_output_dims() const { return corner_outputs_[1]; }
+
+  // The engine for these input dims (engine input order): checks them
+  // against the ranges (InputError naming the input, dim and range, or two
+  // dims that share a symbol and differ), and makes the specialization on
+  // first use. Thread safe.
+  std::shared_ptr<const runtime::Engine> engine_for(const std::vector<Dims>& dims) const;
+
+  struct Stats {
+    std::size_t specializations = 0;  // made since compile (the opt shape included)
+    std::size_t cached = 0;           // held now
+    std::size_t evicted = 0;
+    double last_build_ms = 0.0;
+  };
+  Stats stats() const;
+
+ private:
+  void check(const std::vector<Dims>& dims) const;
+  std::shared_ptr<const runtime::Engine> build_for(const std::vector<Dims>& dims) const;
+
+  network::Network net_;
+  BuilderConfig config_;
+  std::vector<InputRange> ranges_;
+  std::size_t capacity_;
+  std::shared_ptr<runtime::cpu::WeightPacks> packs_;
+  std::shared_ptr<const runtime::Engine> opt_;
+  std::vector<Dims> corner_outputs_[2];
+
+  struct Entry {
+    std::shared_ptr<const runtime::Engine> engine;
+    std::uint64_t last_use = 0;
+  };
+  mutable std::mutex mutex_;
+  mutable std::map<std::vector<Dims>, Entry> cache_;
+  mutable std::uint64_t clock_ = 0;
+  mutable Stats stats_;
+};
+
+}  // namespace atenrt::builder
