@@ -12,6 +12,7 @@ from .runtime import (AtenrtError, Engine, Error, ExecutionContext, FormatError,
 
 try:
     from .export import LAYOUTS, export, save
+    from ._dynamic import Dim
 except ModuleNotFoundError as _e:  # torch absent: the runtime still works, the exporter says why not
     if not (_e.name or "").startswith("torch"):
         raise
@@ -24,7 +25,10 @@ except ModuleNotFoundError as _e:  # torch absent: the runtime still works, the 
     def save(*args, **kwargs):
         raise ImportError(f"atenrt.save needs PyTorch ({_torch_missing})")
 
-__all__ = ["save", "export", "ExportError", "LAYOUTS",
+    def Dim(*args, **kwargs):
+        raise ImportError(f"atenrt.Dim needs PyTorch ({_torch_missing})")
+
+__all__ = ["save", "export", "ExportError", "LAYOUTS", "Dim",
            "compile", "dry_run", "load", "load_engine", "Input", "DryRunReport", "Segment", "StepSpec",
            "UnsupportedNode", "__version__", "build_info", "Engine", "ExecutionContext", "TensorSpec", "CompileReport",
            "AtenrtError", "Error", "FormatError", "UnsupportedError", "InputError", "SettingsError",

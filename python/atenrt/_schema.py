@@ -118,6 +118,8 @@ def encode(value, t, where):
     """Encode a Python value (FX arg) as an Argument union member. `t` is the ArgType or None."""
     if value is None:
         return {"as_none": True}
+    if _is_sym_node(value):
+        return {"as_sym_int": {"as_name": value.name}}
     if isinstance(value, torch.fx.Node):
         return {"as_tensor": _tensor_ref(value, where)}
     if isinstance(value, (list, tuple)):
@@ -154,6 +156,9 @@ def encode(value, t, where):
 def _encode_list(values, t, where):
     base = t.base if t is not None else None
     has_node = any(isinstance(v, torch.fx.Node) for v in values)
+    if has_node and all(_is_sym_node(v) or (isinstance(v, int) and not isinstance(v, bool)) for v in values):
+        return {"as_sym_ints": [{"as_name": v.name} if isinstance(v, torch.fx.Node) else {"as_int": v}
+                                for v in values]}
     if base == "Tensor" or (base is None and has_node):
         if (t is not None and t.elem_optional) or any(v is None for v in values):
             return {"as_optional_tensors": [{"as_none": True} if v is None else {"as_tensor": _tensor_ref(v, where)}
@@ -181,6 +186,24 @@ def _encode_list(values, t, where):
     raise ExportError(f"{where}: cannot serialize a list of {base or 'mixed values'}: {values!r}")
 
 
+# While a symbolic (dynamic-shape) trace is serialized: its _dynamic.Symbolic, which writes
+# symbolic sizes as torch.export does ({"as_expr": ...}); None for static traces.
+SYMBOLIC = None
+
+
+def _size(value):
+    if SYMBOLIC is not None and not isinstance(value, int):
+        return SYMBOLIC.size(value)
+    return {"as_int": int(value)}
+
+
+def _is_sym_node(value):
+    """An FX node whose value is a symbolic int (sym_size, arithmetic on sizes)."""
+    return (isinstance(value, torch.fx.Node) and value.meta.get("val") is not None
+            and not isinstance(value.meta["val"], (torch.Tensor, int, float, bool, list, tuple))
+            and (hasattr(value.meta["val"], "get_pyobj") or hasattr(value.meta["val"], "expr")))
+
+
 def tensor_meta(value, where):
     """TensorMeta of a real or fake tensor."""
     if not isinstance(value, torch.Tensor):
@@ -191,11 +214,11 @@ def tensor_meta(value, where):
         raise ExportError(f"{where}: dtype {value.dtype} has no serde ScalarType")
     return {
         "dtype": SCALAR_TYPE[value.dtype],
-        "sizes": [{"as_int": int(s)} for s in value.shape],
+        "sizes": [_size(s) for s in value.shape],
         "requires_grad": bool(value.requires_grad),
         "device": {"type": value.device.type, "index": value.device.index},
-        "strides": [{"as_int": int(s)} for s in value.stride()],
-        "storage_offset": {"as_int": int(value.storage_offset())},
+        "strides": [_size(s) for s in value.stride()],
+        "storage_offset": _size(value.storage_offset()),
         "layout": LAYOUT[value.layout],
     }
 

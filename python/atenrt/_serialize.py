@@ -9,6 +9,8 @@ import operator
 import torch
 import torch.utils._pytree as pytree
 
+from . import _schema
+from ._dynamic import SYM_OPERATORS, sym_expr
 from ._schema import ArgType, declared_types, encode, tensor_meta
 from .errors import ExportError
 
@@ -64,6 +66,8 @@ class ProgramSerializer:
         self.traced = traced
         self.schema_version = schema_version
         self.tensor_values = {}
+        self.sym_int_values = {}
+        self.symbolic = getattr(traced, "symbolic", None)  # _dynamic.Symbolic of a dynamic-shape trace
         self.folded = {}     # getitem node -> True when folded into its producer's outputs
 
     def _record(self, name, value, where):
@@ -113,7 +117,27 @@ class ProgramSerializer:
                 "outputs": [{"as_tensor": {"name": node.name}}], "metadata": {},
                 "is_hop_single_tensor_return": None, "name": node.name}
 
+    def _sym_node(self, node):
+        """A size computation that stays symbolic: aten.sym_size (1.13's packet, written as the
+        .int overload torch.export writes) or Python arithmetic on sizes (_operator.mul, ...)."""
+        where = f"node '{node.name}'"
+        if node.target is torch.ops.aten.sym_size:
+            target = "torch.ops.aten.sym_size.int"
+            inputs = [{"name": "self", "arg": encode(node.args[0], None, where), "kind": 1},
+                      {"name": "dim", "arg": {"as_int": int(node.args[1])}, "kind": 1}]
+        elif node.target in SYM_OPERATORS:
+            target = SYM_OPERATORS[node.target]
+            inputs = [{"name": "", "arg": encode(a, None, where), "kind": 1} for a in node.args]
+        else:
+            raise ExportError(f"{where} ({target_name(node.target)}) computes a size atenrt's exporter cannot "
+                              "write")
+        self.sym_int_values[node.name] = _schema.SYMBOLIC.size(node.meta["val"])
+        return {"target": target, "inputs": inputs, "outputs": [{"as_sym_int": {"as_name": node.name}}],
+                "metadata": {}, "is_hop_single_tensor_return": None, "name": node.name}
+
     def _node(self, node):
+        if self.symbolic is not None and sym_expr(node.meta.get("val")) is not None:
+            return self._sym_node(node)
         if not isinstance(node.target, torch._ops.OpOverload):
             return self._python_call(node)
         return {"target": target_name(node.target), "inputs": serialize_inputs(node),
@@ -125,6 +149,13 @@ class ProgramSerializer:
                 and node.args[0] in self.traced.multi_outputs)
 
     def serialize(self):
+        _schema.SYMBOLIC = self.symbolic
+        try:
+            return self._serialize()
+        finally:
+            _schema.SYMBOLIC = None
+
+    def _serialize(self):
         gm = self.traced.graph_module
         nodes, inputs, outputs = [], [], []
         placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
@@ -150,7 +181,7 @@ class ProgramSerializer:
                 raise ExportError(f"unexpected FX node '{node.name}' (op {node.op}) after tracing")
         graph = {
             "inputs": inputs, "outputs": outputs, "nodes": nodes, "tensor_values": self.tensor_values,
-            "sym_int_values": {}, "sym_bool_values": {}, "is_single_tensor_return": False,
+            "sym_int_values": self.sym_int_values, "sym_bool_values": {}, "is_single_tensor_return": False,
             "custom_obj_values": {}, "sym_float_values": {},
         }
         signature = {"input_specs": [_input_spec(s) for s in self.traced.slots],
@@ -160,7 +191,7 @@ class ProgramSerializer:
                              "module_call_graph": [{"fqn": "", "signature": None}],
                              "metadata": {}, "treespec_namedtuple_fields": {}},
             "opset_version": dict(OPSET_VERSION),
-            "range_constraints": {},
+            "range_constraints": self.symbolic.range_constraints() if self.symbolic is not None else {},
             "schema_version": {"major": self.schema_version[0], "minor": self.schema_version[1]},
             "verifiers": [],
             "torch_version": TORCH_VERSION,

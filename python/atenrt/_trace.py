@@ -14,6 +14,7 @@ import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 from torch.nn.utils.stateless import functional_call
 
+from . import _dynamic
 from .errors import ExportError
 
 aten = torch.ops.aten
@@ -34,6 +35,7 @@ class Traced:
     """An exported graph plus the binding of its placeholders."""
 
     def __init__(self, gm, slots, multi_outputs):
+        self.symbolic = None  # _dynamic.Symbolic when traced with dynamic shapes
         self.graph_module = gm
         self.slots = slots                  # list[InputSlot], same order as the placeholders
         self.multi_outputs = multi_outputs  # node -> list of (name, fake value) per element
@@ -148,9 +150,9 @@ def _eliminate_dead_code(gm):
     gm.recompile()
 
 
-def _trace_fake(fn, inputs, module=None):
+def _trace_fake(fn, inputs, module=None, mode="fake"):
     with torch.no_grad(), _no_fused_fast_paths(), _rnn_weights_follow_state(module):
-        return make_fx(fn, tracing_mode="fake")(*inputs)
+        return make_fx(fn, tracing_mode=mode)(*inputs)
 
 
 @contextlib.contextmanager
@@ -209,11 +211,15 @@ def _flatten_inputs(module, example_inputs):
     return leaves, names, spec
 
 
-def trace(module, example_inputs):
+def trace(module, example_inputs, dynamic_shapes=None):
+    """dynamic_shapes: {input name or position: {dim: atenrt.Dim}} (or a list by position); traces
+    symbolically (make_fx tracing_mode="symbolic") and keeps only those dims symbolic."""
     if not isinstance(module, torch.nn.Module):
         raise ExportError(f"expected a torch.nn.Module, got {type(module).__name__}")
     example_inputs = tuple(example_inputs)
     user_leaves, user_names, in_spec = _flatten_inputs(module, example_inputs)
+    spec = _dynamic.normalize_spec(dynamic_shapes, user_names, user_leaves)
+    mode = "symbolic" if spec else "fake"
     from torch.utils import _pytree as pytree
 
     params, buffers, consts, non_persistent = _collect_state(module)
@@ -243,10 +249,14 @@ def trace(module, example_inputs):
     module.eval()
     try:
         try:
-            gm = _trace_fake(fn, real_inputs, module)
+            gm = _trace_fake(fn, real_inputs, module, mode)
         except ExportError:
             raise
         except Exception as e:  # make_fx surfaces data-dependent control flow, unsupported ops, ...
+            if mode == "symbolic":
+                raise ExportError(f"tracing {type(module).__name__} with dynamic shapes failed in torch 1.13's "
+                                  f"experimental symbolic tracing ({type(e).__name__}: {e}); export it with "
+                                  f"static shapes, or with torch >= 2.1") from e
             raise ExportError(f"tracing {type(module).__name__} failed: {type(e).__name__}: {e}") from e
         multi_outputs = _multi_output_elements(gm)
         _eliminate_dead_code(gm)
@@ -255,7 +265,7 @@ def trace(module, example_inputs):
             _check_no_input_mutation(gm, [f[0] for _, f in params + buffers + consts] + user_names)
             from functorch import functionalize
             try:
-                gm = _trace_fake(functionalize(gm, remove="mutations"), real_inputs)
+                gm = _trace_fake(functionalize(gm, remove="mutations"), real_inputs, mode=mode)
             except Exception as e:
                 raise ExportError(f"removing in-place ops from {type(module).__name__} failed: "
                                   f"{type(e).__name__}: {e}") from e
@@ -278,7 +288,14 @@ def trace(module, example_inputs):
     live = set(gm.graph.nodes)
     multi_outputs = {node: [(gi.name if gi in live else None, val) for gi, val in elems]
                      for node, elems in multi_outputs.items() if node in live}
-    return Traced(gm, slots, multi_outputs)
+    traced = Traced(gm, slots, multi_outputs)
+    if spec:
+        placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+        users = placeholders[len(placeholders) - len(user_names):]
+        state = [p for p, slot in zip(placeholders, slots) if slot.kind != "user_input"]
+        traced.symbolic = _dynamic.Symbolic(gm, users, spec, user_names, state)
+        _dynamic.fold_static_sizes(gm, traced.symbolic)
+    return traced
 
 
 def _multi_output_elements(gm):

@@ -50,7 +50,7 @@ class Exported:
         return list(zip(fx, nodes))
 
 
-def export(module, example_inputs, schema_version=SCHEMA_VERSIONS["pt2"]):
+def export(module, example_inputs, schema_version=SCHEMA_VERSIONS["pt2"], dynamic_shapes=None):
     """Trace `module` on `example_inputs`.
 
     torch >= 2.1: returns `torch.export.export(module, inputs).run_decompositions()`.
@@ -59,13 +59,13 @@ def export(module, example_inputs, schema_version=SCHEMA_VERSIONS["pt2"]):
     """
     example_inputs = tuple(example_inputs)
     if _has_torch_export():
-        return torch.export.export(module, example_inputs).run_decompositions()
-    traced = _trace.trace(module, example_inputs)
+        return torch.export.export(module, example_inputs, dynamic_shapes=dynamic_shapes).run_decompositions()
+    traced = _trace.trace(module, example_inputs, dynamic_shapes)
     program = _serialize.serialize_program(traced, schema_version)
     return Exported(traced, program, example_inputs)
 
 
-def save(module, example_inputs, path, layout="pt2", schema_version=None):
+def save(module, example_inputs, path, layout="pt2", schema_version=None, dynamic_shapes=None):
     """Write `module` traced on `example_inputs` to the `.pt2` file `path`.
 
     layout (torch 1.13 only; newer torch writes its own container):
@@ -76,6 +76,9 @@ def save(module, example_inputs, path, layout="pt2", schema_version=None):
       The legacy layout also takes the older schemas, synthesized from their published
       definitions: 1 (torch 2.1), 2 (torch 2.2), (4, x) (nightlies), (5, x) (torch 2.3-2.4),
       and (8, x) with x < 3 (torch 2.6's `as_none: []`).
+    dynamic_shapes: {input name or position: {dim: atenrt.Dim(name, min=, max=)}} (the structure
+      torch.export takes); those dims stay symbolic (torch 1.13: make_fx's experimental symbolic
+      tracing; use example sizes >= 2 that no other dim has), every other dim is specialized.
     """
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
@@ -83,8 +86,8 @@ def save(module, example_inputs, path, layout="pt2", schema_version=None):
         if schema_version is not None:
             raise ValueError("schema_version is only for the torch 1.13 exporter; "
                              "torch.export.save writes its own")
-        torch.export.save(export(module, example_inputs), os.fspath(path))
+        torch.export.save(export(module, example_inputs, dynamic_shapes=dynamic_shapes), os.fspath(path))
         return
-    exported = export(module, example_inputs)
+    exported = export(module, example_inputs, dynamic_shapes=dynamic_shapes)
     exported.write(path, layout, schema_version)
     return exported

@@ -34,6 +34,7 @@ import threading
 from collections.abc import Mapping
 from typing import NamedTuple, Tuple
 
+from .inputs import Input
 from .reports import CompileReport, DryRunReport, StepSpec
 
 __all__ = [
@@ -177,6 +178,7 @@ def compile(obj, inputs=None, **settings):
     name; the message suggests the nearest), FormatError (bad archive), UnsupportedError, Error.
     """
     if isinstance(obj, (str, bytes, os.PathLike)):
+        settings = _with_input_ranges(inputs, settings, lambda: _archive_user_inputs(obj))
         engine = _compile_path(obj, settings)
         if inputs is not None:
             from .torch_api import check_inputs
@@ -188,6 +190,59 @@ def compile(obj, inputs=None, **settings):
     _settings(_load_native(), settings)  # bad settings fail before the export, not after
     from .torch_api import compile_torch
     return compile_torch(obj, inputs, _compile_path, settings)
+
+
+def _with_input_ranges(inputs, settings, names):
+    """atenrt.Input(min_shape=, opt_shape=, max_shape=) in `inputs` as the min_shapes/opt_shapes/
+    max_shapes settings, by the Input's name or else the graph's input name at its position
+    (`names()` lists them)."""
+    if inputs is None:
+        return settings
+    listed = [inputs] if isinstance(inputs, Input) else list(inputs) if isinstance(inputs, (list, tuple)) else []
+    ranged = [(i, x) for i, x in enumerate(listed) if isinstance(x, Input) and not x.is_static]
+    if not ranged:
+        return settings
+    clash = [k for k in ("min_shapes", "opt_shapes", "max_shapes", "shapes") if k in settings]
+    if clash:
+        raise SettingsError(f"give input ranges either as atenrt.Input(min_shape=...) or as {clash[0]}=, not both")
+    graph_names = None
+    parts = {"min_shapes": {}, "opt_shapes": {}, "max_shapes": {}}
+    for i, x in ranged:
+        name = x.name
+        if name is None:
+            graph_names = graph_names if graph_names is not None else names()
+            if i >= len(graph_names):
+                raise SettingsError(f"atenrt.Input at position {i} has no name and the graph has only "
+                                    f"{len(graph_names)} inputs ({', '.join(graph_names)})")
+            name = graph_names[i]
+        parts["min_shapes"][name] = x.min_shape
+        parts["opt_shapes"][name] = x.opt_shape
+        parts["max_shapes"][name] = x.max_shape
+    return {**settings, **parts}
+
+
+def _archive_user_inputs(path):
+    """The user input names of a .pt2 archive, in order (its graph signature)."""
+    import zipfile
+    try:
+        with zipfile.ZipFile(os.fspath(path)) as z:
+            member = next((n for n in z.namelist() if n.endswith("models/model.json")
+                           or n.endswith("serialized_exported_program.json")), None)
+            program = json.loads(z.read(member)) if member else None
+    except (OSError, zipfile.BadZipFile, ValueError) as e:
+        raise FormatError(f"{os.fspath(path)}: cannot read the graph's input names ({e}); name each "
+                          f"atenrt.Input (name=...)") from None
+    names = []
+    try:
+        for spec in program["graph_module"]["signature"]["input_specs"]:
+            user = spec.get("user_input") if isinstance(spec, dict) else None
+            if user is not None:
+                arg = user.get("arg", {})
+                names.append(arg.get("as_tensor", {}).get("name") or arg.get("name", ""))
+    except (KeyError, TypeError, AttributeError):
+        raise FormatError(f"{os.fspath(path)}: cannot read the graph's input names; name each atenrt.Input "
+                          f"(name=...)") from None
+    return names
 
 
 def _is_torch_module(obj):

@@ -429,6 +429,50 @@ class RuntimeTest(unittest.TestCase):
         self.assertEqual(mismatches, [])
 
 
+DYNAMIC_ARCHIVE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", "valid",
+                               "dynamic_forms.pt2")
+
+
+@unittest.skipIf(NATIVE_MISSING, f"atenrt's compiled module is not available: {NATIVE_MISSING}")
+class DynamicShapesTest(unittest.TestCase):
+    """The hand-built symbolic archive (x [s0, s1], y [s0]; docs/dynamic-shapes.md) from Python:
+    atenrt.Input ranges by position, the settings as a dict, shapes outside the range."""
+
+    @staticmethod
+    def _expected(x, y):
+        s0, s1 = x.shape
+        k = max(s0, s1) + min(s0, s1) + s1 // 2 + s1 % 4 - s0
+        return x.reshape(-1), x * k + y[:, None]
+
+    def test_input_ranges_by_position(self):
+        engine = atenrt.compile(DYNAMIC_ARCHIVE, inputs=[
+            atenrt.Input(min_shape=(2, 2), opt_shape=(4, 6), max_shape=(8, 12)),
+            atenrt.Input(min_shape=(2,), opt_shape=(4,), max_shape=(8,))])
+        self.assertEqual(engine.inputs[0].shape, (-1, -1))
+        context = engine.create_context()
+        rng = np.random.default_rng(0)
+        for s0, s1 in [(2, 2), (4, 6), (8, 12), (3, 11), (2, 2)]:
+            x = rng.standard_normal((s0, s1)).astype(np.float32)
+            y = rng.standard_normal(s0).astype(np.float32)
+            got = context.run([x, y])
+            for g, w in zip(got, self._expected(x, y)):
+                np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6)
+        with self.assertRaisesRegex(atenrt.InputError, r"input 'x' dim 1 \(s1\) is 13, outside the engine's range \[2, 12\]"):
+            context.run([np.zeros((4, 13), np.float32), np.zeros(4, np.float32)])
+
+    def test_settings_as_dicts_and_errors(self):
+        engine = atenrt.compile(DYNAMIC_ARCHIVE, max_shapes={"x": (16, 4)}, min_shapes="x:2x4")
+        self.assertIn("2x4 to 16x4", engine._engine.describe() + str(engine._engine.inputs))
+        with self.assertRaisesRegex(atenrt.SettingsError, "no upper bound in the archive"):
+            atenrt.compile(DYNAMIC_ARCHIVE)
+        with self.assertRaisesRegex(atenrt.SettingsError, "min 9 is larger than max 8"):
+            atenrt.compile(DYNAMIC_ARCHIVE, min_shapes={"x": (9, 4)}, max_shapes={"x": (8, 4)})
+        with self.assertRaisesRegex(atenrt.SettingsError, "not both"):
+            atenrt.compile(DYNAMIC_ARCHIVE, inputs=[atenrt.Input(min_shape=(2, 2), opt_shape=(2, 2), max_shape=(4, 4))],
+                           max_shapes="x:4x4")
+
+
+
 class ImportTest(unittest.TestCase):
     @unittest.skipUnless(os.environ.get("ATENRT_REQUIRE_PYTHON_MODULE") == "1", "ATENRT_REQUIRE_PYTHON_MODULE is not 1")
     def test_module_is_there_when_required(self):
