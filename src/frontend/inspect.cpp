@@ -60,6 +60,12 @@ nlohmann::json inspect_json(const ir::ExportedProgram& ep) {
   json outputs = json::array();
   for (const auto& o : g.signature.outputs) outputs.push_back(argument_json(g, o.value));
   r["outputs"] = outputs;
+  // Dynamic shapes: each size symbol's range (range_constraints); max null when unbounded.
+  json ranges = json::object();
+  for (const auto& [symbol, range] : g.range_constraints) {
+    ranges[symbol] = json{{"min", range.min}, {"max", range.max ? json(*range.max) : json(nullptr)}};
+  }
+  r["dynamic_dims"] = ranges;
 
   // Parameters apart from buffers and constants; bytes as the tensors' own sizes.
   std::int64_t p_count = 0, p_tensors = 0, p_bytes = 0, o_tensors = 0, o_bytes = 0;
@@ -116,6 +122,11 @@ std::string inspect_text(const ir::ExportedProgram& ep) {
   for (const auto& v : r["inputs"]) out << "  " << describe(v) << "\n";
   out << "outputs:\n";
   for (const auto& v : r["outputs"]) out << "  " << describe(v) << "\n";
+  if (!g.range_constraints.empty()) {
+    out << "dynamic dims:   ";
+    for (const auto& [symbol, range] : g.range_constraints) out << " " << symbol << " in " << range.to_string();
+    out << "\n";
+  }
   const auto& p = r["parameters"];
   out << "parameters:      " << p["count"].get<std::int64_t>() << " in " << p["tensors"].get<std::int64_t>()
       << " tensors, " << p["bytes"].get<std::int64_t>() << " bytes\n";

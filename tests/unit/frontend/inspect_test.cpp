@@ -30,3 +30,14 @@ TEST(Inspect, ReportsProducerIoParametersAndOps) {
   EXPECT_NE(text.find("     2  aten.add.Tensor"), std::string::npos) << text;
   EXPECT_NE(text.find("15 in 2 tensors, 60 bytes"), std::string::npos) << text;
 }
+
+TEST(Inspect, ShowsSymbolicSizesAndTheirRanges) {
+  const auto ep = frontend::load_pt2(std::string(ATENRT_CORPUS_DIR) + "/valid/dynamic_forms.pt2");
+  const auto j = frontend::inspect_json(ep);
+  EXPECT_EQ(j["inputs"][0]["shape"], nlohmann::json::parse(R"(["s0", "s1"])"));
+  EXPECT_EQ(j["dynamic_dims"]["s0"], nlohmann::json::parse(R"({"min": 2, "max": 16})"));
+  EXPECT_TRUE(j["dynamic_dims"]["s1"]["max"].is_null());
+  const std::string text = frontend::inspect_text(ep);
+  EXPECT_NE(text.find("x: float32[s0, s1]"), std::string::npos) << text;
+  EXPECT_NE(text.find("dynamic dims:    s0 in [2, 16] s1 in [2, inf] s2 in [2, inf]"), std::string::npos) << text;
+}
