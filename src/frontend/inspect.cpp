@@ -122,9 +122,9 @@ std::string inspect_text(const ir::ExportedProgram& ep) {
   for (const auto& v : r["inputs"]) out << "  " << describe(v) << "\n";
   out << "outputs:\n";
   for (const auto& v : r["outputs"]) out << "  " << describe(v) << "\n";
-  if (!g.range_constraints.empty()) {
+  if (!ep.graph.range_constraints.empty()) {
     out << "dynamic dims:   ";
-    for (const auto& [symbol, range] : g.range_constraints) out << " " << symbol << " in " << range.to_string();
+    for (const auto& [symbol, range] : ep.graph.range_constraints) out << " " << symbol << " in " << range.to_string();
     out << "\n";
   }
   const auto& p = r["parameters"];
