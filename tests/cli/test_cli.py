@@ -57,7 +57,8 @@ class CliTest(unittest.TestCase):
         for needle in ("producer:", "torch 1.13", "layout:", "inputs:", "aten.convolution.default"):
             self.assertIn(needle, text)
         # Every layout's --json says what the exporter wrote (expected.json holds the graph).
-        expected = json.load(open(fixture("tiny_cnn", "expected.json")))
+        with open(fixture("tiny_cnn", "expected.json")) as f:
+            expected = json.load(f)
         targets = [n["target"] for n in expected["nodes"]]
         specs = expected["signature"]["input_specs"]
         params = [s["parameter"]["parameter_name"] for s in specs if "parameter" in s]
@@ -138,7 +139,8 @@ class CliTest(unittest.TestCase):
         self.assertEqual((data["iterations"], data["warmup"], data["threads"]), (3, 1, 1))
         self.assertEqual(data["inputs"], ["x: float32[2, 3, 16, 16]"])
         self.assertEqual(data["precision"], "fp32")
-        expected = json.load(open(fixture("tiny_cnn", "expected.json")))
+        with open(fixture("tiny_cnn", "expected.json")) as f:
+            expected = json.load(f)
         param_bytes = sum(4 * int(np.prod(w["sizes"])) for w in expected["weights"].values() if w["dtype"] == "float32")
         # Folded batch norm leaves fewer weights than the archive holds, never more.
         self.assertGreater(data["weight_bytes"], 0)
