@@ -12,7 +12,8 @@ constexpr std::array<std::string_view, kActivationOpCount> kActivationNames = {
 constexpr std::array<std::string_view, kUnaryOpCount> kUnaryNames = {
     "exp",  "log",   "log2",  "log10", "log1p", "expm1", "sqrt",  "rsqrt", "abs",  "neg",  "reciprocal",
     "sin",  "cos",   "tan",   "asin",  "acos",  "atan",  "sinh",  "cosh",  "asinh", "acosh", "atanh",
-    "erf",  "floor", "ceil",  "round", "trunc", "sign",  "not",   "isnan", "isinf"};
+    "erf",  "floor", "ceil",  "round", "trunc", "sign",  "not",   "isnan", "isinf", "lgamma", "digamma",
+    "erfinv", "erfc", "i0"};
 }  // namespace
 
 std::string_view activation_op_name(ActivationOp op) {

@@ -143,8 +143,14 @@ enum class UnaryOp : std::uint8_t {
   Not,    // logical not: bool output
   IsNan,  // bool output
   IsInf,  // bool output
+  // Special functions (reference formulas in reference/scalar_math.h; no oneDNN kernel).
+  Lgamma,
+  Digamma,
+  Erfinv,
+  Erfc,
+  I0,
 };
-inline constexpr int kUnaryOpCount = 31;
+inline constexpr int kUnaryOpCount = 36;
 std::string_view unary_op_name(UnaryOp op);
 // Ops defined on integer (and bool) inputs as well as floating ones; the
 // others need a floating input.

@@ -57,6 +57,76 @@ inline double activate(ActivationOp op, double x, double alpha, double beta) {
   return x;
 }
 
+// torch.digamma: -inf at +0, +inf at -0, NaN at negative integers and -inf; reflection below 0,
+// recurrence up to 6, then the asymptotic series.
+inline double digamma(double x) {
+  constexpr double kPi = 3.14159265358979323846;
+  if (x == 0.0) return std::signbit(x) ? HUGE_VAL : -HUGE_VAL;
+  if (std::isnan(x) || x == -HUGE_VAL) return std::nan("");
+  if (x == HUGE_VAL) return x;
+  if (x < 0.0) {
+    if (x == std::floor(x)) return std::nan("");
+    return digamma(1.0 - x) - kPi / std::tan(kPi * x);
+  }
+  double r = 0.0;
+  while (x < 6.0) {
+    r -= 1.0 / x;
+    x += 1.0;
+  }
+  const double f = 1.0 / (x * x);
+  return r + std::log(x) - 0.5 / x -
+         f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f * (1.0 / 132)))));
+}
+
+// torch.erfinv: Giles' single-precision approximation refined by two Newton steps on std::erf.
+inline double erfinv(double y) {
+  if (std::isnan(y) || y < -1.0 || y > 1.0) return std::nan("");
+  if (y == 1.0 || y == -1.0) return y * HUGE_VAL;
+  double w = -std::log((1.0 - y) * (1.0 + y));
+  double x;
+  if (w < 5.0) {
+    w -= 2.5;
+    x = 2.81022636e-08;
+    for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+                     -0.00417768164, 0.246640727, 1.50140941}) {
+      x = c + x * w;
+    }
+  } else {
+    w = std::sqrt(w) - 3.0;
+    x = -0.000200214257;
+    for (double c : {0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047,
+                     1.00167406, 2.83297682}) {
+      x = c + x * w;
+    }
+  }
+  x *= y;
+  constexpr double kTwoOverSqrtPi = 1.12837916709551257390;
+  for (int i = 0; i < 2; ++i) x -= (std::erf(x) - y) / (kTwoOverSqrtPi * std::exp(-x * x));
+  return x;
+}
+
+// torch.i0 (modified Bessel function of the first kind, order 0): its power series up to 30, the
+// asymptotic expansion beyond (std::cyl_bessel_i throws for large arguments).
+inline double bessel_i0(double x) {
+  x = std::fabs(x);
+  if (std::isnan(x) || x == HUGE_VAL) return std::nan("");  // torch.i0(inf) is NaN
+  if (x <= 30.0) {
+    const double q = x * x / 4.0;
+    double term = 1.0, sum = 1.0;
+    for (int k = 1; k < 500 && term > sum * 1e-17; ++k) {
+      term *= q / (static_cast<double>(k) * k);
+      sum += term;
+    }
+    return sum;
+  }
+  double term = 1.0, sum = 1.0;
+  for (int k = 1; k < 12; ++k) {
+    term *= (2.0 * k - 1.0) * (2.0 * k - 1.0) / (8.0 * x * k);
+    sum += term;
+  }
+  return std::exp(x) / std::sqrt(2.0 * 3.14159265358979323846 * x) * sum;
+}
+
 inline double unary(UnaryOp op, double x) {
   switch (op) {
     case UnaryOp::Exp: return std::exp(x);
@@ -90,6 +160,11 @@ inline double unary(UnaryOp op, double x) {
     case UnaryOp::Not: return x == 0.0;
     case UnaryOp::IsNan: return std::isnan(x);
     case UnaryOp::IsInf: return std::isinf(x);
+    case UnaryOp::Lgamma: return std::lgamma(x);
+    case UnaryOp::Digamma: return digamma(x);
+    case UnaryOp::Erfinv: return erfinv(x);
+    case UnaryOp::Erfc: return std::erfc(x);
+    case UnaryOp::I0: return bessel_i0(x);
   }
   return x;
 }

@@ -230,6 +230,19 @@ for _op, _fn in [("deg2rad", torch.deg2rad), ("rad2deg", torch.rad2deg), ("exp2"
                  ("softshrink", F.softshrink), ("log_sigmoid", F.logsigmoid)]:
     case(f"{_op}_special", "math", _fn, T(values=NF + [0.3, 0.9, -3.5, 7.25]))
 case("deg2rad_int", "math", torch.deg2rad, T(3, 4, dtype=I64))
+# special functions (unary layers with reference formulas)
+_GAMMA_AT = [0.0, -0.0, -1.0, -2.5, 1e-8, 0.5, 1.0, 2.5, 7.3, 30.0, float("inf"), float("-inf"), float("nan")]
+case("lgamma", "math", torch.lgamma, T(values=_GAMMA_AT))
+case("digamma", "math", torch.digamma, T(values=_GAMMA_AT))
+case("polygamma_0", "math", lambda x: torch.polygamma(0, x), T(3, 4, positive=True))
+case("polygamma_1_refused", "math", lambda x: torch.polygamma(1, x), T(3, 4, positive=True), refused="order n >= 1")
+case("erfinv", "math", torch.erfinv, T(values=[-1.0, -0.999, -0.5, 0.0, 0.3, 0.9999, 1.0, 1.5, float("nan")]))
+case("i0", "math", torch.i0, T(values=[-3.0, 0.0, 0.5, 10.0, 50.0, float("inf"), float("nan")]))
+case("i0e", "math", torch.special.i0e, T(values=[-3.0, 0.0, 0.5, 10.0, 50.0, float("nan")]))
+case("mvlgamma", "math", lambda x: torch.mvlgamma(x, 3), T(values=[1.5, 2.0, 3.7, 10.0]))
+case("log_ndtr", "math", torch.special.log_ndtr, T(values=[-10.0, -3.0, 0.0, 2.0, 8.0, float("inf"), float("-inf")]))
+case("ndtri", "math", torch.special.ndtri, T(values=[0.0, 0.01, 0.3, 0.5, 0.97, 1.0]))
+case("lgamma_int", "math", torch.lgamma, T(3, 4, dtype=I64, lo=1, hi=9))
 case("erfc_tail", "math", torch.erfc, T(values=[-9.0, -3.0, -0.7, -0.5, 0.0, 0.49, 0.5, 1.0, 3.0, 6.0, 9.0]),
      rtol=1e-5, atol=0.0)
 case("erfc_int", "math", torch.erfc, T(values=[3, 4, 5], dtype=I64), atol=0.0)

@@ -111,25 +111,41 @@ NetworkTensor* exp2(const Scope& s, NetworkTensor* x) {
   return s.add_elementwise("", k(s, 2.0, x->dtype), x, ElementwiseOp::Pow);
 }
 
-NetworkTensor* erfc(const Scope& s, NetworkTensor* x0) {
+NetworkTensor* erfc(const Scope& s, NetworkTensor* x) {
+  return s.add_unary("", floating(s, x), UnaryOp::Erfc);
+}
+
+NetworkTensor* mvlgamma(const Scope& s, NetworkTensor* x, std::int64_t p) {
+  x = floating(s, x);
+  // sum over j < p of lgamma(x - j/2), plus p(p-1)/4 * log(pi)
+  NetworkTensor* sum = un(s, x, UnaryOp::Lgamma);
+  for (std::int64_t j = 1; j < p; ++j) {
+    sum = ew(s, sum, un(s, ew_scalar(s, x, -0.5 * static_cast<double>(j), ElementwiseOp::Add), UnaryOp::Lgamma),
+             ElementwiseOp::Add);
+  }
+  const double c = static_cast<double>(p * (p - 1)) / 4.0 * std::log(std::numbers::pi);
+  return s.add_elementwise("", sum, k(s, c, x->dtype), ElementwiseOp::Add);
+}
+
+NetworkTensor* i0e(const Scope& s, NetworkTensor* x0) {
   x0 = floating(s, x0);
   auto* x = up(s, x0);
-  const DType dt = x->dtype;
-  // 1 - erf(x) loses the tail (erfc(5) = 1.5e-12): away from 0 use the Chebyshev fit of Numerical
-  // Recipes' erfcc (relative error below 1.2e-7), 2 - erfc(-x) for negative x.
-  auto* z = un(s, x, UnaryOp::Abs);
-  auto* t = un(s, ew_scalar(s, ew_scalar(s, z, 0.5, ElementwiseOp::Mul), 1.0, ElementwiseOp::Add), UnaryOp::Reciprocal);
-  static constexpr double kCoef[] = {-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806,
-                                     0.27886807, -1.13520398, 1.48851587, -0.82215223, 0.17087277};
-  NetworkTensor* poly = k(s, kCoef[9], dt);
-  for (int i = 8; i >= 0; --i) poly = ew_scalar(s, ew(s, t, poly, ElementwiseOp::Mul), kCoef[i], ElementwiseOp::Add);
-  auto* expo = ew(s, un(s, ew(s, z, z, ElementwiseOp::Mul), UnaryOp::Neg), poly, ElementwiseOp::Add);
-  auto* tail = ew(s, t, un(s, expo, UnaryOp::Exp), ElementwiseOp::Mul);
-  auto* signed_tail = s.add_select("sign", ew_scalar(s, x, 0.0, ElementwiseOp::Less),
-                                   ew(s, k(s, 2.0, dt), tail, ElementwiseOp::Sub), tail);
-  auto* near = ew(s, k(s, 1.0, dt), un(s, x, UnaryOp::Erf), ElementwiseOp::Sub);
-  auto* small = ew_scalar(s, z, 0.5, ElementwiseOp::Less);
-  return down(s, s.add_select(dt != x0->dtype ? "f32" : "", small, near, signed_tail), x0->dtype);
+  auto* scale = un(s, un(s, un(s, x, UnaryOp::Abs), UnaryOp::Neg), UnaryOp::Exp);
+  return down(s, s.add_elementwise(x == x0 ? "" : "f32", un(s, x, UnaryOp::I0), scale, ElementwiseOp::Mul), x0->dtype);
+}
+
+NetworkTensor* log_ndtr(const Scope& s, NetworkTensor* x) {
+  x = floating(s, x);
+  // log(erfc(-x / sqrt 2) / 2)
+  auto* e = un(s, ew_scalar(s, x, -1.0 / std::numbers::sqrt2, ElementwiseOp::Mul), UnaryOp::Erfc);
+  return s.add_unary("", ew_scalar(s, e, 0.5, ElementwiseOp::Mul), UnaryOp::Log);
+}
+
+NetworkTensor* ndtri(const Scope& s, NetworkTensor* x) {
+  x = floating(s, x);
+  // sqrt(2) * erfinv(2p - 1)
+  auto* y = ew_scalar(s, ew_scalar(s, x, 2.0, ElementwiseOp::Mul), 1.0, ElementwiseOp::Sub);
+  return s.add_elementwise("", un(s, y, UnaryOp::Erfinv), k(s, std::numbers::sqrt2, x->dtype), ElementwiseOp::Mul);
 }
 
 NetworkTensor* frac(const Scope& s, NetworkTensor* x) {

@@ -27,6 +27,11 @@ NetworkTensor* scale(const Scope& s, NetworkTensor* x, double factor);
 NetworkTensor* exp2(const Scope& s, NetworkTensor* x);
 NetworkTensor* erfc(const Scope& s, NetworkTensor* x);
 NetworkTensor* frac(const Scope& s, NetworkTensor* x);
+// sum_{j<p} lgamma(x - j/2) + p(p-1)/4 log(pi)
+NetworkTensor* mvlgamma(const Scope& s, NetworkTensor* x, std::int64_t p);
+NetworkTensor* i0e(const Scope& s, NetworkTensor* x);
+NetworkTensor* log_ndtr(const Scope& s, NetworkTensor* x);
+NetworkTensor* ndtri(const Scope& s, NetworkTensor* x);
 NetworkTensor* sinc(const Scope& s, NetworkTensor* x);
 NetworkTensor* logit(const Scope& s, NetworkTensor* x, std::optional<double> eps);
 NetworkTensor* entr(const Scope& s, NetworkTensor* x);

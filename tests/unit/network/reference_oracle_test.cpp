@@ -162,6 +162,9 @@ std::vector<OracleCase> unary_cases() {
       {UnaryOp::Round, "torch.round(x0)", Gen::HalfSteps}, {UnaryOp::Trunc, "torch.trunc(x0)", Gen::Normal},
       {UnaryOp::Sign, "torch.sign(x0)", Gen::SmallInt},    {UnaryOp::Not, "torch.logical_not(x0)", Gen::SmallInt},
       {UnaryOp::IsNan, "torch.isnan(x0)", Gen::Special},   {UnaryOp::IsInf, "torch.isinf(x0)", Gen::Special},
+      {UnaryOp::Lgamma, "torch.lgamma(x0)", Gen::Normal},  {UnaryOp::Digamma, "torch.digamma(x0)", Gen::Normal},
+      {UnaryOp::Erfinv, "torch.erfinv(x0)", Gen::Unit},    {UnaryOp::Erfc, "torch.erfc(x0)", Gen::Normal},
+      {UnaryOp::I0, "torch.i0(x0)", Gen::Normal},
   };
   static_assert(sizeof(ops) / sizeof(ops[0]) == kUnaryOpCount);
   std::vector<OracleCase> cases;
