@@ -9,15 +9,8 @@ import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
-import atenrt  # noqa: E402
-from atenrt import runtime  # noqa: E402
-
-try:
-    runtime._load_native()
-    NATIVE_MISSING = None
-except ImportError as e:
-    NATIVE_MISSING = str(e)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from native import NATIVE_MISSING, atenrt, runtime  # noqa: E402
 
 try:
     import torch
