@@ -63,7 +63,7 @@ Descs infer(const InferContext& ctx, const ConvolutionParams& p) {
   if (cout % p.groups != 0) {
     ctx.fail("output channels " + std::to_string(cout) + " not divisible by groups " + std::to_string(p.groups));
   }
-  if (x.dims[1] >= 0 && x.dims[1] != w.dims[1] * p.groups) {
+  if (x.dims[1] >= 0 && x.dims[1] != __int128{w.dims[1]} * p.groups) {
     ctx.fail("input has " + std::to_string(x.dims[1]) + " channels but weight " +
              dims_to_string(w.dims) + " with groups " + std::to_string(p.groups) + " expects " +
              std::to_string(w.dims[1] * p.groups));
@@ -71,7 +71,7 @@ Descs infer(const InferContext& ctx, const ConvolutionParams& p) {
   check_bias(ctx, cout);
   Dims out{x.dims[0], cout};
   for (std::size_t i = 0; i < spatial; ++i) {
-    const std::int64_t o = window_output(x.dims[2 + i], w.dims[2 + i], p.stride[i], p.padding_pre[i],
+    const std::int64_t o = window_output(ctx, x.dims[2 + i], w.dims[2 + i], p.stride[i], p.padding_pre[i],
                                          p.padding_post[i], p.dilation[i], false);
     if (o == 0 || (x.dims[2 + i] >= 0 && o < 0)) {
       ctx.fail("input " + dims_to_string(x.dims) + " is too small for kernel " + dims_to_string(w.dims) +
@@ -96,7 +96,7 @@ Descs infer(const InferContext& ctx, const DeconvolutionParams& p) {
     ctx.fail("input has " + std::to_string(x.dims[1]) + " channels but weight " +
              dims_to_string(w.dims) + " expects " + std::to_string(w.dims[0]));
   }
-  const std::int64_t cout = w.dims[1] * p.groups;
+  const std::int64_t cout = ctx.fit(__int128{w.dims[1]} * p.groups, "output channels");
   check_bias(ctx, cout);
   Dims out{x.dims[0], cout};
   for (std::size_t i = 0; i < spatial; ++i) {
@@ -108,8 +108,10 @@ Descs infer(const InferContext& ctx, const DeconvolutionParams& p) {
       out.push_back(kDynamicDim);
       continue;
     }
-    const std::int64_t o = (in - 1) * p.stride[i] - p.padding_pre[i] - p.padding_post[i] +
-                           p.dilation[i] * (w.dims[2 + i] - 1) + p.output_padding[i] + 1;
+    using W = __int128;  // hostile strides and dilations must not wrap
+    const std::int64_t o = ctx.fit(W{in - 1} * p.stride[i] - p.padding_pre[i] - p.padding_post[i] +
+                                       W{p.dilation[i]} * (w.dims[2 + i] - 1) + p.output_padding[i] + 1,
+                                   "transposed convolution output size");
     if (o <= 0) ctx.fail("output size would be " + std::to_string(o) + " in spatial dim " + std::to_string(i));
     out.push_back(o);
   }

@@ -27,6 +27,9 @@ struct InferContext {
   // axis in [-rank, rank) → [0, rank); `what` names the parameter in messages.
   std::int64_t axis(std::int64_t axis, std::int64_t rank, const char* what) const;
   void expect_floating(std::size_t i, const char* why) const;
+  // A size computed in 128 bits (parameters come from untrusted files, so
+  // int64 products and sums may wrap) back to int64; fails naming `what`.
+  std::int64_t fit(__int128 v, const char* what) const;
 };
 
 // "layer 'x' (Kind): " prefix, shared with the reference executor.
@@ -61,9 +64,9 @@ Descs infer(const InferContext& ctx, const FillParams& p);
 
 // Helpers shared by families.
 // Output size of a sliding window (conv/pool); -1 if in is -1.
-std::int64_t window_output(std::int64_t in, std::int64_t kernel, std::int64_t stride,
-                           std::int64_t pad_pre, std::int64_t pad_post, std::int64_t dilation,
-                           bool ceil_mode);
+std::int64_t window_output(const InferContext& ctx, std::int64_t in, std::int64_t kernel,
+                           std::int64_t stride, std::int64_t pad_pre, std::int64_t pad_post,
+                           std::int64_t dilation, bool ceil_mode);
 // Dims of reshape target with one -1 resolved from `numel` (numel < 0: unknown).
 Dims resolve_reshape(const InferContext& ctx, const Dims& target, std::int64_t numel);
 

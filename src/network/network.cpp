@@ -274,8 +274,10 @@ NetworkTensor* Network::add_slice(const std::string& name, NetworkTensor* x, Dim
     const std::int64_t start = clamp_index(starts[i]);
     const std::int64_t end = clamp_index(ends[i]);
     std::int64_t size = 0;
-    if (step > 0 && end > start) size = (end - start + step - 1) / step;
-    if (step < 0 && start > end) size = (start - end + (-step) - 1) / (-step);
+    // 128-bit: a step near INT64_MAX (or INT64_MIN) must not wrap.
+    using W = __int128;
+    if (step > 0 && end > start) size = static_cast<std::int64_t>((W{end} - start + step - 1) / step);
+    if (step < 0 && start > end) size = static_cast<std::int64_t>((W{start} - end - W{step} - 1) / -W{step});
     p.start[axis] = size > 0 ? start : 0;
     p.size[axis] = size;
     p.step[axis] = step;

@@ -48,11 +48,11 @@ Descs infer(const InferContext& ctx, const PoolingParams& p) {
   }
   for (std::size_t i = 0; i < spatial; ++i) {
     // torch: padding at most half of the (dilated) kernel, so no window is all padding.
-    const std::int64_t eff = p.dilation[i] * (p.kernel[i] - 1) + 1;
-    if (p.padding_pre[i] * 2 > eff || p.padding_post[i] * 2 > eff) {
+    const __int128 eff = __int128{p.dilation[i]} * (p.kernel[i] - 1) + 1;
+    if (__int128{p.padding_pre[i]} * 2 > eff || __int128{p.padding_post[i]} * 2 > eff) {
       ctx.fail("padding must be at most half of the kernel size");
     }
-    const std::int64_t o = window_output(x.dims[lead + i], p.kernel[i], p.stride[i], p.padding_pre[i],
+    const std::int64_t o = window_output(ctx, x.dims[lead + i], p.kernel[i], p.stride[i], p.padding_pre[i],
                                          p.padding_post[i], p.dilation[i], p.ceil_mode);
     if (o == 0) {
       ctx.fail("input " + dims_to_string(x.dims) + " is too small for kernel " + dims_to_string(p.kernel));

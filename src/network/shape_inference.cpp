@@ -1,5 +1,6 @@
 // Per-kind tables (names) and the shape-inference dispatch.
 #include <array>
+#include <limits>
 #include <sstream>
 
 #include "network/infer.h"
@@ -108,16 +109,25 @@ void InferContext::expect_floating(std::size_t i, const char* why) const {
   }
 }
 
-std::int64_t window_output(std::int64_t in, std::int64_t kernel, std::int64_t stride,
-                           std::int64_t pad_pre, std::int64_t pad_post, std::int64_t dilation,
-                           bool ceil_mode) {
+std::int64_t InferContext::fit(__int128 v, const char* what) const {
+  if (v > std::numeric_limits<std::int64_t>::max() || v < std::numeric_limits<std::int64_t>::min()) {
+    fail(std::string(what) + " does not fit in int64");
+  }
+  return static_cast<std::int64_t>(v);
+}
+
+std::int64_t window_output(const InferContext& ctx, std::int64_t in, std::int64_t kernel,
+                           std::int64_t stride, std::int64_t pad_pre, std::int64_t pad_post,
+                           std::int64_t dilation, bool ceil_mode) {
   if (in < 0) return kDynamicDim;
-  const std::int64_t span = in + pad_pre + pad_post - dilation * (kernel - 1) - 1;
+  // 128-bit: kernel, dilation and padding may each be near 2^63 in a hostile file.
+  using W = __int128;
+  const W span = W{in} + pad_pre + pad_post - W{dilation} * (W{kernel} - 1) - 1;
   if (span < 0) return 0;
-  std::int64_t out = (ceil_mode ? (span + stride - 1) / stride : span / stride) + 1;
+  W out = (ceil_mode ? (span + stride - 1) / stride : span / stride) + 1;
   // torch: the last window must start inside the input or left padding.
-  if (ceil_mode && (out - 1) * stride >= in + pad_pre) --out;
-  return out;
+  if (ceil_mode && (out - 1) * stride >= W{in} + pad_pre) --out;
+  return ctx.fit(out, "window output size");
 }
 
 Dims resolve_reshape(const InferContext& ctx, const Dims& target, std::int64_t numel) {

@@ -72,7 +72,7 @@ Descs infer(const InferContext& ctx, const SliceParams& p) {
       ctx.fail("size " + dims_to_string(p.size) + " must be non-negative (except a whole dynamic dim)");
     }
     if (p.size[d] == 0 || x.dims[d] < 0) continue;
-    const std::int64_t last = p.start[d] + (p.size[d] - 1) * p.step[d];
+    const __int128 last = __int128{p.start[d]} + __int128{p.size[d] - 1} * p.step[d];  // may not fit int64
     if (p.start[d] < 0 || p.start[d] >= x.dims[d] || last < 0 || last >= x.dims[d]) {
       ctx.fail("slice of dim " + std::to_string(d) + " (start " + std::to_string(p.start[d]) + ", size " +
                std::to_string(p.size[d]) + ", step " + std::to_string(p.step[d]) +

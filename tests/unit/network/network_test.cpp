@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "network/network.h"
 #include "reference/common.h"
@@ -142,6 +143,33 @@ TEST(Network, ErrorsNameTheLayer) {
   // A failed add leaves the network unchanged.
   EXPECT_EQ(n.num_layers(), 1u);
   n.validate();
+}
+
+// Parameters near 2^63 (a hostile engine file or .pt2) must give a layer
+// error, not a wrapped size (signed overflow is undefined behaviour; the
+// engine-file fuzzer found the pooling case).
+TEST(Network, HugeParametersDoNotWrap) {
+  constexpr std::int64_t kBig = std::int64_t{1} << 62;
+  Network n;
+  auto* x = n.add_input("x", DType::Float32, {1, 2, 8, 8});
+  PoolingParams pool;
+  pool.kernel = {2, 2};
+  pool.stride = {1, 1};
+  pool.dilation = {kBig, 1};
+  expect_error<LayerError>([&] { n.add_pooling("pool", x, pool); }, {"layer 'pool' (Pooling)"});
+  pool.dilation = {1, 1};
+  pool.stride = {kBig, kBig};
+  pool.ceil_mode = true;
+  EXPECT_EQ(n.add_pooling("pool_big_stride", x, pool)->dims, (Dims{1, 2, 1, 1}));
+  ConvolutionParams conv;
+  conv.padding_pre = {kBig, 0};
+  conv.padding_post = {kBig, 0};
+  auto* w = n.add_constant("w", Tensor(DType::Float32, {2, 2, 1, 1}));
+  expect_error<LayerError>([&] { n.add_convolution("conv", x, w, nullptr, conv); },
+                           {"layer 'conv' (Convolution)", "does not fit in int64"});
+  // A slice step near INT64_MAX selects one element.
+  EXPECT_EQ(n.add_slice("sl", x, {2}, {0}, {8}, {std::numeric_limits<std::int64_t>::max()})->dims,
+            (Dims{1, 2, 1, 8}));
 }
 
 TEST(Network, RewritingKeepsTheGraphConsistent) {
