@@ -59,14 +59,26 @@ class CMakeBuild(build_ext):
         native = target.parent / "_native"
         shutil.rmtree(native, ignore_errors=True)
         self._run(["cmake", "--install", str(build), "--component", "runtime", "--prefix", str(native)])
-        # The libtorch fallback, when this build has it: beside the library (for the
-        # command line) and beside the compiled module (which looks next to itself).
+        # The libtorch fallback, when this build has it, beside the library: the command line
+        # finds it there, and the compiled module looks in _native/lib beside itself.
+        (target.parent / "libatenrt_torch.so").unlink(missing_ok=True)  # where older versions put a copy
         if list(build.glob("libatenrt_torch.so")):
             self._run(["cmake", "--install", str(build), "--component", "torch", "--prefix", str(native)])
-            shutil.copyfile(native / "lib" / "libatenrt_torch.so", target.parent / "libatenrt_torch.so")
+        self._keep_one_library_file(native / "lib")
         if not (native / "bin" / "atenrt").exists():
             raise RuntimeError(f"{native}/bin/atenrt was not installed (CMAKE_INSTALL_LIBDIR must be lib)")
         shutil.rmtree(native / "share", ignore_errors=True)  # LICENSE is in the metadata already
+
+    @staticmethod
+    def _keep_one_library_file(lib):
+        """A wheel stores symbolic links as copies: keep the library once, under its soname
+        (libatenrt.so.0.1, what the command line asks for), instead of twice."""
+        for link in sorted(lib.glob("libatenrt.so*")):
+            if link.is_symlink():
+                real = link.resolve()
+                link.unlink()
+                if real.exists():
+                    real.rename(link)
 
     def _run(self, command):
         print(" ".join(command), flush=True)

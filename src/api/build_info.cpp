@@ -2,6 +2,8 @@
 // ATENRT_VERSION), the oneDNN this build runs on, and how it was built.
 #include <oneapi/dnnl/dnnl.h>
 
+#include <string>
+
 #include "atenrt/atenrt.h"
 #include "runtime/torch_plugin.h"
 
@@ -10,6 +12,18 @@
 #endif
 
 namespace atenrt {
+namespace {
+
+// Whether hybrid programs can run here: the plugin is looked for (not loaded,
+// which would load libtorch) where the runtime will look for it.
+std::string fallback_executor() {
+  if (!runtime::torch_fallback_built()) return "fallback executor off (built without libtorch)";
+  const std::string file = runtime::torch_plugin_file();
+  if (file.empty()) return "fallback executor off (libatenrt_torch.so not found; ATENRT_TORCH_PLUGIN names it)";
+  return "fallback executor on (" + file + ", loaded on first need)";
+}
+
+}  // namespace
 
 const BuildInfo& build_info() {
   static const BuildInfo info = [] {
@@ -27,8 +41,7 @@ const BuildInfo& build_info() {
 #else
                      "on",
 #endif
-                 runtime::torch_fallback_built() ? "fallback executor on (libtorch plugin, loaded on first need)"
-                                                 : "fallback executor off (no libtorch)"};
+                 fallback_executor()};
     return b;
   }();
   return info;

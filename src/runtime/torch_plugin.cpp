@@ -18,8 +18,9 @@ struct Loaded {
 };
 
 // Where to look: next to the binary that holds this code (the CLI, a test, or
-// the Python module), and one folder up (the Python module lives in
-// <build>/python, the plugin in <build>).
+// the Python module), one folder up (the Python module lives in
+// <build>/python, the plugin in <build>), and in _native/lib beside it (the
+// pip package keeps one copy, with the command line's library).
 std::vector<std::string> candidates() {
   std::vector<std::string> out;
   if (const char* forced = std::getenv("ATENRT_TORCH_PLUGIN"); forced && *forced) {
@@ -33,23 +34,34 @@ std::vector<std::string> candidates() {
     if (!ec) {
       out.push_back((self.parent_path() / kPluginFile).string());
       out.push_back((self.parent_path().parent_path() / kPluginFile).string());
+      out.push_back((self.parent_path() / "_native" / "lib" / kPluginFile).string());
     }
   }
   return out;
 }
 
+constexpr const char* kNotBuilt = "this build of atenrt has no libtorch fallback (built without ATENRT_WITH_TORCH)";
+
+// The first candidate that exists, or "" with what was tried in `why`.
+std::string find_plugin(std::string* why) {
+  std::string tried;
+  for (const auto& path : candidates()) {
+    if (std::filesystem::exists(path)) return path;
+    tried += (tried.empty() ? "" : ", ") + path;
+  }
+  if (why)
+    *why = "the libtorch fallback (" + std::string(kPluginFile) + ") was not found (looked at " + tried +
+           "; ATENRT_TORCH_PLUGIN names it)";
+  return {};
+}
+
 Loaded load() {
   Loaded result;
   if (!torch_fallback_built()) {
-    result.why = "this build of atenrt has no libtorch fallback (built without ATENRT_WITH_TORCH)";
+    result.why = kNotBuilt;
     return result;
   }
-  std::string tried;
-  for (const auto& path : candidates()) {
-    if (!std::filesystem::exists(path)) {
-      tried += (tried.empty() ? "" : ", ") + path;
-      continue;
-    }
+  if (const std::string path = find_plugin(&result.why); !path.empty()) {
     // RTLD_LOCAL: libtorch's symbols stay out of the process's namespace.
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
@@ -66,10 +78,7 @@ Loaded load() {
       return result;  // never unloaded: a half-initialized libtorch must stay mapped
     }
     result.api = api;
-    return result;
   }
-  result.why = "the libtorch fallback (" + std::string(kPluginFile) + ") was not found (looked at " + tried +
-               "; ATENRT_TORCH_PLUGIN names it)";
   return result;
 }
 
@@ -81,6 +90,14 @@ bool torch_fallback_built() {
 #else
   return false;
 #endif
+}
+
+std::string torch_plugin_file(std::string* why) {
+  if (!torch_fallback_built()) {
+    if (why) *why = kNotBuilt;
+    return {};
+  }
+  return find_plugin(why);
 }
 
 const torch_abi::Api* torch_plugin(std::string* why) {

@@ -35,6 +35,19 @@ add_1, index = engine(np.ones((2, 4), dtype=np.float32))
 assert add_1.tolist() == [40.0, 44.0] and index.tolist() == [[115.0, 106.0]] * 2, (add_1, index)
 print("python package: import, version, metadata, compile and run ok")
 PYEOF
+# Each native file once (a wheel turns symbolic links into copies), and the libtorch
+# fallback, when the build made it, found by the module and by the command line.
+pkg=$("$PY" -c 'import atenrt, os; print(os.path.dirname(atenrt.__file__))')
+dups=$(find "$pkg" -name '*.so*' -type f -exec sha256sum {} + | sort | uniq -w64 -D)
+[[ -z "$dups" ]] || fail "files carried twice: $dups"
+build_dir="${ATENRT_CMAKE_BUILD_DIR:-$ROOT/build-python}"
+if [[ -f "$build_dir/libatenrt_torch.so" ]]; then
+  "$PY" -c 'import atenrt; print(atenrt.build_info()["options"][-1])' | grep -q "^fallback executor on ($pkg/_native/lib/libatenrt_torch.so" ||
+    fail "the module does not find its libtorch fallback: $("$PY" -c 'import atenrt; print(atenrt.build_info())')"
+  "$PY" -m atenrt --version | grep -q "fallback executor on ($pkg/_native/lib/libatenrt_torch.so" ||
+    fail "the command line does not find its libtorch fallback: $("$PY" -m atenrt --version)"
+  echo "python package: each file once, libtorch fallback found by the module and the command line"
+fi
 "$PY" -m atenrt --version | head -1 | grep -qx "atenrt $version" || fail "python -m atenrt --version"
 "$WORK/env/bin/atenrt" --version | head -1 | grep -qx "atenrt $version" || fail "the atenrt script"
 "$PY" -m atenrt compile "$ROOT/tests/corpus/bad/truncated_half.pt2" -o x.atrt 2>err.txt && fail "a bad archive compiled"
