@@ -35,7 +35,8 @@ if(bad)
 endif()
 # And the public API is there: a C++ entry point, an exception's type
 # information (users catch it), a C entry point.
-foreach(needed "atenrt::compile(" "typeinfo for atenrt::FormatError" "atenrt_context_run" "atenrt::set_log_callback(")
+foreach(needed "atenrt::compile(" "typeinfo for atenrt::FormatError" "atenrt_context_run" "atenrt::set_log_callback("
+               "atenrt::load_plugin(")
   string(FIND "${out}" "${needed}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "${LIB} does not export ${needed}")

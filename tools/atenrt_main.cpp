@@ -10,6 +10,7 @@
 #include <new>
 
 #include "atenrt/atenrt.h"
+#include "atenrt/extension.h"
 #include "atenrt/text.h"
 #include "cli_commands.h"
 #include "cli_settings.h"
@@ -39,7 +40,13 @@ int main(int argc, char** argv) {
   CLI::App app{"atenrt: compile torch.export .pt2 programs into fast CPU inference engines"};
   app.require_subcommand(1);
   app.set_version_flag("--version", version_text(), "print the version, the oneDNN version and the build");
-  app.footer("Exit status: 0 success, 1 runtime or model error, 2 usage error.");
+  app.footer("Exit status: 0 success, 1 runtime or model error, 2 usage error.\n"
+             "Plugins: --plugin FILE (repeatable) or ATENRT_PLUGINS=a.so:b.so add converters (docs/plugins.md).");
+  std::vector<std::string> plugins;
+  app.add_option("--plugin", plugins, "load a converter plugin (a shared library, docs/plugins.md) first; repeatable")
+      ->type_name("FILE");
+  // --plugin may also follow the subcommand (`atenrt compile m.pt2 --plugin x.so`).
+  app.fallthrough();
   auto commands = atenrt::cli::all_commands();
   for (auto& command : commands) command->setup(app);
   try {
@@ -51,6 +58,15 @@ int main(int argc, char** argv) {
     return error(std::string(e.what()) + " (see atenrt" + where + " --help)", kUsageError);
   }
   try {
+    for (const auto& plugin : plugins) {
+      try {
+        atenrt::load_plugin(plugin);
+      } catch (const atenrt::SettingsError&) {
+        throw;  // ATENRT_PLUGINS, which loads first, says so itself
+      } catch (const atenrt::Error& e) {
+        throw atenrt::cli::UsageError(std::string("--plugin: ") + e.what());
+      }
+    }
     for (auto& command : commands) {
       if (command->sub && command->sub->parsed()) return command->run();
     }

@@ -294,6 +294,20 @@ def load(path, **settings):
 load_engine = load  # the earlier name
 
 
+def load_plugin(path):
+    """Load a converter plugin (a shared library built against include/atenrt/extension.h; see
+    docs/plugins.md) into this process: its converters join the registry for every later compile
+    and dry run. Returns {"path", "name", "converters"}; a file loaded already is not loaded again.
+    Raises Error naming the file when it is missing, not a plugin, built for another extension ABI
+    version, or registers a bad converter. The plugins that ATENRT_PLUGINS names load first."""
+    return dict(_load_native().load_plugin(os.fspath(path)))
+
+
+def loaded_plugins():
+    """The plugins loaded in this process, in load order, as load_plugin returns them."""
+    return [dict(p) for p in _load_native().loaded_plugins()]
+
+
 def _specs(native_specs):
     return tuple(TensorSpec(name, dtype, tuple(shape)) for name, dtype, shape in native_specs)
 

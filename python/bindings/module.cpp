@@ -9,6 +9,7 @@
 
 #include "arrays.h"
 #include "atenrt/atenrt.h"
+#include "atenrt/extension.h"
 #include "context.h"
 #include "errors.h"
 #include "settings.h"
@@ -48,6 +49,22 @@ PYBIND11_MODULE(_atenrt, m) {
     d["compiler"] = b.compiler;
     d["options"] = b.options;
     return d;
+  });
+
+  // Plugins (include/atenrt/extension.h): converters added to this module's registry.
+  const auto plugin_dict = [](const PluginInfo& p) {
+    py::dict d;
+    d["path"] = p.path;
+    d["name"] = p.name;
+    d["converters"] = p.converters;
+    return d;
+  };
+  m.def("load_plugin", [plugin_dict](const std::string& path) { return plugin_dict(load_plugin(path)); },
+        py::arg("path"));
+  m.def("loaded_plugins", [plugin_dict] {
+    py::list out;
+    for (const auto& p : loaded_plugins()) out.append(plugin_dict(p));
+    return out;
   });
 
   py::class_<CompileReport>(m, "CompileReport")

@@ -14,6 +14,7 @@
 #include "builder/builder.h"
 #include "builder/dynamic_engine.h"
 #include "conversion/context.h"
+#include "conversion/plugins.h"
 #include "conversion/registry.h"
 #include "frontend/pt2_reader.h"
 #include "ir/memory_limit.h"
@@ -35,6 +36,9 @@ conversion::ConversionSettings conversion_settings(const CompileSettings& s) {
 }  // namespace
 
 lowering::LoweringSettings api::lowering_settings(const CompileSettings& s) {
+  // Every pipeline asks for these before it first asks the converter registry:
+  // the plugins that ATENRT_PLUGINS names join it here.
+  conversion::load_env_plugins();
   lowering::LoweringSettings l;
   l.decompositions_enabled = s.lowering;
   l.passes_enabled = s.lowering;
@@ -88,6 +92,7 @@ struct Analysis {
 // Lowers and partitions `program`, filling the report's partition parts.
 Analysis analyze(ir::ExportedProgram& program, const CompileSettings& settings, CompileReport& report,
                  const lowering::LoweringSettings* lowering = nullptr) {
+  conversion::load_env_plugins();
   auto lowered = lowering::lower(program.graph, lowering ? *lowering : api::lowering_settings(settings));
   report.lowering = lowered.to_string();
   const auto conv = conversion_settings(settings);

@@ -10,6 +10,7 @@
 #include "api/pipeline.h"
 #include "atenrt/atenrt.h"
 #include "atenrt/text.h"
+#include "conversion/plugins.h"
 #include "conversion/registry.h"
 #include "frontend/inspect.h"
 #include "frontend/pt2_reader.h"
@@ -168,6 +169,7 @@ InspectReport inspect(const std::string& path, const CompileSettings& settings, 
 }
 
 std::vector<ConverterInfo> list_converters() {
+  conversion::load_env_plugins();
   std::vector<ConverterInfo> out;
   for (const auto* r : conversion::ConverterRegistry::global().all()) {
     out.push_back({r->key, r->family, conversion::priority_name(r->options.priority),
@@ -177,6 +179,7 @@ std::vector<ConverterInfo> list_converters() {
 }
 
 std::vector<std::string> converter_families() {
+  conversion::load_env_plugins();
   std::vector<std::string> out;
   for (const auto* r : conversion::ConverterRegistry::global().all()) {
     if (std::find(out.begin(), out.end(), r->family) == out.end()) out.push_back(r->family);

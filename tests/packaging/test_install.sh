@@ -2,7 +2,10 @@
 # Installs atenrt from a build tree into a temporary prefix, checks what was
 # installed, then builds examples/cpp (find_package) and examples/c
 # (find_package, and pkg-config) against that prefix -- never the build tree --
-# and runs both on an engine the installed CLI compiled.
+# and runs both on an engine the installed CLI compiled; builds examples/plugin
+# there too and runs its converter through the installed CLI (--plugin,
+# ATENRT_PLUGINS) and the build's Python module (atenrt.load_plugin), checked
+# against PyTorch.
 # Usage: tests/packaging/test_install.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,6 +28,7 @@ libdir=${libdir#./}
 [[ $libdir != . ]] || fail "libatenrt.so.$version not installed"
 for f in bin/atenrt "$libdir/libatenrt.so.$version" "$libdir/libatenrt.so.$soversion" "$libdir/libatenrt.so" \
          include/atenrt/atenrt.h include/atenrt/atenrt_c.h include/atenrt/log.h include/atenrt/export.h \
+         include/atenrt/extension.h \
          include/atenrt/version.h "$libdir/cmake/atenrt/atenrtConfig.cmake" \
          "$libdir/cmake/atenrt/atenrtConfigVersion.cmake" "$libdir/cmake/atenrt/atenrtTargets.cmake" \
          "$libdir/pkgconfig/atenrt.pc" share/doc/atenrt/LICENSE; do
@@ -59,6 +63,44 @@ grep -q '^\[atenrt info\] loaded ' "$WORK/cpp.err" || fail "examples/cpp: no log
 build_example examples/c "$WORK/c"
 out=$("$WORK/c/run_engine_c" "$WORK/program.atrt" 2>/dev/null)
 [[ "$out" == "$expected" ]] || fail "examples/c printed:"$'\n'"$out"
+
+# examples/plugin: a converter for aten.renorm.default (which atenrt does not
+# convert) built against the installed headers alone; it exports only its entry
+# point and links no atenrt library.
+build_example examples/plugin "$WORK/plugin"
+PLUGIN="$WORK/plugin/librenorm_plugin.so"
+exports=$(nm -D --defined-only "$PLUGIN" | awk '{print $3}')
+[[ "$exports" == atenrt_plugin_descriptor ]] || fail "the plugin exports: $exports"
+! ldd "$PLUGIN" | grep -q libatenrt || fail "the plugin links libatenrt"
+CASE="$WORK/renorm"
+mkdir -p "$CASE"
+PY=/usr/bin/python3
+PYTHONPATH="$ROOT/python" $PY tests/packaging/renorm_plugin_check.py export "$CASE" >/dev/null
+"$P/bin/atenrt" compile "$CASE/model.pt2" --dryrun --require-full-compilation >/dev/null 2>&1 &&
+  fail "aten.renorm.default converts without the plugin: the example shows nothing"
+"$P/bin/atenrt" --plugin "$PLUGIN" compile "$CASE/model.pt2" -o "$CASE/cli.atrt" --require-full-compilation >/dev/null
+"$P/bin/atenrt" run "$CASE/cli.atrt" --inputs "$CASE/inputs.npz" --outputs "$CASE/cli.npz" >/dev/null
+$PY tests/packaging/renorm_plugin_check.py compare "$CASE/cli.npz" "$CASE" >/dev/null || fail "--plugin: wrong results"
+ATENRT_PLUGINS=":$PLUGIN:$PLUGIN" "$P/bin/atenrt" compile "$CASE/model.pt2" \
+  -o "$CASE/env.atrt" --require-full-compilation >/dev/null || fail "ATENRT_PLUGINS did not load the plugin"
+"$P/bin/atenrt" ops --family renorm_example --plugin "$PLUGIN" | grep -q "^aten.renorm.default " ||
+  fail "atenrt ops does not list the plugin's converter"
+ls "$BUILD"/python/_atenrt*.so >/dev/null 2>&1 || fail "$BUILD has no Python module for atenrt.load_plugin"
+ATENRT_PYTHON_MODULE_DIR="$BUILD/python" PYTHONPATH="$ROOT/python" \
+  $PY tests/packaging/renorm_plugin_check.py python "$PLUGIN" "$CASE" >/dev/null || fail "atenrt.load_plugin"
+# Errors name the plugin file and exit 2 (a bad --plugin or ATENRT_PLUGINS).
+plugin_error() {  # EXPECTED_MESSAGE_PART COMMAND...
+  local want="$1"; shift
+  local rc=0
+  "$@" >/dev/null 2>"$WORK/plugin.err" || rc=$?
+  [[ $rc == 2 ]] && grep -qF "$want" "$WORK/plugin.err" || fail "exit $rc, wanted 2 and '$want': $(cat "$WORK/plugin.err")"
+}
+plugin_error "atenrt: error: --plugin: plugin $WORK/none.so: no such file" "$P/bin/atenrt" --plugin "$WORK/none.so" ops
+plugin_error "plugin $P/$libdir/libatenrt.so: not an atenrt plugin: it has no entry point atenrt_plugin_descriptor" \
+  "$P/bin/atenrt" --plugin "$P/$libdir/libatenrt.so" ops
+plugin_error "atenrt: error: ATENRT_PLUGINS: plugin $WORK/none.so: no such file" \
+  env ATENRT_PLUGINS="$WORK/none.so" "$P/bin/atenrt" compile "$CASE/model.pt2" --dryrun
+echo "examples/plugin against the installed package: CLI --plugin, ATENRT_PLUGINS, atenrt.load_plugin: ok"
 
 # pkg-config, from a prefix moved elsewhere (atenrt.pc finds itself).
 mv "$P" "$WORK/moved"
