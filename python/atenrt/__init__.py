@@ -9,7 +9,7 @@ from .inputs import Input
 from .reports import CompileReport, DryRunReport, Segment, StepSpec, UnsupportedNode
 from .runtime import (AtenrtError, Engine, Error, ExecutionContext, FormatError, InputError, SettingsError,
                       TensorSpec, UnsupportedError, compile, dry_run, load, load_engine, load_plugin, loaded_plugins,
-                      settings_table)
+                      reset_log_callback, set_log_callback, settings_table)
 
 try:
     from .export import LAYOUTS, export, save
@@ -30,7 +30,7 @@ except ModuleNotFoundError as _e:  # torch absent: the runtime still works, the 
         raise ImportError(f"atenrt.Dim needs PyTorch ({_torch_missing})")
 
 __all__ = ["save", "export", "ExportError", "LAYOUTS", "Dim",
-           "compile", "dry_run", "load", "load_engine", "load_plugin", "loaded_plugins", "Input", "DryRunReport", "Segment", "StepSpec",
+           "compile", "dry_run", "load", "load_engine", "load_plugin", "loaded_plugins", "set_log_callback", "reset_log_callback", "Input", "DryRunReport", "Segment", "StepSpec",
            "UnsupportedNode", "__version__", "build_info", "Engine", "ExecutionContext", "TensorSpec", "CompileReport",
            "AtenrtError", "Error", "FormatError", "UnsupportedError", "InputError", "SettingsError",
            "settings_table"]

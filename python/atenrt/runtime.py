@@ -23,6 +23,7 @@ Threads: an Engine is immutable and may be shared. An ExecutionContext runs one 
 parallel. Engine.run keeps one context per calling thread, so it is safe and parallel from any
 number of threads. The GIL is released while an engine compiles, loads, saves and runs.
 """
+import atexit
 import glob
 import json
 import operator
@@ -82,6 +83,8 @@ def _load_native():
             module = _import_native()
             module._set_error_classes(error=Error, format=FormatError, unsupported=UnsupportedError,
                                       input=InputError, settings=SettingsError)
+            # A Python log callback must not outlive the interpreter.
+            atexit.register(module.reset_log_callback)
             _native_module = module
     return _native_module
 
@@ -292,6 +295,20 @@ def load(path, **settings):
 
 
 load_engine = load  # the earlier name
+
+
+def set_log_callback(callback, min_level="info"):
+    """Route the library's messages (compile summaries, loaded engine files and plugins, warnings)
+    to `callback(level, message)`, level one of "debug", "info", "warning", "error"; messages below
+    `min_level` are not made. It may be called from any thread; an exception it raises is reported
+    as unraisable and otherwise ignored. None silences the library; reset_log_callback() restores
+    the default (warnings and errors to stderr)."""
+    _load_native().set_log_callback(callback, min_level)
+
+
+def reset_log_callback():
+    """Back to the default log: warnings and errors to stderr as "atenrt: warning: ..."."""
+    _load_native().reset_log_callback()
 
 
 def load_plugin(path):

@@ -10,6 +10,7 @@
 #include "arrays.h"
 #include "atenrt/atenrt.h"
 #include "atenrt/extension.h"
+#include "atenrt/log.h"
 #include "context.h"
 #include "errors.h"
 #include "settings.h"
@@ -27,6 +28,43 @@ py::list spec_list(const std::vector<TensorSpec>& specs) {
   py::list out;
   for (const auto& s : specs) out.append(spec_tuple(s));
   return out;
+}
+
+LogLevel log_level_named(const std::string& name) {
+  for (auto level : {LogLevel::Debug, LogLevel::Info, LogLevel::Warning, LogLevel::Error}) {
+    if (log_level_name(level) == name) return level;
+  }
+  throw SettingsError("min_level must be one of debug, info, warning, error, not '" + name + "'");
+}
+
+// The library's log callback as a Python callable(level, message). It may be
+// called from any thread (compiles run with the GIL released), so it takes the
+// GIL; an exception it raises is reported as unraisable, never thrown into the
+// library. The callable is dropped under the GIL, and not at all once the
+// interpreter is gone (atenrt/runtime.py resets the callback at exit).
+void set_python_log_callback(const py::object& fn, const std::string& min_level) {
+  const LogLevel level = log_level_named(min_level);
+  if (fn.is_none()) {
+    set_log_callback({}, level);  // silence
+    return;
+  }
+  if (!PyCallable_Check(fn.ptr())) throw py::type_error("set_log_callback: callback must be callable or None");
+  std::shared_ptr<py::object> held(new py::object(fn), [](py::object* o) {
+    if (!Py_IsInitialized()) return;  // leaked: nothing can be released any more
+    py::gil_scoped_acquire gil;
+    delete o;
+  });
+  set_log_callback(
+      [held](LogLevel l, std::string_view message) {
+        if (!Py_IsInitialized()) return;
+        py::gil_scoped_acquire gil;
+        try {
+          (*held)(std::string(log_level_name(l)), std::string(message));
+        } catch (py::error_already_set& e) {
+          e.discard_as_unraisable("atenrt log callback");
+        }
+      },
+      level);
 }
 
 }  // namespace
@@ -50,6 +88,9 @@ PYBIND11_MODULE(_atenrt, m) {
     d["options"] = b.options;
     return d;
   });
+
+  m.def("set_log_callback", &set_python_log_callback, py::arg("callback"), py::arg("min_level") = "info");
+  m.def("reset_log_callback", [] { reset_log_callback(); });
 
   // Plugins (include/atenrt/extension.h): converters added to this module's registry.
   const auto plugin_dict = [](const PluginInfo& p) {
