@@ -11,6 +11,7 @@
 #include "ir/log.h"
 #include "runtime/engine.h"
 #include "runtime/hybrid.h"
+#include "runtime/serialize.h"
 
 namespace atenrt {
 namespace {
@@ -205,6 +206,7 @@ std::string Engine::built_settings() const {
         << (o.prepack_weights ? "pre-packed" : "plain") << " weights";
   }
   if (hybrid_) out << ", hybrid: " << segments_summary();
+  if (dynamic_) out << ", dynamic shapes (kernels, memory and steps shown are the opt shape's)";
   return out.str();
 }
 
@@ -255,10 +257,8 @@ std::size_t Engine::weight_bytes() const {
 
 void Engine::save(const std::string& path) const {
   if (dynamic_) {
-    throw UnsupportedError(path + ": saving an engine with dynamic shapes is not supported yet; keep the .pt2 and "
-                           "compile it where it runs, or pin the shapes (--shapes) to save a static engine");
-  }
-  if (hybrid_) {
+    dynamic_->save(path);
+  } else if (hybrid_) {
     hybrid_->save(path);
   } else {
     engine_->save(path);
@@ -296,7 +296,11 @@ Engine Engine::load(const std::string& path, const CompileSettings& settings) {
     try {
       return Engine(std::make_shared<const runtime::Engine>(runtime::Engine::load(path, static_cast<std::uint64_t>(settings.max_memory))));
     } catch (const FormatError& e) {
-      if (std::string(e.what()).find(runtime::kHybridFileMarker) == std::string::npos) throw;
+      const std::string what = e.what();
+      if (what.find(runtime::file::kDynamicFileMarker) != std::string::npos) {
+        return Engine(builder::DynamicEngine::load(path, static_cast<std::uint64_t>(settings.max_memory)));
+      }
+      if (what.find(runtime::kHybridFileMarker) == std::string::npos) throw;
     }
     return Engine(std::make_shared<const runtime::HybridEngine>(runtime::HybridEngine::load(path)));
   };

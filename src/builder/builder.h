@@ -50,8 +50,13 @@ int fold_constants(network::Network& net);
 // conv output has no other use and every parameter is constant.
 int fold_batchnorm(network::Network& net);
 int remove_dead_layers(network::Network& net);
-// Network → Program; throws UnsupportedError on dynamic dims.
-runtime::Program to_program(const network::Network& net);
+// Network → Program; throws UnsupportedError on dynamic dims unless
+// `allow_dynamic` (a dynamic engine's network, written to its file).
+runtime::Program to_program(const network::Network& net, bool allow_dynamic = false);
+// Program → Network, the inverse of to_program for a program without
+// post-ops (a dynamic engine's file): every id, role, layer and inferred
+// tensor desc is checked; a program that does not hold is a FormatError.
+network::Network network_from_program(const runtime::Program& program);
 // Applies the fusion table until nothing matches, within what `backend`'s
 // kernels apply exactly; returns what was fused.
 std::vector<std::string> fuse_post_ops(runtime::Program& program,

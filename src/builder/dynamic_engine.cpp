@@ -2,11 +2,14 @@
 // (dynamic_engine.h).
 #include "builder/dynamic_engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 #include <unordered_map>
 
 #include "atenrt/errors.h"
+#include "ir/checked_math.h"
+#include "ir/memory_limit.h"
 #include "reference/reference.h"
 #include "runtime/cpu/weight_packs.h"
 
@@ -43,6 +46,27 @@ std::string shapes_text(const std::vector<InputRange>& ranges, const std::vector
   return out;
 }
 
+// A folded layer's result is allocated now: at a large shape (a range's max
+// corner) a Fill or Expand of constants could ask for more than the machine
+// has, so its size is checked first, as the builder checks every tensor.
+void check_folded_size(const network::Layer& layer, const std::vector<NetworkTensor*>& inputs,
+                       const std::vector<Tensor>& values, std::uint64_t limit) {
+  std::vector<network::TensorDesc> descs;
+  std::vector<const Tensor*> known;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    descs.push_back({inputs[i]->dtype, inputs[i]->dims});
+    known.push_back(&values[i]);
+  }
+  for (const auto& d : network::infer_outputs(layer.name, layer.params, descs, known)) {
+    if (d.dims.empty()) continue;
+    const std::uint64_t bytes = checked::nbytes<UnsupportedError>(d.dims, element_size(d.dtype), "layer '" + layer.name + "'");
+    if (bytes > limit) {
+      throw UnsupportedError("layer '" + layer.name + "' would be folded into a constant of " + format_bytes(bytes) +
+                             ", more than the memory limit of " + format_bytes(limit));
+    }
+  }
+}
+
 }  // namespace
 
 Dims InputRange::min() const {
@@ -77,7 +101,8 @@ std::string InputRange::to_string() const {
   return out.str();
 }
 
-Network specialize(const Network& net, const std::vector<Dims>& input_dims) {
+Network specialize(const Network& net, const std::vector<Dims>& input_dims, std::uint64_t max_memory_bytes) {
+  const std::uint64_t limit = resolve_memory_limit(max_memory_bytes);
   if (input_dims.size() != net.inputs().size()) {
     throw std::logic_error("specialize: " + std::to_string(input_dims.size()) + " shapes for " +
                            std::to_string(net.inputs().size()) + " inputs");
@@ -92,15 +117,21 @@ Network specialize(const Network& net, const std::vector<Dims>& input_dims) {
     std::vector<NetworkTensor*> inputs;
     for (const auto* in : layer->inputs) inputs.push_back(map.at(in));
     if (foldable(*layer, inputs)) {
-      std::vector<Tensor> values;
+      std::vector<Tensor> outs;
       if (layer->kind() == LayerKind::Shape) {
-        values.emplace_back(inputs[0]->dtype, inputs[0]->dims);  // only its dims are read
+        // The dims themselves (running the layer would allocate its input).
+        const Dims& dims = inputs[0]->dims;
+        Tensor shape(DType::Int64, {static_cast<std::int64_t>(dims.size())});
+        std::copy(dims.begin(), dims.end(), shape.mutable_data<std::int64_t>());
+        outs.push_back(std::move(shape));
       } else {
+        std::vector<Tensor> values;
         for (const auto* in : inputs) values.push_back(in->producer->params_as<network::ConstantParams>().value);
+        check_folded_size(*layer, inputs, values, limit);
+        // The original layer's params with the now-known inputs (its own
+        // output descs are not read by the reference kernels).
+        outs = reference::run_layer(*layer, values);
       }
-      // The original layer's params with the now-known inputs (its own
-      // output descs are not read by the reference kernels).
-      const auto outs = reference::run_layer(*layer, values);
       for (std::size_t k = 0; k < outs.size(); ++k) {
         auto* c = out.add_constant(out.unique_layer_name(layer->name + "#folded" + std::to_string(k)), outs[k]);
         out.set_tensor_name(c, layer->outputs[k]->name);
@@ -150,7 +181,7 @@ DynamicEngine::DynamicEngine(Network net, BuilderConfig config, std::vector<Inpu
   for (int c = 0; c < 2; ++c) {
     const auto* corner = c == 0 ? &min : &max;
     try {
-      const Network shaped = specialize(net_, *corner);
+      const Network shaped = specialize(net_, *corner, config_.engine.max_memory_bytes);
       for (const auto* o : shaped.outputs()) corner_outputs_[c].push_back(o->dims);
     } catch (const UnsupportedError& e) {
       throw UnsupportedError("dynamic engine: the shapes " + shapes_text(ranges_, *corner) +
@@ -199,7 +230,7 @@ std::shared_ptr<const runtime::Engine> DynamicEngine::build_for(const std::vecto
   const auto start = std::chrono::steady_clock::now();
   Network net;
   try {
-    net = specialize(net_, dims);
+    net = specialize(net_, dims, config_.engine.max_memory_bytes);
   } catch (const UnsupportedError& e) {
     throw InputError("input shapes " + shapes_text(ranges_, dims) + " do not go through the network: " + e.what());
   }

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,10 @@ struct InputRange {
 // Copy of `net` with static input dims `input_dims`, re-inferred, with the
 // layers whose inputs became known (Shape of static tensors and everything
 // computed only from constants) folded into constants. Tensor names are kept.
-network::Network specialize(const network::Network& net, const std::vector<Dims>& input_dims);
+// A folded constant larger than `max_memory_bytes` (0: the machine's limit)
+// is an UnsupportedError.
+network::Network specialize(const network::Network& net, const std::vector<Dims>& input_dims,
+                            std::uint64_t max_memory_bytes = 0);
 
 class DynamicEngine {
  public:
@@ -74,6 +78,20 @@ class DynamicEngine {
   // dims that share a symbol and differ), and makes the specialization on
   // first use. Thread safe.
   std::shared_ptr<const runtime::Engine> engine_for(const std::vector<Dims>& dims) const;
+
+  // Engine files (format 2.2, docs/engine-format.md): the network after the
+  // shape-independent passes with its weights plain (packed for this machine
+  // by the first specialization), the ranges and the builder settings.
+  // Loading builds the opt shape's specialization, as compiling does; a
+  // file that does not hold together is a FormatError.
+  std::vector<std::byte> serialize() const;
+  void save(const std::string& path) const;
+  static bool is_dynamic_file(std::span<const std::byte> bytes);
+  // `owner` keeps `bytes` alive (the constants view them).
+  static std::shared_ptr<const DynamicEngine> deserialize(std::span<const std::byte> bytes,
+                                                          std::shared_ptr<const void> owner,
+                                                          std::uint64_t max_memory_bytes = 0);
+  static std::shared_ptr<const DynamicEngine> load(const std::string& path, std::uint64_t max_memory_bytes = 0);
 
   struct Stats {
     std::size_t specializations = 0;  // made since compile (the opt shape included)

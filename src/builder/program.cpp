@@ -37,11 +37,11 @@ void check_tensor_sizes(const network::Network& net, std::uint64_t limit) {
 
 }  // namespace
 
-Program to_program(const network::Network& net) {
+Program to_program(const network::Network& net, bool allow_dynamic) {
   Program prog;
   std::unordered_map<const network::NetworkTensor*, int> ids;
   auto add = [&](const network::NetworkTensor* t, TensorRole role) {
-    if (!t->is_static()) {
+    if (!t->is_static() && !allow_dynamic) {
       throw UnsupportedError("builder: tensor '" + t->name + "' has dynamic dims " +
                              shape_to_string(t->dims) + "; the CPU engine needs static shapes");
     }
@@ -70,6 +70,68 @@ Program to_program(const network::Network& net) {
   }
   for (const auto* t : net.outputs()) prog.outputs.push_back(ids.at(t));
   return prog;
+}
+
+network::Network network_from_program(const Program& prog) {
+  auto bad = [](const std::string& what) -> FormatError {
+    return FormatError("engine file: dynamic-shape engine: " + what);
+  };
+  network::Network net;
+  std::vector<network::NetworkTensor*> made(prog.tensors.size(), nullptr);
+  auto tensor = [&](int id, const std::string& where) -> network::NetworkTensor* {
+    if (id < 0 || static_cast<std::size_t>(id) >= made.size()) throw bad(where + ": tensor id " + std::to_string(id) + " out of range");
+    if (!made[id]) throw bad(where + ": tensor '" + prog.tensors[id].name + "' is used before it is made");
+    return made[id];
+  };
+  try {
+    for (int id : prog.inputs) {
+      if (id < 0 || static_cast<std::size_t>(id) >= made.size() || prog.tensors[id].role != TensorRole::Input || made[id]) {
+        throw bad("input binding " + std::to_string(id) + " is not an input tensor (or is bound twice)");
+      }
+      const auto& t = prog.tensors[id];
+      made[id] = net.add_input(t.name, t.dtype, t.dims);
+    }
+    for (std::size_t id = 0; id < prog.tensors.size(); ++id) {
+      const auto& t = prog.tensors[id];
+      if (t.role == TensorRole::Input && !made[id]) throw bad("input tensor '" + t.name + "' has no binding");
+      if (t.role != TensorRole::Constant) continue;
+      if (!t.value.defined()) throw bad("constant '" + t.name + "' has no value");
+      made[id] = net.add_constant(net.unique_layer_name(t.name), t.value);
+      net.set_tensor_name(made[id], t.name);
+    }
+    for (const auto& step : prog.steps) {
+      const std::string where = "step '" + step.name + "'";
+      if (!step.post_ops.empty()) throw bad(where + " has post-ops");
+      std::vector<network::NetworkTensor*> inputs;
+      for (int id : step.inputs) inputs.push_back(tensor(id, where));
+      network::Layer* layer = net.add_layer(step.name, std::move(inputs), step.params);  // infers the outputs
+      if (layer->outputs.size() != step.outputs.size()) {
+        throw bad(where + " lists " + std::to_string(step.outputs.size()) + " outputs, its layer makes " +
+                  std::to_string(layer->outputs.size()));
+      }
+      for (std::size_t k = 0; k < step.outputs.size(); ++k) {
+        const int id = step.outputs[k];
+        if (id < 0 || static_cast<std::size_t>(id) >= made.size() || made[id] ||
+            prog.tensors[id].role != TensorRole::Activation) {
+          throw bad(where + ": output id " + std::to_string(id) + " is not a fresh activation tensor");
+        }
+        const auto& want = prog.tensors[id];
+        auto* got = layer->outputs[k];
+        if (got->dtype != want.dtype || got->dims != want.dims) {
+          throw bad(where + ": tensor '" + want.name + "' is stored as " + std::string(dtype_name(want.dtype)) +
+                    shape_to_string(want.dims) + " but the layer makes " + std::string(dtype_name(got->dtype)) +
+                    shape_to_string(got->dims));
+        }
+        if (got->name != want.name) net.set_tensor_name(got, want.name);
+        made[id] = got;
+      }
+    }
+    for (int id : prog.outputs) net.mark_output(tensor(id, "output binding"));
+    net.validate();
+  } catch (const network::LayerError& e) {
+    throw bad(e.what());
+  }
+  return net;
 }
 
 void set_precision(Program& program, runtime::Precision precision) {

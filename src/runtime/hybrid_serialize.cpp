@@ -217,19 +217,7 @@ HybridEngine HybridEngine::deserialize(std::span<const std::byte> bytes, const s
 
 void HybridEngine::save(const std::string& path) const {
   const auto bytes = serialize();
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw Error("engine save: cannot open '" + tmp + "' for writing");
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() && std::fflush(f) == 0 &&
-                       ::fsync(::fileno(f)) == 0;
-  if (std::fclose(f) != 0 || !written) {
-    std::remove(tmp.c_str());
-    throw Error("engine save: writing '" + tmp + "' failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw Error("engine save: cannot rename '" + tmp + "' to '" + path + "'");
-  }
+  file::save_atomically(path, [&](file::Sink& sink) { sink.write(bytes.data(), bytes.size()); });
 }
 
 HybridEngine HybridEngine::load(const std::string& path) {

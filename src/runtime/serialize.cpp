@@ -94,7 +94,9 @@ std::vector<std::byte> encode_program(const Program& prog, const EngineOptions& 
   return std::move(w.out);
 }
 
-Program decode_program(std::span<const std::byte> bytes, EngineOptions& options) {
+// `dynamic_dims`: a dynamic engine's network, whose activation and input dims
+// may be -1 (network::kDynamicDim).
+Program decode_program(std::span<const std::byte> bytes, EngineOptions& options, bool dynamic_dims = false) {
   Reader r(bytes.data(), bytes.size(), "program");
   options = read_options(r);
   Program prog;
@@ -105,11 +107,13 @@ Program decode_program(std::span<const std::byte> bytes, EngineOptions& options)
     r(t.dims);
     r.e(t.role, 3, "tensor role");
     for (auto d : t.dims) {
+      if (dynamic_dims && d == network::kDynamicDim && t.role != TensorRole::Constant) continue;
       if (d < 0 || d > kMaxDim) r.corrupt("tensor '" + t.name + "' has dim " + std::to_string(d) + " out of range (0..2^40)");
     }
     // numel * element size, overflow-safe given the dim bound above
     std::uint64_t bytes_needed = element_size(t.dtype);
     for (auto d : t.dims) {
+      if (d < 0) continue;  // dynamic
       if (d && bytes_needed > (std::uint64_t{1} << 62) / static_cast<std::uint64_t>(d)) {
         r.corrupt("tensor '" + t.name + "' is larger than 2^62 bytes");
       }
@@ -329,8 +333,11 @@ bool any_bf16(const Program& prog) {
   return false;
 }
 
-void write_engine(file::Sink& out, const Program& prog, const EngineOptions& options, const WeightSources& src) {
+// `extra` sections follow the program and weights (a dynamic engine's ranges).
+void write_engine(file::Sink& out, const Program& prog, const EngineOptions& options, const WeightSources& src,
+                  std::vector<file::SectionSource> extra = {}, std::uint16_t minor = file::kFormatMinor) {
   file::Header header;
+  header.minor = minor;
   header.producer = file::producer_string();
   const bool bf16 = any_bf16(prog);
   if (bf16) header.required_features |= file::kFeatureBf16;
@@ -378,6 +385,7 @@ void write_engine(file::Sink& out, const Program& prog, const EngineOptions& opt
       at = e.offset + e.bytes;
     }
   };
+  for (auto& e : extra) sections.push_back(std::move(e));
   file::write_container(out, header, sections);
 }
 
@@ -400,6 +408,10 @@ Engine deserialize_span(std::span<const std::byte> bytes, std::shared_ptr<Loaded
   if (!c.find(file::SectionKind::Program)) {
     throw FormatError("engine file: holds a hybrid program (engine and torch segments), not a single engine; "
                       "load it with atenrt::Engine::load");
+  }
+  if (c.find(file::SectionKind::Ranges)) {
+    throw FormatError(std::string("engine file: ") + file::kDynamicFileMarker +
+                      " (its inputs take ranges of shapes); load it with atenrt::Engine::load");
   }
   EngineOptions options;
   Program prog = decode_program(c.payload(*c.find(file::SectionKind::Program)), options);
@@ -446,15 +458,19 @@ Engine Engine::deserialize(const std::vector<std::byte>& file) {
   return deserialize_span(*copy, std::move(loaded));
 }
 
-// Written beside the target and renamed over it: a process that has the old
-// file mapped keeps its pages, and no reader ever sees half a file.
 void Engine::save(const std::string& path) const {
+  file::save_atomically(path, [&](file::Sink& sink) {
+    write_engine(sink, impl_->program, impl_->options, {impl_->packs.get(), &impl_->read_plain});
+  });
+}
+
+void file::save_atomically(const std::string& path, const std::function<void(Sink&)>& write) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) throw Error("engine save: cannot open '" + tmp + "' for writing");
   try {
     FileSink sink(f, tmp);
-    write_engine(sink, impl_->program, impl_->options, {impl_->packs.get(), &impl_->read_plain});
+    write(sink);
   } catch (...) {
     std::fclose(f);
     std::remove(tmp.c_str());
@@ -469,6 +485,47 @@ void Engine::save(const std::string& path) const {
     std::remove(tmp.c_str());
     throw Error("engine save: cannot rename '" + tmp + "' to '" + path + "'");
   }
+}
+
+void file::write_dynamic_file(Sink& out, const Program& program, const EngineOptions& options,
+                              const std::vector<std::byte>& ranges) {
+  auto payload = std::make_shared<std::vector<std::byte>>(ranges);
+  std::vector<SectionSource> extra(1);
+  extra[0].entry.kind = static_cast<std::uint32_t>(SectionKind::Ranges);
+  extra[0].entry.flags = kSectionRequired;
+  extra[0].entry.alignment = 8;
+  extra[0].size = payload->size();
+  extra[0].write = [payload](Sink& s) { s.write(payload->data(), payload->size()); };
+  write_engine(out, program, options, {}, std::move(extra), kDynamicMinor);  // weights plain: packed per shape
+}
+
+file::DynamicFile file::read_dynamic_file(std::span<const std::byte> bytes, std::shared_ptr<const void> owner) {
+  const Container c = parse_container(bytes);
+  check_features(c.header);
+  const Section* program = c.find(SectionKind::Program);
+  const Section* ranges = c.find(SectionKind::Ranges);
+  if (!program || !ranges) throw FormatError("engine file: a dynamic-shape engine needs a program and a ranges section");
+  DynamicFile out;
+  out.program = decode_program(c.payload(*program), out.options, /*dynamic_dims=*/true);
+  for (const auto& step : out.program.steps) {
+    if (!step.post_ops.empty() || step.precision != Precision::Float32) {
+      throw FormatError("engine file: dynamic-shape engine: step '" + step.name +
+                        "' has post-ops or a precision (those are chosen per shape)");
+    }
+  }
+  const Section* weights = nullptr;
+  for (const auto& s : c.sections) {
+    if (s.kind == static_cast<std::uint32_t>(SectionKind::Weights)) weights = &s;
+  }
+  if (!weights || weights->isa != static_cast<std::uint32_t>(PackIsa::Portable) ||
+      weights->precision != static_cast<std::uint32_t>(WeightPrecision::Float32)) {
+    throw FormatError("engine file: a dynamic-shape engine needs one portable float32 weights section");
+  }
+  LoadedFile loaded;
+  loaded.owner = std::move(owner);
+  decode_weights(c.payload(*weights), weights->isa, out.program, loaded);
+  out.ranges = c.payload(*ranges);
+  return out;
 }
 
 // Maps the file read-only: the weights are the page cache's pages, shared by

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -110,6 +111,30 @@ void write_container(Sink& out, const Header& header, const std::vector<SectionS
 std::vector<std::byte> encode_engine(const Program& program, const EngineOptions& options);
 
 std::uint32_t crc32c(const std::byte* data, std::size_t n, std::uint32_t crc = 0);
+
+// Writes `path` through `write` into a file beside it, synced, then renamed
+// over it: a process that has the old file mapped keeps its pages, and no
+// reader ever sees half a file.
+void save_atomically(const std::string& path, const std::function<void(Sink&)>& write);
+
+// ---- dynamic-shape engines (format 2.2)
+//
+// The shape-independent network, as a Program whose dims may be -1 (dynamic)
+// and whose steps have no post-ops (those are per-shape decisions), with its
+// weights plain, plus a required Ranges section whose payload the builder
+// defines (builder/dynamic_engine_file.cpp). A reader of plain engines
+// refuses the file naming kDynamicFileMarker.
+inline constexpr std::uint16_t kDynamicMinor = 2;
+inline constexpr const char* kDynamicFileMarker = "holds a dynamic-shape engine";
+void write_dynamic_file(Sink& out, const Program& program, const EngineOptions& options,
+                        const std::vector<std::byte>& ranges);
+struct DynamicFile {
+  Program program;  // tensors and steps checked for ids, roles and dims; layers not yet inferred
+  EngineOptions options;
+  std::span<const std::byte> ranges;  // the Ranges section's payload (views the file)
+};
+// Constants view `bytes`, which `owner` keeps alive.
+DynamicFile read_dynamic_file(std::span<const std::byte> bytes, std::shared_ptr<const void> owner);
 
 std::string producer_string();  // "atenrt <version>"
 

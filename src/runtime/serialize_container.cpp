@@ -92,7 +92,8 @@ namespace {
 bool understood(std::uint32_t kind) {
   return kind == static_cast<std::uint32_t>(SectionKind::Program) ||
          kind == static_cast<std::uint32_t>(SectionKind::Weights) ||
-         kind == static_cast<std::uint32_t>(SectionKind::TorchSegments);
+         kind == static_cast<std::uint32_t>(SectionKind::TorchSegments) ||
+         kind == static_cast<std::uint32_t>(SectionKind::Ranges);
 }
 
 std::string version_text(std::uint32_t major, std::uint32_t minor) {

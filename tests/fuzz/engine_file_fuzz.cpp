@@ -1,12 +1,16 @@
 // libFuzzer target: any bytes given to the engine-file loader, with every
 // checksum fixed up first (so mutations reach the parsers behind them), must
 // end in a loaded engine or an atenrt::Error, never a crash, hang, leak or
-// other exception. What loads is also run once on zero inputs.
+// other exception. What loads is also run once on zero inputs (a dynamic
+// engine at its opt shape).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "atenrt/errors.h"
+#include "builder/dynamic_engine.h"
 #include "engine_resign.h"
 #include "runtime/engine.h"
 #include "runtime/hybrid.h"
@@ -14,6 +18,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<std::byte> bytes(reinterpret_cast<const std::byte*>(data), reinterpret_cast<const std::byte*>(data) + size);
   atenrt::testing::resign_engine_file(bytes);
+  std::optional<atenrt::runtime::Engine> plain;
   try {
     // A hybrid program's file (torch-segments section): decoded and validated;
     // the fuzz build has no libtorch plugin, so it then stops at preparing the ops.
@@ -21,7 +26,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)atenrt::runtime::HybridEngine::deserialize(bytes, "");
       return 0;
     }
-    const auto engine = atenrt::runtime::Engine::deserialize(bytes);
+    // A dynamic-shape engine's file (ranges section): rebuilt and its opt
+    // shape specialized under a 64 MiB memory limit, then run below.
+    std::shared_ptr<const atenrt::builder::DynamicEngine> dynamic;
+    if (atenrt::builder::DynamicEngine::is_dynamic_file(bytes)) {
+      auto owner = std::make_shared<std::vector<std::byte>>(bytes);
+      dynamic = atenrt::builder::DynamicEngine::deserialize(*owner, owner, 64u << 20);
+    }
+    const auto& engine = dynamic ? dynamic->opt_engine() : plain.emplace(atenrt::runtime::Engine::deserialize(bytes));
     // Keep a hostile (valid) shape from reaching libFuzzer's RSS limit.
     const auto m = engine.memory();
     std::size_t input_bytes = 0;

@@ -86,6 +86,18 @@ class DynamicBatchResNet(unittest.TestCase):
             t.join()
         self.assertEqual(errors, [])
 
+    def test_saved_engine_keeps_its_range(self):
+        path = os.path.join(self.folder, "resnet18_dyn.atrt")
+        self.engine.save(path)
+        loaded = atenrt.load(path)
+        self.assertEqual(loaded.inputs[0].shape, (-1, 3, 32, 32))
+        self.assertEqual(str(loaded.inputs[0]), str(self.engine.inputs[0]))
+        context = loaded.create_context()
+        for seed, batch in enumerate([6, 1, 3]):
+            self._check(context, batch, 20 + seed)
+        with self.assertRaisesRegex(atenrt.InputError, r"input 'x' dim 0 \(s0\) is 7, outside the engine's range \[1, 6\]"):
+            context.run([np.zeros((7, 3, 32, 32), np.float32)])
+
     def test_narrowed_and_pinned(self):
         narrow = atenrt.compile(self.path, max_shapes={"x": (4, 3, 32, 32)}, opt_shapes="x:2x3x32x32")
         self._check(narrow.create_context(), 4, 7)

@@ -3,7 +3,13 @@
 // shape, the cache is bounded and keeps the opt shape.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstring>
+#include <tuple>
+
 #include "builder/dynamic_engine.h"
+#include "engine_resign.h"
+#include "runtime/serialize.h"
 #include "test_util.h"
 
 namespace atenrt::builder {
@@ -98,6 +104,85 @@ TEST(DynamicEngine, SpecializeFoldsShapeComputations) {
   EXPECT_EQ(net.outputs().at(0)->dims, (network::Dims{3, 4}));
   EXPECT_EQ(net.outputs().at(0)->name, "out");
   for (const auto* layer : net.layers()) EXPECT_NE(layer->kind(), network::LayerKind::Shape) << layer->name;
+}
+
+// Both engines at one batch size give the same bytes (contexts kept alive:
+// outputs may live in their buffers).
+bool same_bytes_at(const DynamicEngine& a, const DynamicEngine& b, std::int64_t batch) {
+  const Tensor x = random_tensor(DType::Float32, {batch, 8, 6, 6}, static_cast<std::uint32_t>(batch));
+  auto ca = a.engine_for({{batch, 8, 6, 6}})->create_context();
+  auto cb = b.engine_for({{batch, 8, 6, 6}})->create_context();
+  const Tensor ya = ca.run({x}).at(0).contiguous(), yb = cb.run({x}).at(0).contiguous();
+  return ya.sizes() == yb.sizes() && ya.dtype() == yb.dtype() && ya.nbytes() > 0 &&
+         std::memcmp(ya.raw_data(), yb.raw_data(), ya.nbytes()) == 0;
+}
+
+// A saved dynamic engine loads as the same engine: same ranges and settings,
+// and every shape in the range gives the bytes the compiled one gives.
+TEST(DynamicEngine, FileRoundTripRunsEveryShapeAsBefore) {
+  for (auto precision : {runtime::Precision::Float32, runtime::Precision::BFloat16}) {
+    BuilderConfig config;
+    config.precision = precision;
+    const DynamicEngine engine(dynamic_net(), config, batch_range(1, 4, 9), 5);
+    const auto bytes = engine.serialize();
+    EXPECT_TRUE(DynamicEngine::is_dynamic_file(bytes));
+    auto owner = std::make_shared<std::vector<std::byte>>(bytes);
+    const auto loaded = DynamicEngine::deserialize(*owner, owner);
+    ASSERT_EQ(loaded->ranges().size(), 1u);
+    EXPECT_EQ(loaded->ranges()[0].to_string(), engine.ranges()[0].to_string());
+    EXPECT_EQ(loaded->min_output_dims(), engine.min_output_dims());
+    EXPECT_EQ(loaded->max_output_dims(), engine.max_output_dims());
+    for (std::int64_t b : {1, 4, 9, 6}) EXPECT_TRUE(same_bytes_at(engine, *loaded, b)) << "batch " << b;
+    // The precision travelled.
+    EXPECT_EQ(loaded->opt_engine().program().steps.front().precision, precision);
+  }
+  // Through a file on disk as well.
+  const DynamicEngine engine(dynamic_net(), BuilderConfig{}, batch_range(2, 2, 3));
+  const std::string path = ::testing::TempDir() + "dynamic_round_trip.atrt";
+  engine.save(path);
+  const auto loaded = DynamicEngine::load(path);
+  EXPECT_TRUE(same_bytes_at(engine, *loaded, 3));
+  std::remove(path.c_str());
+}
+
+// The ranges payload behind the checksum: each check, on a re-signed file.
+TEST(DynamicEngine, BadDynamicFilesAreRefused) {
+  const DynamicEngine engine(dynamic_net(), BuilderConfig{}, batch_range(1, 4, 9));
+  const auto good = engine.serialize();
+  // A plain-engine reader names what the file is.
+  try {
+    (void)runtime::Engine::deserialize(good);
+    ADD_FAILURE() << "a dynamic file loaded as a static engine";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find(runtime::file::kDynamicFileMarker), std::string::npos) << e.what();
+  }
+  const auto container = runtime::file::parse_container(good);
+  const std::size_t at = container.find(runtime::file::SectionKind::Ranges)->offset;
+  // Payload: u32 version, 5 bytes of settings, i64 capacity, u64 count, then
+  // input 0: u64 name length, "x", u8 dtype, u64 rank, dim 0 (min, opt, max,
+  // symbol "s0"), dim 1 ...
+  const std::size_t name = at + 33, dim0 = at + 43, dim1 = dim0 + 24 + 8 + 2;
+  using Patch = std::tuple<std::size_t, std::int64_t, std::size_t>;  // offset, value, width
+  auto expect_refused = [&](std::vector<Patch> patches, const std::string& fragment) {
+    auto bad = good;
+    for (const auto& [offset, value, width] : patches) std::memcpy(bad.data() + offset, &value, width);
+    atenrt::testing::resign_engine_file(bad);
+    try {
+      auto owner = std::make_shared<std::vector<std::byte>>(bad);
+      (void)DynamicEngine::deserialize(*owner, owner);
+      ADD_FAILURE() << "accepted: " << fragment;
+    } catch (const FormatError& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  expect_refused({{at, 2, 4}}, "ranges section: version 2");
+  expect_refused({{at + 9, 0, 8}}, "shape-cache capacity 0 out of range");
+  expect_refused({{at + 17, 2, 8}}, "2 input ranges for 1 inputs");
+  expect_refused({{name, 'y', 1}}, "input 0 ('y') does not match the program's input 'x'");
+  expect_refused({{dim0, 5, 8}}, "dim 0: range 5 <= 4 <= 9 does not hold");
+  expect_refused({{dim0 + 16, std::int64_t{1} << 50, 8}}, "does not hold (sizes 0..2^40)");
+  // A static dim (8) that the ranges say is 7.
+  expect_refused({{dim1, 7, 8}, {dim1 + 8, 7, 8}, {dim1 + 16, 7, 8}}, "dim 1: the range");
 }
 
 }  // namespace

@@ -245,15 +245,15 @@ TEST(EngineFile, HeaderAndTableChecks) {
 }
 
 TEST(EngineFile, UnknownSectionsAreSkippedUnlessRequired) {
-  file::Section ranges;
-  ranges.kind = static_cast<std::uint32_t>(file::SectionKind::Ranges);
-  ranges.alignment = 8;
+  file::Section calibration;  // reserved (int8), not read yet
+  calibration.kind = static_cast<std::uint32_t>(file::SectionKind::Calibration);
+  calibration.alignment = 8;
   const std::vector<std::byte> payload(24, std::byte{0x5A});
-  const auto optional = with_extra_section(ranges, payload);
+  const auto optional = with_extra_section(calibration, payload);
   EXPECT_NO_THROW(runtime::Engine::deserialize(optional));
-  ranges.flags = file::kSectionRequired;
-  expect_refused(with_extra_section(ranges, payload),
-                 "section 2 (ranges) is required but " + file::producer_string() + " does not read it");
+  calibration.flags = file::kSectionRequired;
+  expect_refused(with_extra_section(calibration, payload),
+                 "section 2 (calibration) is required but " + file::producer_string() + " does not read it");
   file::Section future;
   future.kind = 1000;
   future.alignment = 4096;
