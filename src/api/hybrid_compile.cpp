@@ -180,6 +180,8 @@ ir::Graph segment_graph(const ir::Graph& graph, const partition::Segment& seg) {
   ir::Graph sub;
   sub.tensor_values = graph.tensor_values;
   sub.sym_int_values = graph.sym_int_values;
+  sub.sym_bool_values = graph.sym_bool_values;
+  sub.sym_float_values = graph.sym_float_values;
   std::set<std::string> wanted(seg.inputs.begin(), seg.inputs.end());
   for (std::size_t k = 0; k < graph.signature.inputs.size(); ++k) {
     const auto& spec = graph.signature.inputs[k];

@@ -82,6 +82,8 @@ Value NodeArgs::resolve(const ir::Argument& a, std::string_view what) const {
   if (const auto* d = a.get_if<double>()) return *d;
   if (const auto* b = a.get_if<bool>()) return *b;
   if (const auto* s = a.get_if<ir::SymInt>()) return s->value ? Value(*s->value) : ctx_->value(s->name);
+  if (const auto* b = a.get_if<ir::SymBoolRef>()) return ctx_->value(b->name);
+  if (const auto* f = a.get_if<ir::SymFloatRef>()) return ctx_->value(f->name);
   if (const auto* l = a.get_if<ir::IntList>()) {
     Value::List out;
     for (auto i : *l) out.emplace_back(i);
@@ -311,6 +313,10 @@ void bind_outputs(ConversionContext& ctx, const NodeView& node, const Outputs& o
       ctx.bind(node.name(), v, producer);
     } else if (const auto* s = d.get_if<ir::SymInt>()) {
       if (!s->value) ctx.bind(s->name, v, producer);
+    } else if (const auto* b = d.get_if<ir::SymBoolRef>()) {
+      ctx.bind(b->name, v, producer);
+    } else if (const auto* f = d.get_if<ir::SymFloatRef>()) {
+      ctx.bind(f->name, v, producer);
     }
   }
 }

@@ -12,6 +12,7 @@
 #include "conversion/host_tensor.h"
 #include "conversion/impl/elementwise.h"
 #include "conversion/impl/unary.h"
+#include "ir/py_scalar.h"
 
 namespace atenrt::conversion::aten_ops {
 namespace {
@@ -71,74 +72,38 @@ ATENRT_CONVERTER(kFamily, "aten.sym_stride.int", .validator = requires_static({"
   return one(stride);
 }
 
-// ---------------------------------------------------------------- Python scalar arithmetic
+// ---------------------------------------------------------------- Python scalar operators
 
-enum class PyOp { Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, Eq, Ne, Lt, Le, Gt, Ge, Min, Max };
-
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-  if (b == 0) throw UnsupportedError("integer division by zero");
-  std::int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
+// Known operands are folded by ir::eval_python_scalar_op (the rules lowering
+// uses too); an operand known only at run time (a size of a dynamic input, a
+// bool computed from one) becomes the matching layer.
+ir::PyNumber to_py(const Scalar& s) {
+  if (s.kind == Scalar::Kind::Bool) return ir::PyNumber::of_bool(s.i != 0);
+  if (s.kind == Scalar::Kind::Int) return ir::PyNumber::of_int(s.i);
+  return ir::PyNumber::of_float(s.f);
+}
+Value to_value(const ir::PyNumber& n) {
+  if (n.is_bool()) return n.i != 0;
+  if (n.is_float()) return n.f;
+  return n.i;
 }
 
-Value fold(PyOp op, const Scalar& a, const Scalar& b) {
-  const bool ints = !a.is_float() && !b.is_float();
-  switch (op) {
-    case PyOp::Add: return ints ? Value(a.i + b.i) : Value(a.f + b.f);
-    case PyOp::Sub: return ints ? Value(a.i - b.i) : Value(a.f - b.f);
-    case PyOp::Mul: return ints ? Value(a.i * b.i) : Value(a.f * b.f);
-    case PyOp::TrueDiv:
-      if (b.f == 0.0) throw UnsupportedError("division by zero");
-      return a.f / b.f;
-    case PyOp::FloorDiv:
-      if (ints) return floor_div(a.i, b.i);
-      if (b.f == 0.0) throw UnsupportedError("division by zero");
-      return std::floor(a.f / b.f);
-    case PyOp::Mod:
-      if (ints) return a.i - floor_div(a.i, b.i) * b.i;
-      if (b.f == 0.0) throw UnsupportedError("modulo by zero");
-      return a.f - std::floor(a.f / b.f) * b.f;
-    case PyOp::Pow:
-      if (ints && b.i >= 0) {
-        std::int64_t r = 1;
-        for (std::int64_t k = 0; k < b.i; ++k) r *= a.i;
-        return r;
-      }
-      return std::pow(a.f, b.f);
-    case PyOp::Eq: return a.f == b.f;
-    case PyOp::Ne: return a.f != b.f;
-    case PyOp::Lt: return a.f < b.f;
-    case PyOp::Le: return a.f <= b.f;
-    case PyOp::Gt: return a.f > b.f;
-    case PyOp::Ge: return a.f >= b.f;
-    case PyOp::Min: return ints ? Value(std::min(a.i, b.i)) : Value(std::min(a.f, b.f));
-    case PyOp::Max: return ints ? Value(std::max(a.i, b.i)) : Value(std::max(a.f, b.f));
+std::optional<ElementwiseOp> binary_layer_op(const std::string& target) {
+  static const std::pair<const char*, ElementwiseOp> ops[] = {
+      {"operator.add", ElementwiseOp::Add},       {"operator.sub", ElementwiseOp::Sub},
+      {"operator.mul", ElementwiseOp::Mul},       {"operator.truediv", ElementwiseOp::Div},
+      {"operator.floordiv", ElementwiseOp::FloorDiv}, {"operator.mod", ElementwiseOp::Remainder},
+      {"operator.pow", ElementwiseOp::Pow},       {"operator.eq", ElementwiseOp::Equal},
+      {"operator.ne", ElementwiseOp::NotEqual},   {"operator.lt", ElementwiseOp::Less},
+      {"operator.le", ElementwiseOp::LessEqual},  {"operator.gt", ElementwiseOp::Greater},
+      {"operator.ge", ElementwiseOp::GreaterEqual}, {"torch.sym_min", ElementwiseOp::Min},
+      {"torch.sym_max", ElementwiseOp::Max},      {"operator.and_", ElementwiseOp::And},
+      {"operator.or_", ElementwiseOp::Or},        {"operator.xor", ElementwiseOp::Xor},
+  };
+  for (const auto& [key, op] : ops) {
+    if (target == key) return op;
   }
-  return {};
-}
-
-// A run-time operand (a size only known at run time): the matching layer.
-Value on_tensors(const Scope& s, PyOp op, const Operand& a, const Operand& b) {
-  namespace ew = impl::elementwise;
-  switch (op) {
-    case PyOp::Add: return ew::add(s, a, b, Scalar::of_int(1));
-    case PyOp::Sub: return ew::sub(s, a, b, Scalar::of_int(1));
-    case PyOp::Mul: return ew::mul(s, a, b);
-    case PyOp::TrueDiv: return ew::div(s, a, b);
-    case PyOp::FloorDiv: return ew::arithmetic(s, a, b, ElementwiseOp::FloorDiv);
-    case PyOp::Mod: return ew::arithmetic(s, a, b, ElementwiseOp::Remainder);
-    case PyOp::Pow: return ew::pow(s, a, b);
-    case PyOp::Eq: return ew::compare(s, a, b, ElementwiseOp::Equal);
-    case PyOp::Ne: return ew::compare(s, a, b, ElementwiseOp::NotEqual);
-    case PyOp::Lt: return ew::compare(s, a, b, ElementwiseOp::Less);
-    case PyOp::Le: return ew::compare(s, a, b, ElementwiseOp::LessEqual);
-    case PyOp::Gt: return ew::compare(s, a, b, ElementwiseOp::Greater);
-    case PyOp::Ge: return ew::compare(s, a, b, ElementwiseOp::GreaterEqual);
-    case PyOp::Min: return ew::arithmetic(s, a, b, ElementwiseOp::Min);
-    case PyOp::Max: return ew::arithmetic(s, a, b, ElementwiseOp::Max);
-  }
-  return {};
+  return std::nullopt;
 }
 
 Operand to_operand(const Scope& s, const Value& v, const char* what) {
@@ -147,65 +112,74 @@ Operand to_operand(const Scope& s, const Value& v, const char* what) {
   throw UnsupportedError(std::string("operand ") + what + " is " + v.describe() + ", not a number");
 }
 
-Outputs python_binary(const Scope& s, const NodeArgs& args, PyOp op) {
-  const Value va = args.value(std::size_t{0});
-  const Value vb = args.value(std::size_t{1});
-  const auto sa = NodeArgs::as_scalar(va);
-  const auto sb = NodeArgs::as_scalar(vb);
-  if (sa && sb && !va.is_host_tensor() && !vb.is_host_tensor()) return one(fold(op, *sa, *sb));
-  return one(on_tensors(s, op, to_operand(s, va, "a"), to_operand(s, vb, "b")));
+bool is_bool_operand(const Operand& o) {
+  return o.is_scalar() ? o.scalar->kind == Scalar::Kind::Bool : o.tensor->dtype == DType::Bool;
 }
 
-// One registration for every Python binary operator: the key says which.
-constexpr std::pair<const char*, PyOp> kPyOps[] = {
-    {"operator.add", PyOp::Add},  {"operator.sub", PyOp::Sub},           {"operator.mul", PyOp::Mul},
-    {"operator.truediv", PyOp::TrueDiv}, {"operator.floordiv", PyOp::FloorDiv}, {"operator.mod", PyOp::Mod},
-    {"operator.pow", PyOp::Pow},  {"operator.eq", PyOp::Eq},             {"operator.ne", PyOp::Ne},
-    {"operator.lt", PyOp::Lt},    {"operator.le", PyOp::Le},             {"operator.gt", PyOp::Gt},
-    {"operator.ge", PyOp::Ge},    {"torch.sym_min", PyOp::Min},          {"torch.sym_max", PyOp::Max},
-};
-PyOp py_op(const std::string& target) {
-  for (const auto& [key, op] : kPyOps) {
-    if (target == key) return op;
+// A binary operator with an operand known only at run time.
+Value on_tensors(const Scope& s, const std::string& target, const Operand& a, const Operand& b) {
+  namespace ew = impl::elementwise;
+  const auto op = binary_layer_op(target);
+  if (!op) throw UnsupportedError(target + " of a value known only at run time is not supported");
+  switch (*op) {
+    case ElementwiseOp::Add: return ew::add(s, a, b, Scalar::of_int(1));
+    case ElementwiseOp::Sub: return ew::sub(s, a, b, Scalar::of_int(1));
+    case ElementwiseOp::Mul: return ew::mul(s, a, b);
+    case ElementwiseOp::Div: return ew::div(s, a, b);
+    case ElementwiseOp::Pow: return ew::pow(s, a, b);
+    case ElementwiseOp::And:
+    case ElementwiseOp::Or:
+    case ElementwiseOp::Xor:
+      // On bools Python's & | ^ are logical; on ints they are bitwise.
+      if (!is_bool_operand(a) || !is_bool_operand(b)) {
+        throw UnsupportedError(target + " of ints known only at run time is not supported (bools only)");
+      }
+      return ew::logical(s, a, b, *op);
+    case ElementwiseOp::Equal:
+    case ElementwiseOp::NotEqual:
+    case ElementwiseOp::Less:
+    case ElementwiseOp::LessEqual:
+    case ElementwiseOp::Greater:
+    case ElementwiseOp::GreaterEqual: return ew::compare(s, a, b, *op);
+    default: return ew::arithmetic(s, a, b, *op);
   }
-  throw UnsupportedError("no Python operator is registered as " + target);
-}
-Keys py_op_keys() {
-  std::vector<std::string> out;
-  for (const auto& entry : kPyOps) out.emplace_back(entry.first);
-  return Keys(std::move(out));
-}
-ATENRT_CONVERTER(kFamily, py_op_keys())(const Scope& s, const NodeArgs& args) {
-  return python_binary(s, args, py_op(s.target()));
 }
 
-ATENRT_CONVERTER(kFamily, "operator.neg")(const Scope& s, const NodeArgs& args) {
-  const Value v = args.value(std::size_t{0});
-  if (auto num = NodeArgs::as_scalar(v); num && !v.is_host_tensor()) {
-    return one(num->is_float() ? Value(-num->f) : Value(-num->i));
+Outputs python_scalar_op(const Scope& s, const NodeArgs& args) {
+  const std::string target = s.target();
+  const int arity = ir::python_scalar_op_arity(target);
+  if (arity < 0 || args.num_args() != static_cast<std::size_t>(arity)) {
+    throw UnsupportedError(target + " takes " + std::to_string(arity) + " operands, the node has " +
+                           std::to_string(args.num_args()));
   }
-  return one(impl::unary::unary(s, s.tensor(v, "a"), network::UnaryOp::Neg));
+  std::vector<Value> values;
+  std::vector<ir::PyNumber> known;
+  for (int k = 0; k < arity; ++k) {
+    values.push_back(args.value(static_cast<std::size_t>(k)));
+    const auto num = NodeArgs::as_scalar(values.back());
+    if (num && !values.back().is_host_tensor()) known.push_back(to_py(*num));
+  }
+  if (known.size() == values.size()) return one(to_value(ir::eval_python_scalar_op(target, known)));
+  if (target == "operator.neg") return one(impl::unary::unary(s, s.tensor(values[0], "a"), network::UnaryOp::Neg));
+  if (target == "operator.not_" || target == "torch.sym_not") {
+    return one(impl::unary::logical_not(s, s.tensor(values[0], "a")));
+  }
+  if (arity != 2) throw UnsupportedError(target + " of a value known only at run time is not supported");
+  return one(on_tensors(s, target, to_operand(s, values[0], "a"), to_operand(s, values[1], "b")));
 }
-ATENRT_CONVERTER(kFamily, "torch.sym_not")(const Scope& s, const NodeArgs& args) {
-  const Value v = args.value(std::size_t{0});
-  if (auto num = NodeArgs::as_scalar(v); num && !v.is_host_tensor()) return one(num->i == 0);
-  return one(impl::unary::logical_not(s, s.tensor(v, "a")));
+
+// Operators with a run-time form (above), and those folded only.
+ATENRT_CONVERTER(kFamily, keys("operator.add", "operator.sub", "operator.mul", "operator.truediv", "operator.floordiv",
+                               "operator.mod", "operator.pow", "operator.eq", "operator.ne", "operator.lt",
+                               "operator.le", "operator.gt", "operator.ge", "operator.and_", "operator.or_",
+                               "operator.xor", "operator.neg", "operator.not_", "torch.sym_not", "torch.sym_min",
+                               "torch.sym_max"))(const Scope& s, const NodeArgs& args) {
+  return python_scalar_op(s, args);
 }
-Outputs math_round(const NodeArgs& args, double (*fn)(double)) {
-  const Value v = args.value(std::size_t{0});
-  auto num = NodeArgs::as_scalar(v);
-  if (!num || v.is_host_tensor()) throw UnsupportedError("expected a number known at conversion time, got " + v.describe());
-  return one(static_cast<std::int64_t>(fn(num->f)));
-}
-ATENRT_CONVERTER(kFamily, "math.trunc", .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) { return math_round(args, [](double x) { return std::trunc(x); }); }
-ATENRT_CONVERTER(kFamily, "math.floor", .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) { return math_round(args, [](double x) { return std::floor(x); }); }
-ATENRT_CONVERTER(kFamily, "math.ceil", .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) { return math_round(args, [](double x) { return std::ceil(x); }); }
-ATENRT_CONVERTER(kFamily, "torch.sym_int", .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) { return math_round(args, [](double x) { return std::trunc(x); }); }
-ATENRT_CONVERTER(kFamily, "torch.sym_float", .supports_dynamic_shapes = false)(const Scope&, const NodeArgs& args) {
-  const Value v = args.value(std::size_t{0});
-  auto num = NodeArgs::as_scalar(v);
-  if (!num || v.is_host_tensor()) throw UnsupportedError("expected a number known at conversion time, got " + v.describe());
-  return one(num->f);
+ATENRT_CONVERTER(kFamily, keys("operator.pos", "operator.abs", "math.trunc", "math.floor", "math.ceil",
+                               "torch.sym_int", "torch.sym_float", "torch.sym_ite"),
+                 .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+  return python_scalar_op(s, args);
 }
 
 }  // namespace

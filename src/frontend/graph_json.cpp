@@ -134,12 +134,33 @@ Argument read_argument(const json& j, const JsonReader& r, const std::string& pa
     }));
   }
   if (key == "as_sym_float" || key == "as_sym_bool") {
-    // Only constant values are representable; a symbolic float/bool is not.
+    // A constant reads as a plain float/bool; a symbolic one names its graph value.
+    const bool is_bool = key == "as_sym_bool";
     auto [k2, v2] = r.union_member(v, p);
-    if (k2 == "as_float") return Argument(r.number(*v2, p + ".as_float"));
-    if (k2 == "as_bool") return Argument(r.boolean(*v2, p + ".as_bool"));
-    if (k2 == "as_name") r.unsupported(p, "symbolic float/bool values are not supported");
+    if (k2 == "as_name") {
+      std::string name = r.string(*v2, p + ".as_name");
+      return is_bool ? Argument(ir::SymBoolRef{std::move(name)}) : Argument(ir::SymFloatRef{std::move(name)});
+    }
+    if (!is_bool && k2 == "as_float") return Argument(r.number(*v2, p + ".as_float"));
+    if (is_bool && k2 == "as_bool") return Argument(r.boolean(*v2, p + ".as_bool"));
     r.fail(p, "unknown member '" + k2 + "'");
+  }
+  if (key == "as_sym_bools" || key == "as_sym_floats") {
+    // Lists of constants read as bool[] / float[]. No ATen op atenrt knows
+    // takes a list holding symbolic bools or floats, so such a list is refused.
+    const bool bools = key == "as_sym_bools";
+    r.array(v, p);
+    ir::BoolList bl;
+    ir::FloatList fl;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const std::string q = p + "[" + std::to_string(i) + "]";
+      auto [k2, v2] = r.union_member(v[i], q);
+      if (bools && k2 == "as_bool") bl.push_back(r.boolean(*v2, q + ".as_bool"));
+      else if (!bools && k2 == "as_float") fl.push_back(r.number(*v2, q + ".as_float"));
+      else if (k2 == "as_name") r.unsupported(q, "a list holding symbolic values is not supported");
+      else r.fail(q, "unknown member '" + k2 + "'");
+    }
+    return bools ? Argument(std::move(bl)) : Argument(std::move(fl));
   }
   if (key == "as_scalar_type") {
     const std::int64_t code = enum_code(v, kScalarTypes, r, p);
@@ -156,7 +177,7 @@ Argument read_argument(const json& j, const JsonReader& r, const std::string& pa
   if (key == "as_graph") r.unsupported(p, "control-flow subgraphs (as_graph) are not supported");
   if (key == "as_custom_obj") r.unsupported(p, "custom (torchbind) objects are not supported");
   if (key == "as_operator") r.unsupported(p, "operator arguments are not supported");
-  if (key == "as_sym_floats" || key == "as_sym_bools" || key == "as_complex" ||
+  if (key == "as_complex" ||
       key == "as_nested_tensors" || key == "as_int_lists" || key == "as_string_to_argument") {
     r.unsupported(p, "argument kind '" + key + "' is not supported");
   }
@@ -179,8 +200,9 @@ ir::Node read_node(const json& j, const JsonReader& r, const std::string& path, 
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const std::string q = path + ".outputs[" + std::to_string(i) + "]";
     Argument a = read_argument(outputs[i], r, q);
-    if (!a.is<ir::TensorRef>() && !a.is<ir::TensorList>() && !a.is<ir::SymInt>() && !a.is_none()) {
-      r.fail(q, "a node output must be a tensor, tensor list, symbolic int or none, got " +
+    if (!a.is<ir::TensorRef>() && !a.is<ir::TensorList>() && !a.is<ir::SymInt>() && !a.is<ir::SymBoolRef>() &&
+        !a.is<ir::SymFloatRef>() && !a.is_none()) {
+      r.fail(q, "a node output must be a tensor, tensor list, symbolic int, bool or float, or none, got " +
                     a.kind_name());
     }
     node.outputs.push_back(std::move(a));
@@ -231,6 +253,30 @@ ir::Node read_node(const json& j, const JsonReader& r, const std::string& path, 
   return node;
 }
 
+// sym_bool_values / sym_float_values: {name: SymBool | SymFloat}, each a union
+// of an expression and a constant; kept as text, for inspect and messages.
+void read_sym_values(const json& gj, const char* field, const char* constant_member, const JsonReader& r,
+                     const std::string& path, std::map<std::string, std::string>& out) {
+  const json* values = r.find(gj, field, path);
+  if (!values) return;
+  const std::string fp = path + "." + field;
+  r.object(*values, fp);
+  for (auto it = values->begin(); it != values->end(); ++it) {
+    const std::string q = fp + "." + it.key();
+    auto [key, v] = r.union_member(it.value(), q);
+    if (key == "as_expr") {
+      out[it.key()] = v->is_string() ? v->get<std::string>()
+                                     : r.string(r.at(*v, "expr_str", q + ".as_expr"), q + ".as_expr.expr_str");
+    } else if (key == constant_member && key == std::string("as_bool")) {
+      out[it.key()] = r.boolean(*v, q + ".as_bool") ? "True" : "False";
+    } else if (key == constant_member) {
+      out[it.key()] = preview(json(r.number(*v, q + "." + key)));
+    } else {
+      r.fail(q, "unknown member '" + key + "'");
+    }
+  }
+}
+
 void read_graph(const json& gj, const JsonReader& r, const std::string& path, ir::Graph& g) {
   r.object(gj, path);
   if (const json* c = r.find(gj, "constants", path); c && !c->empty()) {
@@ -262,6 +308,8 @@ void read_graph(const json& gj, const JsonReader& r, const std::string& path, ir
           read_serde_sym_int(it.value(), r, path + ".sym_int_values." + it.key());
     }
   }
+  read_sym_values(gj, "sym_bool_values", "as_bool", r, path, g.sym_bool_values);
+  read_sym_values(gj, "sym_float_values", "as_float", r, path, g.sym_float_values);
   if (const json* co = r.find(gj, "custom_obj_values", path); co && !co->empty()) {
     r.unsupported(path + ".custom_obj_values", "custom (torchbind) objects are not supported");
   }

@@ -24,8 +24,12 @@ json value_json(const ir::Graph& g, const std::string& name) {
       }
     }
     v["shape"] = shape;
-  } else if (auto it = g.sym_int_values.find(name); it != g.sym_int_values.end()) {
+  } else if (g.sym_int_values.contains(name)) {
     v["dtype"] = "symint";
+  } else if (g.sym_bool_values.contains(name)) {
+    v["dtype"] = "symbool";
+  } else if (g.sym_float_values.contains(name)) {
+    v["dtype"] = "symfloat";
   }
   return v;
 }
@@ -33,6 +37,8 @@ json value_json(const ir::Graph& g, const std::string& name) {
 json argument_json(const ir::Graph& g, const ir::Argument& a) {
   if (auto* t = a.get_if<ir::TensorRef>()) return value_json(g, t->name);
   if (auto* s = a.get_if<ir::SymInt>(); s && !s->is_static()) return value_json(g, s->name);
+  if (auto* b = a.get_if<ir::SymBoolRef>()) return value_json(g, b->name);
+  if (auto* f = a.get_if<ir::SymFloatRef>()) return value_json(g, f->name);
   return json{{"value", a.to_string()}};
 }
 

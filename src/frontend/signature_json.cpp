@@ -25,6 +25,8 @@ std::string tensor_argument(const json& j, const JsonReader& r, const std::strin
 std::string value_name(const ir::Argument& a) {
   if (auto* t = a.get_if<ir::TensorRef>()) return t->name;
   if (auto* s = a.get_if<ir::SymInt>(); s && !s->is_static()) return s->name;
+  if (auto* b = a.get_if<ir::SymBoolRef>()) return b->name;
+  if (auto* f = a.get_if<ir::SymFloatRef>()) return f->name;
   return "";
 }
 

@@ -55,6 +55,8 @@ std::string Argument::kind_name() const {
           [](const MemoryFormatArg&) -> std::string { return "MemoryFormat"; },
           [](const LayoutArg&) -> std::string { return "Layout"; },
           [](const DeviceArg&) -> std::string { return "Device"; },
+          [](const SymBoolRef&) -> std::string { return "SymBool"; },
+          [](const SymFloatRef&) -> std::string { return "SymFloat"; },
       },
       value);
 }
@@ -91,6 +93,8 @@ std::string Argument::to_string() const {
           [](const DeviceArg& d) {
             return d.type + (d.index ? ":" + std::to_string(*d.index) : std::string());
           },
+          [](const SymBoolRef& b) { return "%" + b.name; },
+          [](const SymFloatRef& f) { return "%" + f.name; },
       },
       value);
 }

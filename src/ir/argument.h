@@ -51,6 +51,16 @@ struct DeviceArg {
   std::optional<std::int64_t> index;
   bool operator==(const DeviceArg&) const = default;
 };
+// A symbolic bool or float (a comparison of sizes, a sym_float), by the name
+// of the graph value that holds it; constant ones read as plain bool / double.
+struct SymBoolRef {
+  std::string name;
+  bool operator==(const SymBoolRef&) const = default;
+};
+struct SymFloatRef {
+  std::string name;
+  bool operator==(const SymFloatRef&) const = default;
+};
 using IntList = std::vector<std::int64_t>;
 using FloatList = std::vector<double>;
 using BoolList = std::vector<bool>;
@@ -63,7 +73,7 @@ using SymIntList = std::vector<SymInt>;
 using ArgumentValue =
     std::variant<None, TensorRef, TensorList, OptionalTensorList, std::int64_t, IntList, double,
                  FloatList, bool, BoolList, std::string, StringList, SymInt, SymIntList,
-                 ScalarTypeArg, MemoryFormatArg, LayoutArg, DeviceArg>;
+                 ScalarTypeArg, MemoryFormatArg, LayoutArg, DeviceArg, SymBoolRef, SymFloatRef>;
 
 struct Argument {
   ArgumentValue value;
@@ -85,7 +95,7 @@ struct Argument {
 };
 
 // Calls `f(name)` for every graph value an argument refers to: tensors (in
-// lists too, None entries skipped) and symbolic ints. The one walker every
+// lists too, None entries skipped) and symbolic ints, bools and floats. The one walker every
 // room uses, so a new argument kind that names values is added here once.
 template <typename F>
 void for_each_value(const Argument& arg, F&& f) {
@@ -104,6 +114,8 @@ void for_each_value(const Argument& arg, F&& f) {
       if (!s.is_static()) f(s.name);
     }
   }
+  if (const auto* b = arg.get_if<SymBoolRef>()) f(b->name);
+  if (const auto* x = arg.get_if<SymFloatRef>()) f(x->name);
 }
 
 // Literal readers: the value written in the argument itself (never resolved

@@ -95,6 +95,9 @@ class Graph {
   std::vector<Node> nodes;        // topological order
   std::map<std::string, TensorMeta> tensor_values;
   std::map<std::string, SymInt> sym_int_values;
+  // Symbolic bool / float values: their expression ("Eq(s0, 4)") or constant ("True", "0.5"), as written.
+  std::map<std::string, std::string> sym_bool_values;
+  std::map<std::string, std::string> sym_float_values;
   GraphSignature signature;
   // Weights, buffers and lifted constants, by their fqn (signature target).
   std::map<std::string, Tensor> weights;

@@ -17,6 +17,8 @@ namespace atenrt::lowering {
 NameSet::NameSet(const ir::Graph& graph) {
   for (const auto& [name, meta] : graph.tensor_values) used_.insert(name);
   for (const auto& [name, sym] : graph.sym_int_values) used_.insert(name);
+  for (const auto& [name, sym] : graph.sym_bool_values) used_.insert(name);
+  for (const auto& [name, sym] : graph.sym_float_values) used_.insert(name);
   for (const auto& node : graph.nodes) {
     used_.insert(node.name);
     for (const auto& v : output_values(node)) used_.insert(v);

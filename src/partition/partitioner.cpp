@@ -165,6 +165,8 @@ void fill_segment_io(const ir::Graph& graph, Segment& seg) {
 std::string value_desc(const ir::Graph& graph, const std::string& name) {
   if (const auto* m = graph.meta(name)) return name + ": " + m->to_string();
   if (graph.sym_int_values.contains(name)) return name + ": SymInt";
+  if (graph.sym_bool_values.contains(name)) return name + ": SymBool";
+  if (graph.sym_float_values.contains(name)) return name + ": SymFloat";
   return name;
 }
 

@@ -287,6 +287,81 @@ def dynamic_forms_program():
         "schema_version": {"major": 8, "minor": 20}, "torch_version": "2.12.1"}
 
 
+def symbolic_program(dynamic=False):
+    """Symbolic bools and floats as torch 2.12-2.14 write them (schema 8.20, hand-written from
+    pt2_format.md §3-4 and export_opsets.md §3: torch 1.13 cannot export them): an
+    `_operator.ge` with an as_sym_bool output checked by `_assert_scalar`, a
+    `sym_constrain_range_for_size` and an `_assert_tensor_metadata`, `torch.sym_float` and
+    `_operator.truediv` with as_sym_float outputs feeding `aten.mul.Tensor` and `aten.full`,
+    `torch.sym_not`/`_operator.or_` feeding `aten.scalar_tensor`, `math.trunc`, and a SymBool
+    graph output. x is [2, 4] (static) or [s0, 4] with s0 in [2, 64] (dynamic: the asserts
+    read run-time values, so the float arithmetic is left out).
+    Outputs: x * (n / 4), scalar_tensor(n >= 2 or not n >= 2) = 1.0, full([trunc(n / 4) + n, 3],
+    n / 4) (static only), and n >= 2."""
+    s0 = "Symbol('s0', integer=True, positive=True)"
+    n = {"as_expr": {"expr_str": s0, "hint": {"as_int": 2}}} if dynamic else sym(2)
+    def sized(sizes, strides):
+        return {"dtype": F32, "sizes": sizes, "requires_grad": False, "device": {"type": "cpu", "index": None},
+                "strides": strides, "storage_offset": sym(0), "layout": 7}
+    SI = lambda name: {"as_sym_int": {"as_name": name}}
+    SB = lambda name: {"as_sym_bool": {"as_name": name}}
+    SF = lambda name: {"as_sym_float": {"as_name": name}}
+    def op(name, target, out, *args):
+        return {"target": target, "name": name, "metadata": {}, "inputs": [arg("", a) for a in args],
+                "outputs": [out(name)]}
+    def check(name, target, inputs):
+        return {"target": "torch.ops." + target, "name": name, "metadata": {}, "inputs": inputs, "outputs": [],
+                "is_hop_single_tensor_return": None}
+    nodes = [
+        node("sym_size_int", "aten.sym_size.int", [arg("self", T("x")), arg("dim", {"as_int": 0})], [SI("sym_size_int")]),
+        op("ge", "_operator.ge", SB, SI("sym_size_int"), {"as_int": 2}),
+        check("_assert_scalar_default", "aten._assert_scalar.default",
+              [arg("self", SB("ge")), arg("assert_msg", {"as_string": "Runtime assertion failed for expression 2 <= s0 on node 'ge'"})]),
+        check("sym_constrain_range_for_size_default", "aten.sym_constrain_range_for_size.default",
+              [arg("size", SI("sym_size_int")), arg("min", {"as_int": 2}, 2), arg("max", {"as_int": 64}, 2)]),
+        check("_assert_tensor_metadata_default", "aten._assert_tensor_metadata.default",
+              [arg("a", T("x")), arg("dtype", {"as_scalar_type": F32}, 2),
+               arg("device", {"as_device": {"type": "cpu", "index": None}}, 2), arg("layout", {"as_layout": 7}, 2)]),
+        op("sym_not", "torch.sym_not", SB, SB("ge")),
+        op("or_", "_operator.or_", SB, SB("ge"), SB("sym_not")),
+        node("scalar_tensor", "aten.scalar_tensor.default",
+             [arg("s", SB("or_")), arg("dtype", {"as_scalar_type": F32}, 2)]),
+    ]
+    outputs = [T("scalar_tensor"), SB("ge")]
+    tensor_values = {"x": sized([n, sym(4)], [sym(4), sym(1)]), "scalar_tensor": sized([], [])}
+    if not dynamic:
+        nodes += [
+            op("sym_float", "torch.sym_float", SF, SI("sym_size_int")),
+            op("truediv", "_operator.truediv", SF, SF("sym_float"), {"as_int": 4}),
+            node("mul", "aten.mul.Tensor", [arg("self", T("x")), arg("other", SF("truediv"))]),
+            op("trunc", "math.trunc", SI, SF("truediv")),
+            op("add", "_operator.add", SI, SI("trunc"), SI("sym_size_int")),
+            node("full", "aten.full.default",
+                 [arg("size", {"as_sym_ints": [SI("add")["as_sym_int"], {"as_int": 3}]}),
+                  arg("fill_value", SF("truediv")), arg("dtype", {"as_scalar_type": F32}, 2)]),
+        ]
+        outputs = [T("mul"), T("full")] + outputs
+        tensor_values.update({"mul": sized([sym(2), sym(4)], [sym(4), sym(1)]),
+                              "full": sized([sym(2), sym(3)], [sym(3), sym(1)])})
+    hint = lambda e, v: {"as_expr": {"expr_str": e, "hint": {"as_bool": v}}}
+    return {
+        "graph_module": {
+            "graph": {"inputs": [T("x")], "outputs": outputs, "nodes": nodes, "tensor_values": tensor_values,
+                      "sym_int_values": {"sym_size_int": n, "trunc": sym(0), "add": sym(2)} if not dynamic
+                      else {"sym_size_int": n},
+                      "sym_bool_values": {"ge": hint("2 <= s0", True), "sym_not": hint("s0 < 2", False),
+                                          "or_": {"as_bool": True}},
+                      "sym_float_values": {} if dynamic else {"sym_float": {"as_float": 2.0}, "truediv": {"as_float": 0.5}},
+                      "is_single_tensor_return": False, "custom_obj_values": {}},
+            "signature": {"input_specs": [{"user_input": {"arg": T("x")}}],
+                          "output_specs": [{"user_output": {"arg": o}} for o in outputs]},
+            "module_call_graph": [], "metadata": {}, "treespec_namedtuple_fields": {}},
+        "opset_version": {"aten": 10},
+        "range_constraints": {"s0": {"min_val": 2, "max_val": 64}} if dynamic else {},
+        "schema_version": {"major": 8, "minor": 20}, "verifiers": ["TRAINING"], "torch_version": "2.14.0",
+        "guards_code": []}
+
+
 def make_valid():
     os.makedirs(VALID, exist_ok=True)
     write_torch_zip(os.path.join(VALID, "program_raw.pt2"), pt2_raw_entries())
@@ -299,6 +374,9 @@ def make_valid():
                     {"archive_format": b"pt2", "models/model.json": jdump(dynamic_program())})
     write_torch_zip(os.path.join(VALID, "dynamic_forms.pt2"),
                     {"archive_format": b"pt2", "models/model.json": jdump(dynamic_forms_program())})
+    for kind in ("static", "dynamic"):
+        write_torch_zip(os.path.join(VALID, "symbolic_%s.pt2" % kind),
+                        {"archive_format": b"pt2", "models/model.json": jdump(symbolic_program(kind == "dynamic"))})
     # Legacy (2.2-2.7): flat zip, bare -Infinity token, "M.m" version.
     legacy = {"serialized_exported_program.json": jdump(program(float("-inf")), allow_nan=True),
               "serialized_state_dict.pt": tsave(w), "serialized_constants.pt": tsave(c),
@@ -494,6 +572,36 @@ def make_bad():
         pt2_raw_entries(prog=mutate_prog(lambda p: p["graph_module"]["signature"]["input_specs"].__setitem__(
             5, {"custom_obj": {"arg": {"name": "c_zeros", "class_fqn": "x"}, "custom_obj_name": "o"}}))),
         "UnsupportedError", "custom object (torchbind) inputs")
+    # Symbolic bools and floats (torch 2.12-2.14, schema 8.20).
+    def sym_entries(fn):
+        p = symbolic_program()
+        fn(p)
+        return {"archive_format": b"pt2", "models/model.json": jdump(p)}
+    def sym_node(p, name):
+        return next(n for n in G(p)["nodes"] if n["name"] == name)
+    bad("json_sym_bool_float_member.pt2",
+        sym_entries(lambda p: sym_node(p, "scalar_tensor")["inputs"][0].update(arg={"as_sym_bool": {"as_float": 1.0}})),
+        "FormatError", "('s').arg.as_sym_bool: unknown member 'as_float'")
+    bad("json_sym_bools_named.pt2",
+        sym_entries(lambda p: sym_node(p, "scalar_tensor")["inputs"][0].update(
+            arg={"as_sym_bools": [{"as_bool": True}, {"as_name": "ge"}]})),
+        "UnsupportedError", "as_sym_bools[1]: a list holding symbolic values is not supported")
+    bad("json_sym_bool_value_int.pt2",
+        sym_entries(lambda p: G(p)["sym_bool_values"].update(ge={"as_int": 1})),
+        "FormatError", "sym_bool_values.ge: unknown member 'as_int'")
+    bad("json_sym_bool_undefined.pt2",
+        sym_entries(lambda p: sym_node(p, "_assert_scalar_default")["inputs"][0].update(
+            arg={"as_sym_bool": {"as_name": "nope"}})),
+        "FormatError", "nope")
+    bad("json_sym_float_list_output.pt2",
+        sym_entries(lambda p: sym_node(p, "truediv").update(outputs=[{"as_sym_floats": [{"as_float": 0.5}]}])),
+        "FormatError", "a node output must be a tensor, tensor list, symbolic int, bool or float")
+    bad("json_sym_bool_name_int.pt2",
+        sym_entries(lambda p: sym_node(p, "ge").update(outputs=[{"as_sym_bool": {"as_name": 5}}])),
+        "FormatError", "as_sym_bool.as_name: expected a string")
+    bad("json_sym_float_value_string.pt2",
+        sym_entries(lambda p: G(p)["sym_float_values"].update(truediv={"as_float": "half"})),
+        "FormatError", "sym_float_values.truediv.as_float: expected a number")
     # Older schemas (pt2_schema_history.md): the other union encodings and the 2.1 flat signature.
     def v(major):
         return lambda p: p.update(schema_version=major)

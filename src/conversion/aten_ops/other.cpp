@@ -7,6 +7,7 @@
 
 #include "atenrt/errors.h"
 #include "conversion/aten_ops/common.h"
+#include "conversion/impl/converter_utils.h"
 #include "conversion/impl/creation.h"
 #include "conversion/impl/other.h"
 #include "conversion/impl/random.h"
@@ -89,8 +90,15 @@ ATENRT_CONVERTER(kFamily, "aten.new_ones.default", .validator = valid_size("size
 ATENRT_CONVERTER(kFamily, "aten.new_full.default", .validator = valid_size("size"))
 (const Scope& s, const NodeArgs& args) { return new_filled(s, args, args.scalar("fill_value")); }
 ATENRT_CONVERTER(kFamily, "aten.scalar_tensor.default")(const Scope& s, const NodeArgs& args) {
-  const Scalar v = args.scalar("s");
-  return one(creation::full(s, {}, v, dtype_arg(args).value_or(DType::Float32)));
+  const DType dtype = dtype_arg(args).value_or(DType::Float32);
+  // A number computed in the graph that is known only at run time (a
+  // comparison of dynamic sizes) is a 0-d network tensor: cast it.
+  if (const Value v = args.value("s"); v.is_network_tensor()) {
+    NetworkTensor* t = v.network_tensor();
+    if (t->rank() != 0) throw UnsupportedError("argument 's': expected a number, got " + v.describe());
+    return one(impl::cast(s, t, dtype));
+  }
+  return one(creation::full(s, {}, args.scalar("s"), dtype));
 }
 
 // arange's three overloads, decoded one way for the validator (numbers

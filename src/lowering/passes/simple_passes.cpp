@@ -235,11 +235,7 @@ int dead_code(ir::Graph& graph, const LoweringSettings&) {
     if (has_side_effects(node)) continue;
     bool used = false;
     for (const auto& o : node.outputs) {
-      if (auto* t = o.get_if<ir::TensorRef>()) used |= uses[t->name] > 0;
-      if (auto* l = o.get_if<ir::TensorList>()) {
-        for (const auto& t : *l) used |= uses[t.name] > 0;
-      }
-      if (auto* s = o.get_if<ir::SymInt>(); s && !s->is_static()) used |= uses[s->name] > 0;
+      ir::for_each_value(o, [&](const std::string& n) { used |= uses[n] > 0; });
     }
     if (used) continue;
     keep[i] = false;

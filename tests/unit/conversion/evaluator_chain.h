@@ -1,5 +1,5 @@
 // One hand-built graph that reaches every evaluator: getitem, sym_numel,
-// sym_stride, sym_size, the operator.* arithmetic and comparisons, math.ceil/floor/trunc
+// sym_stride, sym_size, the operator.* arithmetic, comparisons and bool operators, math.ceil/floor/trunc
 // and torch.sym_* (torch 1.13's static traces record none of them). Python
 // computed the expected values (its floor division and modulo round toward
 // -inf): see the comments.
@@ -74,6 +74,21 @@ inline EvaluatorChain evaluator_chain() {
   b.node("not_ge_t", "aten.scalar_tensor.default", {arg("s", not_ge), arg("dtype", ir::ScalarTypeArg{DType::Float32, 6})},
          DType::Float32, {});
   b.output("not_ge_t");
+  // Python's bool operators and the rest of torch.sym_*: each through scalar_tensor.
+  const auto& cmp = [&](std::size_t i) { return comparisons[i].second; };
+  const std::vector<std::pair<std::string, ir::Argument>> more = {
+      {"and_", sym("and_", "operator.and_", {arg("a", cmp(0)), arg("b", not_ge)})},  // True & True
+      {"xor", sym("xor", "operator.xor", {arg("a", cmp(0)), arg("b", cmp(2))})},     // True ^ True: False
+      {"not_", sym("not_", "operator.not_", {arg("a", cmp(1))})},                    // not True
+      {"ite", sym("ite", "torch.sym_ite", {arg("a", cmp(5)), arg("b", sym("pos", "operator.pos", {arg("a", h)})),
+                                           arg("c", sym("abs", "operator.abs", {arg("a", h)}))})},  // abs(-3)
+      {"or_", sym("or_", "operator.or_", {arg("a", cmp(5)), arg("b", cmp(1))})},     // False | True
+  };
+  for (const auto& [name, value] : more) {
+    b.node(name + "_t", "aten.scalar_tensor.default", {arg("s", value), arg("dtype", ir::ScalarTypeArg{DType::Float32, 6})},
+           DType::Float32, {});
+    b.output(name + "_t");
+  }
   ir::Node split;  // x[1] through getitem on a split's list
   split.name = "split";
   split.target = ir::OpName::parse("aten.split.Tensor");
@@ -91,7 +106,7 @@ inline EvaluatorChain evaluator_chain() {
   b.g.nodes.push_back(get);
   b.output("second");
   chain.graph = std::move(b.g);
-  chain.comparisons = {1, 1, 1, 1, 1, 0, 1, 1};
+  chain.comparisons = {1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 3, 1};
   return chain;
 }
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <set>
+#include <stdexcept>
 
 #include "atenrt/errors.h"
 #include "frontend/pt2_reader.h"
@@ -215,6 +217,48 @@ TEST(Reader, EverySymbolicSizeForm) {
                         "operator.mod", "operator.add", "operator.sub"}) {
     EXPECT_NE(std::find(targets.begin(), targets.end(), t), targets.end()) << t;
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Symbolic bools and floats as torch 2.12-2.14 write them (make_corpus.py symbolic_program).
+TEST(Reader, SymbolicBoolsAndFloats) {
+  const ir::ExportedProgram ep = load_pt2(valid("symbolic_static.pt2"));
+  const ir::Graph& g = ep.graph;
+  EXPECT_EQ(ep.info.torch_version, "2.14.0");
+  auto find = [&](const std::string& name) -> const ir::Node& {
+    for (const auto& n : g.nodes) {
+      if (n.name == name) return n;
+    }
+    throw std::runtime_error("no node " + name);
+  };
+  EXPECT_EQ(find("ge").target.str(), "operator.ge");
+  EXPECT_EQ(find("ge").outputs.at(0), ir::Argument(ir::SymBoolRef{"ge"}));
+  EXPECT_EQ(find("truediv").outputs.at(0), ir::Argument(ir::SymFloatRef{"truediv"}));
+  EXPECT_EQ(*find("_assert_scalar_default").input("self"), ir::Argument(ir::SymBoolRef{"ge"}));
+  EXPECT_TRUE(find("_assert_scalar_default").outputs.empty());
+  EXPECT_EQ(*find("mul").input("other"), ir::Argument(ir::SymFloatRef{"truediv"}));
+  EXPECT_EQ(*find("scalar_tensor").input("s"), ir::Argument(ir::SymBoolRef{"or_"}));
+  EXPECT_EQ(find("trunc").target.str(), "math.trunc");
+  EXPECT_EQ(find("sym_not").target.str(), "torch.sym_not");
+  EXPECT_EQ(find("or_").target.str(), "operator.or_");
+  // Defaults filled from the schemas newer than 1.13 (op_schema_extra.cpp).
+  EXPECT_EQ(*find("sym_constrain_range_for_size_default").input("max"), ir::Argument(std::int64_t{64}));
+  EXPECT_TRUE(find("_assert_tensor_metadata_default").input("size")->is_none());
+  EXPECT_EQ(g.sym_bool_values.at("ge"), "2 <= s0");
+  EXPECT_EQ(g.sym_bool_values.at("or_"), "True");
+  EXPECT_EQ(g.sym_float_values.at("truediv"), "0.5");
+  ASSERT_EQ(g.outputs.size(), 4u);
+  EXPECT_EQ(g.outputs[3], ir::Argument(ir::SymBoolRef{"ge"}));
+  EXPECT_EQ(g.signature.outputs[3].value, ir::Argument(ir::SymBoolRef{"ge"}));
+  // Every value a SymBool/SymFloat argument names is defined before use (validate() ran).
+  std::set<std::string> names;
+  for (const auto& n : g.nodes) {
+    for (const auto& in : n.inputs) ir::for_each_value(in.arg, [&](const std::string& v) { names.insert(v); });
+  }
+  for (const char* v : {"ge", "truediv", "or_", "sym_not", "sym_float"}) EXPECT_TRUE(names.contains(v)) << v;
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
 // Graph passes on hand-built graphs; failures print the graph before and after.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <optional>
+
+#include "atenrt/errors.h"
 #include "graph_maker.h"
 #include "lowering/graph_utils.h"
 #include "lowering/lower.h"
@@ -235,6 +239,130 @@ TEST(Histogram, CountsOpsAndPrints) {
   m.output("b");
   EXPECT_EQ(op_histogram(m.g), (std::map<std::string, int>{{"aten.relu.default", 2}}));
   EXPECT_NE(histogram_to_string(op_histogram(m.g)).find("2\taten.relu.default"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace atenrt::lowering::testing
+
+namespace atenrt::lowering::testing {
+namespace {
+
+// A node with one symbolic output (SymInt, SymBool or SymFloat) or none (an assertion).
+void sym_node(GraphMaker& m, const std::string& name, const std::string& target, std::vector<ir::NamedArgument> args,
+              std::optional<ir::Argument> out) {
+  ir::Node n;
+  n.name = name;
+  n.target = ir::OpName::parse(target);
+  if (n.target.ns == "aten") ir::fill_schema_defaults(name, target, args);
+  n.inputs = std::move(args);
+  if (out) n.outputs.push_back(*out);
+  m.g.nodes.push_back(std::move(n));
+}
+
+std::string lowering_error(ir::Graph g) {
+  try {
+    run_only(g, {"symbolic_values"});
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(SymbolicValues, FoldsStaticSizesIntoArgumentsAndDropsTrueAssertions) {
+  GraphMaker m;
+  m.input("x", {3, 4});
+  const ir::SymInt s = ir::SymInt::named("s");
+  sym_node(m, "s", "aten.sym_size.int", {A("self", R("x")), A("dim", std::int64_t{-2})}, ir::Argument(s));
+  sym_node(m, "ge", "_operator.ge", {A("a", s), A("b", std::int64_t{2})}, ir::Argument(ir::SymBoolRef{"ge"}));
+  sym_node(m, "check", "aten._assert_scalar.default",
+           {A("self", ir::SymBoolRef{"ge"}), A("assert_msg", std::string("2 <= s0"))}, std::nullopt);
+  sym_node(m, "range", "aten.sym_constrain_range_for_size.default",
+           {A("size", s), A("min", std::int64_t{2}), A("max", std::int64_t{8})}, std::nullopt);
+  sym_node(m, "meta", "aten._assert_tensor_metadata.default",
+           {A("a", R("x")), A("size", ir::SymIntList{s, ir::SymInt::of(4)}), A("dtype", ir::ScalarTypeArg{DType::Float32, 7})},
+           std::nullopt);
+  sym_node(m, "half", "_operator.truediv", {A("a", s), A("b", std::int64_t{2})}, ir::Argument(ir::SymFloatRef{"half"}));
+  sym_node(m, "rows", "_operator.mod", {A("a", std::int64_t{-7}), A("b", s)}, ir::Argument(ir::SymInt::named("rows")));
+  m.node("aten.mul.Tensor", {A("self", R("x")), A("other", ir::SymFloatRef{"half"})}, "y", tmeta({3, 4}));
+  m.node("aten.view.default", {A("self", R("y")), A("size", ir::SymIntList{ir::SymInt::named("rows"), ir::SymInt::of(6)})},
+         "v", tmeta({2, 6}));
+  m.node("aten.scalar_tensor.default", {A("s", ir::SymBoolRef{"ge"})}, "flag", tmeta({}));
+  m.output("v");
+  m.output("flag");
+  auto r = run_only(m.g, {"symbolic_values", "dead_code"});
+  // Only the tensor ops remain, reading literals: 3 / 2 = 1.5, -7 % 3 = 2 (Python), 3 >= 2.
+  ASSERT_EQ(m.g.nodes.size(), 3u) << r.context();
+  EXPECT_EQ(*m.g.nodes[0].input("other"), ir::Argument(1.5)) << r.context();
+  EXPECT_EQ(*m.g.nodes[1].input("size"), ir::Argument(ir::SymIntList{ir::SymInt::of(2), ir::SymInt::of(6)}))
+      << r.context();
+  EXPECT_EQ(*m.g.nodes[2].input("s"), ir::Argument(true)) << r.context();
+  EXPECT_EQ(r.report.pass_changes("symbolic_values"), 3 + 9) << r.context();  // 3 assertions, 9 arguments
+}
+
+TEST(SymbolicValues, FalseAssertionsAreErrorsNamingTheNode) {
+  auto with = [](const std::function<void(GraphMaker&)>& add) {
+    GraphMaker m;
+    m.input("x", {3, 4});
+    sym_node(m, "s", "aten.sym_size.int", {A("self", R("x")), A("dim", std::int64_t{0})},
+             ir::Argument(ir::SymInt::named("s")));
+    add(m);
+    m.output("x");
+    return lowering_error(m.g);
+  };
+  const ir::SymInt s = ir::SymInt::named("s");
+  std::string e = with([&](GraphMaker& m) {
+    sym_node(m, "lt", "_operator.lt", {A("a", s), A("b", std::int64_t{3})}, ir::Argument(ir::SymBoolRef{"lt"}));
+    sym_node(m, "not_lt", "torch.sym_not", {A("a", ir::SymBoolRef{"lt"})}, ir::Argument(ir::SymBoolRef{"not_lt"}));
+    sym_node(m, "both", "_operator.and_", {A("a", ir::SymBoolRef{"lt"}), A("b", ir::SymBoolRef{"not_lt"})},
+             ir::Argument(ir::SymBoolRef{"both"}));
+    sym_node(m, "check_both", "aten._assert_scalar.default",
+             {A("self", ir::SymBoolRef{"both"}), A("assert_msg", std::string("s0 < 3 and not s0 < 3"))}, std::nullopt);
+  });
+  EXPECT_NE(e.find("check_both"), std::string::npos) << e;
+  EXPECT_NE(e.find("aten._assert_scalar.default"), std::string::npos) << e;
+  EXPECT_NE(e.find("'s0 < 3 and not s0 < 3'"), std::string::npos) << e;
+  e = with([&](GraphMaker& m) {
+    sym_node(m, "range", "aten.sym_constrain_range_for_size.default", {A("size", s), A("min", std::int64_t{4})},
+             std::nullopt);
+  });
+  EXPECT_NE(e.find("'range'"), std::string::npos) << e;
+  EXPECT_NE(e.find("value 3 is outside [4, inf]"), std::string::npos) << e;
+  e = with([&](GraphMaker& m) {
+    sym_node(m, "meta", "aten._assert_tensor_metadata.default",
+             {A("a", R("x")), A("dtype", ir::ScalarTypeArg{DType::Int64, 4})}, std::nullopt);
+  });
+  EXPECT_NE(e.find("'meta'"), std::string::npos) << e;
+  EXPECT_NE(e.find("expects dtype"), std::string::npos) << e;
+  e = with([&](GraphMaker& m) {
+    sym_node(m, "meta", "aten._assert_tensor_metadata.default", {A("a", R("x")), A("size", ir::IntList{3, 5})},
+             std::nullopt);
+  });
+  EXPECT_NE(e.find("expects size [3, 5]"), std::string::npos) << e;
+  e = with([&](GraphMaker& m) {
+    sym_node(m, "zero", "_operator.sub", {A("a", s), A("b", std::int64_t{3})}, ir::Argument(ir::SymInt::named("zero")));
+    sym_node(m, "div", "_operator.floordiv", {A("a", s), A("b", ir::SymInt::named("zero"))},
+             ir::Argument(ir::SymInt::named("div")));
+  });
+  EXPECT_NE(e.find("'div'"), std::string::npos) << e;
+  EXPECT_NE(e.find("division or modulo by zero"), std::string::npos) << e;
+}
+
+TEST(SymbolicValues, AssertionsOnRunTimeSizesAreRemovedAndTheirValuesKept) {
+  GraphMaker m;
+  m.input("x", {3, 4});
+  m.g.tensor_values["x"].sizes[0] = ir::SymInt::named("s0");
+  sym_node(m, "s", "aten.sym_size.int", {A("self", R("x")), A("dim", std::int64_t{0})},
+           ir::Argument(ir::SymInt::named("s")));
+  sym_node(m, "ge", "_operator.ge", {A("a", ir::SymInt::named("s")), A("b", std::int64_t{2})},
+           ir::Argument(ir::SymBoolRef{"ge"}));
+  sym_node(m, "check", "aten._assert_scalar.default",
+           {A("self", ir::SymBoolRef{"ge"}), A("assert_msg", std::string("2 <= s0"))}, std::nullopt);
+  m.node("aten.scalar_tensor.default", {A("s", ir::SymBoolRef{"ge"})}, "flag", tmeta({}));
+  m.output("flag");
+  auto r = run_only(m.g, {"symbolic_values", "dead_code"});
+  ASSERT_EQ(m.g.nodes.size(), 3u) << r.context();  // sym_size, ge (read by scalar_tensor), scalar_tensor
+  EXPECT_EQ(count(m.g, "aten._assert_scalar.default"), 0) << r.context();
+  EXPECT_EQ(*m.g.nodes[2].input("s"), ir::Argument(ir::SymBoolRef{"ge"})) << r.context();
 }
 
 }  // namespace

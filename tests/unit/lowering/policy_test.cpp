@@ -191,7 +191,7 @@ TEST(LoweringRegistry, KeysAreUniqueOverloadsInNamedGroups) {
   }
   EXPECT_GE(decomposition_keys().size(), 75u);
   const auto passes = pass_names();
-  EXPECT_EQ(passes, (std::vector<std::string>{"inplace_to_functional", "noop_removal", "view_canonicalization",
+  EXPECT_EQ(passes, (std::vector<std::string>{"symbolic_values", "inplace_to_functional", "noop_removal", "view_canonicalization",
                                                "constant_folding", "cse", "dead_code"}));
 }
 
