@@ -53,10 +53,13 @@ step "OpInfo subset: PyTorch's op_db samples through atenrt (float32, the first 
 # tests/opinfo/run_opinfo.py.
 ATENRT_PYTHON_MODULE_DIR="$ROOT/build/python" $PY tests/opinfo/run_opinfo.py --ci --jobs 2
 
-step "packaging: cmake --install, examples/cpp and examples/c against the installed copy, the .deb, pip install ."
+step "packaging: cmake --install, examples/cpp, examples/c and examples/plugin against the installed copy, the .deb, pip install ."
 tests/packaging/test_install.sh build
 tests/packaging/test_deb.sh build
 tests/packaging/test_python_package.sh build  # reuses the release build (a fresh one: no argument)
+# apt install of the .deb on a fresh Debian 12 root: needs root, debootstrap and the
+# Debian mirror (about 2 minutes), so only when asked.
+if [[ -n "${ATENRT_TEST_FRESH_DEB:-}" ]]; then tests/packaging/test_deb_fresh.sh build; fi
 
 step "model tests: torchvision families and transformer blocks vs PyTorch, fp32 and bf16"
 $PY tests/models/make_models.py "$FIXTURES/e2e_models"
