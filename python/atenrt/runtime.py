@@ -4,7 +4,7 @@
     import atenrt
 
     engine = atenrt.compile("model.pt2", precision="bf16")
-    print(engine.inputs)                      # (TensorSpec(name='x', dtype='float32', shape=(1, 3, 224, 224)),)
+    print(engine.inputs)                      # (TensorSpec(name='x', dtype='float32', shape=(1, 3, 224, 224), min_shape=None, ...),)
     (y,) = engine.run(np.zeros((1, 3, 224, 224), np.float32))
     engine.save("model.atrt")                 # later: atenrt.load_engine("model.atrt")
 
@@ -33,7 +33,7 @@ import os
 import sys
 import threading
 from collections.abc import Mapping
-from typing import NamedTuple, Tuple
+from typing import NamedTuple, Optional, Tuple
 
 from .inputs import Input
 from .reports import CompileReport, DryRunReport, StepSpec
@@ -115,13 +115,23 @@ def _import_native():
 
 
 class TensorSpec(NamedTuple):
-    """An engine input or output: name, dtype ("float32", "int64", "bool", ...), shape."""
+    """An engine input or output: name, dtype ("float32", "int64", "bool", ...), shape. A dynamic
+    input (docs/dynamic-shapes.md) has -1 in shape for its dynamic dims and the range it takes in
+    min_shape, opt_shape and max_shape (None for static specs and for outputs)."""
     name: str
     dtype: str
     shape: Tuple[int, ...]
+    min_shape: Optional[Tuple[int, ...]] = None
+    opt_shape: Optional[Tuple[int, ...]] = None
+    max_shape: Optional[Tuple[int, ...]] = None
 
     def __str__(self):
-        return f"{self.name}: {self.dtype}[{', '.join(map(str, self.shape))}]"
+        text = f"{self.name}: {self.dtype}[{', '.join(map(str, self.shape))}]"
+        if self.min_shape is not None:
+            def dims(d):
+                return "x".join(map(str, d)) or "scalar"
+            text += f" ({dims(self.min_shape)} to {dims(self.max_shape)}, opt {dims(self.opt_shape)})"
+        return text
 
 
 def settings_table():
@@ -326,7 +336,7 @@ def loaded_plugins():
 
 
 def _specs(native_specs):
-    return tuple(TensorSpec(name, dtype, tuple(shape)) for name, dtype, shape in native_specs)
+    return tuple(TensorSpec(*spec) for spec in native_specs)
 
 
 class Engine:

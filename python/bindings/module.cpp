@@ -20,8 +20,13 @@ using namespace atenrt;
 
 namespace {
 
+// (name, dtype, shape, min, opt, max): the last three are None for a static spec.
 py::tuple spec_tuple(const TensorSpec& s) {
-  return py::make_tuple(s.name, std::string(dtype_name(s.dtype)), py::tuple(py::cast(s.dims)));
+  auto dims = [](const std::vector<std::int64_t>& d) -> py::object { return py::tuple(py::cast(d)); };
+  const py::object none = py::none();
+  return py::make_tuple(s.name, std::string(dtype_name(s.dtype)), dims(s.dims),
+                        s.is_dynamic() ? dims(s.min_dims) : none, s.is_dynamic() ? dims(s.opt_dims) : none,
+                        s.is_dynamic() ? dims(s.max_dims) : none);
 }
 
 py::list spec_list(const std::vector<TensorSpec>& specs) {

@@ -59,6 +59,10 @@ class DynamicBatchResNet(unittest.TestCase):
     def test_every_batch_in_the_range(self):
         spec = self.engine.inputs[0]
         self.assertEqual(spec.shape, (-1, 3, 32, 32))
+        self.assertEqual((spec.min_shape, spec.opt_shape, spec.max_shape),
+                         ((1, 3, 32, 32), (5, 3, 32, 32), (6, 3, 32, 32)))
+        self.assertEqual(str(spec), "x: float32[-1, 3, 32, 32] (1x3x32x32 to 6x3x32x32, opt 5x3x32x32)")
+        self.assertIsNone(self.engine.outputs[0].min_shape)
         context = self.engine.create_context()
         for seed, batch in enumerate([5, 1, 6, 2, 5, 3]):  # opt, the edges, others, revisited
             self._check(context, batch, seed)
@@ -91,7 +95,7 @@ class DynamicBatchResNet(unittest.TestCase):
         self.engine.save(path)
         loaded = atenrt.load(path)
         self.assertEqual(loaded.inputs[0].shape, (-1, 3, 32, 32))
-        self.assertEqual(str(loaded.inputs[0]), str(self.engine.inputs[0]))
+        self.assertEqual(loaded.inputs[0], self.engine.inputs[0])
         context = loaded.create_context()
         for seed, batch in enumerate([6, 1, 3]):
             self._check(context, batch, 20 + seed)
