@@ -12,8 +12,9 @@ PACKAGES=(
   # The libtorch fallback plugin (libatenrt_torch.so, plugins/torch).
   libtorch-dev
   python3 python3-numpy python3-torch python3-torchvision python3-sklearn python3-matplotlib
-  # Packaging (docs/packaging.md): dpkg-shlibdeps for the .deb; pip install . into a venv.
-  dpkg-dev python3-dev python3-venv python3-pip python3-setuptools python3-wheel
+  # Packaging (docs/packaging.md): dpkg-shlibdeps and file (CPack's DEB generator) for the
+  # .deb; pip install . into a venv.
+  dpkg-dev file python3-dev python3-venv python3-pip python3-setuptools python3-wheel
 )
 
 # --list prints the list (scripts/check_deps.py proves it covers what the builds use).
