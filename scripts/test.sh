@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of atenrt: the release build's tests (C++ unit, converter and
 # model tests against PyTorch, Python tests), the same C++ tests, the CLI tests
-# and five models under AddressSanitizer + UndefinedBehaviorSanitizer, and the
-# three fuzzers on a fixed walk (scripts/fuzz.sh --ci; scripts/fuzz.sh alone
-# explores with a random seed). Exits non-zero on the first failure.
+# and five models under AddressSanitizer + UndefinedBehaviorSanitizer, the
+# threading tests under ThreadSanitizer, and the three fuzzers on a fixed walk
+# (scripts/fuzz.sh --ci; scripts/fuzz.sh alone explores with a random seed).
+# Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -81,6 +82,20 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ATENRT_MODELS_ONLY="${ATENRT_ASAN_MODELS-squeezenet1_0,shufflenet_v2_x0_5,mobilenet_v3_small,bert_encoder,gpt_decoder}" \
   $PY -m unittest discover -s tests/models -t .
 
+step "threading tests under ThreadSanitizer (one OpenMP thread)"
+# Builds only the two test programs that hold the threading tests. Debian's
+# oneDNN and libgomp are not instrumented; docs/sanitizers.md says what TSan
+# sees here and what it cannot. A renamed test must not leave the step empty.
+scripts/build.sh tsan
+TSAN_TESTS='Threads\.ContextsOnShared|Api\.ThreadsSharing|DynamicShapes\.ContextsOnThreads'
+tsan_count=$(ctest --test-dir build-tsan -N -R "$TSAN_TESTS" | sed -n 's/^Total Tests: //p')
+if [ "$tsan_count" != 3 ]; then
+  echo "ThreadSanitizer step: expected 3 threading tests matching '$TSAN_TESTS', found ${tsan_count:-none}" >&2
+  exit 1
+fi
+OMP_NUM_THREADS=1 TSAN_OPTIONS="suppressions=$ROOT/tests/tsan.supp:second_deadlock_stack=1" \
+  ctest --test-dir build-tsan -R "$TSAN_TESTS" --no-tests=error --output-on-failure --timeout 900
+
 step "fuzzing the .pt2 reader, the engine-file loader and the pipeline (fixed seed and runs)"
 scripts/build.sh fuzz
 # Each work corpus starts empty so the walk is the same on every machine.
@@ -88,7 +103,7 @@ rm -rf build-fuzz/*_fuzz-work
 scripts/fuzz.sh --ci
 
 step "every dependency the builds used is installed by scripts/install_deps.sh"
-$PY scripts/check_deps.py build build-asan build-fuzz
+$PY scripts/check_deps.py build build-asan build-tsan build-fuzz
 # The check can fail: without OpenCL's dev package (which Debian's oneDNN CMake
 # config needs) it must name that package.
 without_ocl=$(scripts/install_deps.sh --list | grep -vx ocl-icd-opencl-dev | paste -sd,)
