@@ -168,6 +168,33 @@ Outputs python_scalar_op(const Scope& s, const NodeArgs& args) {
   return one(on_tensors(s, target, to_operand(s, values[0], "a"), to_operand(s, values[1], "b")));
 }
 
+// item() / _local_scalar_dense: the tensor's one element as a number. Known
+// when the network is built (a weight, a folded constant): that number;
+// computed at run time: a 0-d tensor, which the scalar consumers
+// (scalar_tensor, the Python operators above) take as a run-time number.
+Capability one_element(const NodeView& node, const ConversionSettings&) {
+  const ir::TensorMeta* m = node.meta("self");
+  if (!m) return Capability::yes();
+  for (const auto& d : m->sizes) {
+    if (!d.is_static() || *d.value != 1) {
+      return Capability::no("item() of a tensor that may not hold exactly one element (" + m->to_string() + ")");
+    }
+  }
+  return Capability::yes();
+}
+ATENRT_CONVERTER(kFamily, keys("aten._local_scalar_dense.default", "aten.item.default"), .validator = one_element)
+(const Scope& s, const NodeArgs& args) {
+  const Value v = args.value("self");
+  if (v.is_host_tensor()) {
+    if (auto num = NodeArgs::as_scalar(v)) return one(to_value(to_py(*num)));
+  }
+  NetworkTensor* t = args.tensor("self");
+  if (impl::numel(impl::static_dims(t, "item()")) != 1) {
+    throw UnsupportedError("item() of " + v.describe() + ": the tensor must hold exactly one element");
+  }
+  return one(t->rank() == 0 ? t : impl::reshape(s, t, network::Dims{}));
+}
+
 // Operators with a run-time form (above), and those folded only.
 ATENRT_CONVERTER(kFamily, keys("operator.add", "operator.sub", "operator.mul", "operator.truediv", "operator.floordiv",
                                "operator.mod", "operator.pow", "operator.eq", "operator.ne", "operator.lt",

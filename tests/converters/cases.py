@@ -979,3 +979,37 @@ opcase("o_prims_convert_element_type", "other", torch.ops.prims.convert_element_
 opcase("o_prims_div", "elementwise", torch.ops.prims.div.default, T(3, 4), T(3, 4, positive=True))
 opcase("o_prims_div_int", "elementwise", torch.ops.prims.div.default, T(3, 4, dtype=I64), T(3, 4, dtype=I64, lo=1, hi=4))
 opcase("o_prims_sum", "reduce", torch.ops.prims.sum.default, T(3, 4, 5), [0, 2])
+
+# ------------------------------------------------------------------ search (isin, bucketize, searchsorted)
+NAN = float("nan")
+opcase("o_search_isin", "search", aten.isin.Tensor_Tensor, T(3, 5, dtype=I64, lo=0, hi=8), T(values=[1, 3, 5, 9], dtype=I64))
+opcase("o_search_isin_float_nan_invert", "search", aten.isin.Tensor_Tensor, T(values=[[0.5, NAN, 2.0], [-1.0, 3.0, 0.5]]),
+       T(values=[[0.5, NAN], [3.0, 7.0]]), invert=True)
+opcase("o_search_isin_int_in_float", "search", aten.isin.Tensor_Tensor, T(4, 3, dtype=I64, lo=0, hi=4), T(values=[1.0, 2.5]))
+opcase("o_search_isin_empty_test", "search", aten.isin.Tensor_Tensor, T(2, 3), T(values=[]), invert=True,
+       trivial="an empty test set: nothing is in it, so invert gives all True; shape and dtype are the point")
+opcase("o_search_isin_tensor_scalar", "search", aten.isin.Tensor_Scalar, T(3, 4, dtype=I64, lo=0, hi=3), 2)
+opcase("o_search_isin_scalar_tensor", "search", aten.isin.Scalar_Tensor, 3, T(5, dtype=I64, lo=0, hi=6))
+opcase("o_search_bucketize", "search", aten.bucketize.Tensor, T(values=[[-1.0, 0.0, 0.5, 1.0], [2.0, 9.0, NAN, 1.5]]),
+       T(values=[0.0, 1.0, 2.0]))
+opcase("o_search_bucketize_right_int32", "search", aten.bucketize.Tensor, T(values=[-1.0, 0.0, 0.5, 1.0, 2.0, 9.0]),
+       T(values=[0.0, 1.0, 2.0]), out_int32=True, right=True)
+opcase("o_search_bucketize_int", "search", aten.bucketize.Tensor, T(3, 4, dtype=I64, lo=-2, hi=12), T(values=[0, 3, 3, 7], dtype=I64))
+opcase("o_search_bucketize_scalar", "search", aten.bucketize.Scalar, 1.5, T(values=[0.0, 1.0, 2.0]))
+opcase("o_search_bucketize_2d_refused", "search", aten.bucketize.Tensor, T(3), T(values=[[0.0, 1.0]]), refused="1-D")
+opcase("o_search_searchsorted", "search", aten.searchsorted.Tensor, T(values=[0.0, 1.0, 1.0, 2.0]), T(2, 3, steps=True))
+opcase("o_search_searchsorted_rows_side", "search", aten.searchsorted.Tensor,
+       T(values=[[0.0, 1.0, 2.0], [-3.0, -1.0, 5.0]]), T(values=[[1.0, 2.5, NAN, -1.0], [-1.0, 6.0, 0.0, -5.0]]), side="right")
+opcase("o_search_searchsorted_scalar_int32", "search", aten.searchsorted.Scalar, T(values=[1, 2, 2, 5], dtype=I64), 2,
+       out_int32=True, right=True)
+opcase("o_search_searchsorted_sorter", "search", aten.searchsorted.Tensor, T(values=[[2.0, 0.0, 1.0], [5.0, -1.0, 3.0]]),
+       T(2, 4, steps=True), sorter=T(values=[[1, 2, 0], [1, 2, 0]], dtype=I64))
+opcase("o_search_searchsorted_side_refused", "search", aten.searchsorted.Tensor, T(values=[0.0, 1.0]), T(3), side="middle",
+       refused="side must be")
+
+# Python's & | ^ on tensors (training IR keeps __and__/__or__/__xor__): bool only, as bitwise_*.
+for op in ("and", "or", "xor"):
+    opcase(f"o_dunder_{op}_tensor", "elementwise", getattr(aten, f"__{op}__").Tensor, T(3, 4, dtype=BOOL), T(4, dtype=BOOL))
+    opcase(f"o_dunder_{op}_scalar", "elementwise", getattr(aten, f"__{op}__").Scalar, T(3, 4, dtype=BOOL), True,
+           refused="only bool tensors")
+opcase("o_dunder_or_int_refused", "elementwise", aten.__or__.Tensor, T(3, dtype=I64), T(3, dtype=I64), refused="only bool tensors")

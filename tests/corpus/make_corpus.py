@@ -362,6 +362,51 @@ def symbolic_program(dynamic=False):
         "guards_code": []}
 
 
+def training_inplace_entries():
+    """Training IR as torch >= 2.6 exports it by default (not functional; schema 8.20, hand-written
+    from export_opsets.md §1): `relu_` on an intermediate, `add_` on a buffer (num_batches_tracked),
+    `copy_` into a buffer (a running mean), `mul_` on a user input, each mutation an output as the
+    signature says; later readers of a mutated tensor read the new value.
+    b_count: int64 [] = 3, b_mean: f32 [4] = 0; x: f32 [2, 4]; y: f32 [4].
+    Outputs: count + 1, mean(relu(x), 0), y * 2, relu(x) + y * 2."""
+    nodes = [
+        node("clone", "aten.clone.default", [arg("self", T("x"))]),
+        node("relu_", "aten.relu_.default", [arg("self", T("clone"))]),
+        node("add_", "aten.add_.Tensor", [arg("self", T("b_count")), arg("other", {"as_int": 1})]),
+        node("mean", "aten.mean.dim", [arg("self", T("relu_")), arg("dim", {"as_ints": [0]})]),
+        node("copy_", "aten.copy_.default", [arg("self", T("b_mean")), arg("src", T("mean"))]),
+        node("mul_", "aten.mul_.Tensor", [arg("self", T("y")), arg("other", {"as_float": 2.0})]),
+        node("add", "aten.add.Tensor", [arg("self", T("relu_")), arg("other", T("y"))]),
+    ]
+    tv = {"b_count": meta(I64, []), "b_mean": meta(F32, [4]), "x": meta(F32, [2, 4]), "y": meta(F32, [4]),
+          "clone": meta(F32, [2, 4]), "relu_": meta(F32, [2, 4]), "add_": meta(I64, []), "mean": meta(F32, [4]),
+          "copy_": meta(F32, [4]), "mul_": meta(F32, [4]), "add": meta(F32, [2, 4])}
+    prog = {
+        "graph_module": {
+            "graph": {"inputs": [T("b_count"), T("b_mean"), T("x"), T("y")],
+                      "outputs": [T("add_"), T("copy_"), T("mul_"), T("add")], "nodes": nodes, "tensor_values": tv,
+                      "sym_int_values": {}, "sym_bool_values": {}, "is_single_tensor_return": False,
+                      "custom_obj_values": {}, "sym_float_values": {}},
+            "signature": {
+                "input_specs": [{"buffer": {"arg": {"name": "b_count"}, "buffer_name": "count", "persistent": True}},
+                                {"buffer": {"arg": {"name": "b_mean"}, "buffer_name": "mean", "persistent": True}},
+                                {"user_input": {"arg": T("x")}}, {"user_input": {"arg": T("y")}}],
+                "output_specs": [{"buffer_mutation": {"arg": {"name": "add_"}, "buffer_name": "count"}},
+                                 {"buffer_mutation": {"arg": {"name": "copy_"}, "buffer_name": "mean"}},
+                                 {"user_input_mutation": {"arg": {"name": "mul_"}, "user_input_name": "y"}},
+                                 {"user_output": {"arg": T("add")}}]},
+            "module_call_graph": [], "metadata": {}, "treespec_namedtuple_fields": {}},
+        "opset_version": {"aten": 10}, "range_constraints": {},
+        "schema_version": {"major": 8, "minor": 20}, "verifiers": ["TRAINING"], "torch_version": "2.14.0",
+        "guards_code": []}
+    wcfg = {"config": {
+        "count": {"path_name": "weight_0", "is_param": False, "use_pickle": False, "tensor_meta": meta(I64, [])},
+        "mean": {"path_name": "weight_1", "is_param": False, "use_pickle": False, "tensor_meta": meta(F32, [4])}}}
+    return {"archive_format": b"pt2", "archive_version": b"0", "byteorder": b"little",
+            "models/model.json": jdump(prog), "data/weights/model_weights_config.json": jdump(wcfg),
+            "data/weights/weight_0": struct.pack("<q", 3), "data/weights/weight_1": struct.pack("<4f", 0, 0, 0, 0)}
+
+
 def make_valid():
     os.makedirs(VALID, exist_ok=True)
     write_torch_zip(os.path.join(VALID, "program_raw.pt2"), pt2_raw_entries())
@@ -377,6 +422,7 @@ def make_valid():
     for kind in ("static", "dynamic"):
         write_torch_zip(os.path.join(VALID, "symbolic_%s.pt2" % kind),
                         {"archive_format": b"pt2", "models/model.json": jdump(symbolic_program(kind == "dynamic"))})
+    write_torch_zip(os.path.join(VALID, "training_inplace.pt2"), training_inplace_entries())
     # Legacy (2.2-2.7): flat zip, bare -Infinity token, "M.m" version.
     legacy = {"serialized_exported_program.json": jdump(program(float("-inf")), allow_nan=True),
               "serialized_state_dict.pt": tsave(w), "serialized_constants.pt": tsave(c),

@@ -57,6 +57,51 @@ TEST(HandBuilt, PreluKernel) {
   expect_near(out[0], {-0.1, 2, -0.9, 4, -1.0, 6});
 }
 
+// item() / _local_scalar_dense (torch 2.x exports of `.item()`): a run-time
+// number that Python operators and scalar_tensor consume; a constant's item
+// folds to a number. out0 = scalar_tensor(sum(x).item() * 2); out1 = full([2], w.item() + 1).
+TEST(HandBuilt, ItemOfARunTimeAndAConstantTensor) {
+  GraphBuilder b;
+  b.input("x", DType::Float32, {2, 3});
+  b.weight("w", f32({1}, {0.25}));
+  b.node("sum", "aten.sum.default", {A::arg("self", A::t("x")), A::arg("dtype", ir::None{})}, DType::Float32, {});
+  auto scalar_node = [&](const std::string& name, const std::string& target, std::vector<ir::NamedArgument> args) {
+    ir::Node n;
+    n.name = name;
+    n.target = ir::OpName::parse(target);
+    n.inputs = std::move(args);
+    n.outputs.push_back(ir::SymFloatRef{name});
+    b.g.nodes.push_back(std::move(n));
+    return ir::Argument(ir::SymFloatRef{name});
+  };
+  const auto item = scalar_node("item", "aten._local_scalar_dense.default", {A::arg("self", A::t("sum"))});
+  const auto twice = scalar_node("twice", "_operator.mul", {A::arg("a", item), A::arg("b", std::int64_t{2})});
+  b.node("out", "aten.scalar_tensor.default", {A::arg("s", twice), A::arg("dtype", ir::ScalarTypeArg{DType::Float32, 6})},
+         DType::Float32, {});
+  const auto w = scalar_node("w_item", "aten.item.default", {A::arg("self", A::t("w"))});
+  const auto w1 = scalar_node("w_plus", "_operator.add", {A::arg("a", w), A::arg("b", std::int64_t{1})});
+  b.node("filled", "aten.full.default", {A::arg("size", ir::IntList{2}), A::arg("fill_value", w1),
+                                          A::arg("dtype", ir::ScalarTypeArg{DType::Float32, 6})},
+         DType::Float32, {2});
+  b.output("out");
+  b.output("filled");
+  auto out = run(b.g, {f32({2, 3}, {1, 2, 3, 4, 5, 6.5})});
+  expect_near(out[0], {43});
+  expect_near(out[1], {1.25, 1.25});
+  // A tensor that may hold more than one element is refused, naming why.
+  GraphBuilder wide;
+  wide.input("x", DType::Float32, {2});
+  ir::Node n;
+  n.name = "item";
+  n.target = ir::OpName::parse("aten.item.default");
+  n.inputs = {A::arg("self", A::t("x"))};
+  n.outputs = {ir::SymFloatRef{"item"}};
+  wide.g.nodes.push_back(n);
+  wide.node("out", "aten.scalar_tensor.default", {A::arg("s", ir::SymFloatRef{"item"})}, DType::Float32, {});
+  wide.output("out");
+  EXPECT_NE(refusal(wide.g).find("may not hold exactly one element"), std::string::npos) << refusal(wide.g);
+}
+
 TEST(HandBuilt, BatchNormLegitNoTraining) {
   GraphBuilder b;
   b.input("x", DType::Float32, {1, 2, 1, 2});
