@@ -2,7 +2,7 @@
 // sym_stride, sym_size, the operator.* arithmetic, comparisons and bool operators, math.ceil/floor/trunc
 // and torch.sym_* (torch 1.13's static traces record none of them). Python
 // computed the expected values (its floor division and modulo round toward
-// -inf): see the comments.
+// -inf): see the comments (HandBuilt feeds x = 0, 1, ..., 23).
 #pragma once
 
 #include "graph_builder.h"
@@ -76,7 +76,7 @@ inline EvaluatorChain evaluator_chain() {
   b.output("not_ge_t");
   // Python's bool operators and the rest of torch.sym_*: each through scalar_tensor.
   const auto& cmp = [&](std::size_t i) { return comparisons[i].second; };
-  const std::vector<std::pair<std::string, ir::Argument>> more = {
+  std::vector<std::pair<std::string, ir::Argument>> more = {
       {"and_", sym("and_", "operator.and_", {arg("a", cmp(0)), arg("b", not_ge)})},  // True & True
       {"xor", sym("xor", "operator.xor", {arg("a", cmp(0)), arg("b", cmp(2))})},     // True ^ True: False
       {"not_", sym("not_", "operator.not_", {arg("a", cmp(1))})},                    // not True
@@ -84,6 +84,14 @@ inline EvaluatorChain evaluator_chain() {
                                            arg("c", sym("abs", "operator.abs", {arg("a", h)}))})},  // abs(-3)
       {"or_", sym("or_", "operator.or_", {arg("a", cmp(5)), arg("b", cmp(1))})},     // False | True
   };
+  // item() of a weight folds to a number; of a computed tensor it is a run-time number.
+  Tensor two(DType::Float32, {1});
+  two.mutable_data<float>()[0] = 2.0f;
+  b.weight("two", two);
+  b.node("sum_x", "aten.sum.default", {arg("self", A::t("x")), arg("dtype", ir::None{})}, DType::Float32, {});
+  const auto w_item = sym("w_item", "aten.item.default", {arg("self", A::t("two"))});              // 2.0
+  const auto s_item = sym("s_item", "aten._local_scalar_dense.default", {arg("self", A::t("sum_x"))});  // 0+...+23 = 276
+  more.emplace_back("items", sym("items", "operator.mul", {arg("a", s_item), arg("b", w_item)}));    // 552
   for (const auto& [name, value] : more) {
     b.node(name + "_t", "aten.scalar_tensor.default", {arg("s", value), arg("dtype", ir::ScalarTypeArg{DType::Float32, 6})},
            DType::Float32, {});
@@ -106,7 +114,7 @@ inline EvaluatorChain evaluator_chain() {
   b.g.nodes.push_back(get);
   b.output("second");
   chain.graph = std::move(b.g);
-  chain.comparisons = {1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 3, 1};
+  chain.comparisons = {1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 3, 1, 552};
   return chain;
 }
 
