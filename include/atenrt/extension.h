@@ -97,8 +97,8 @@ class NodeInfo {
 // Layers are named after the node ("[aten]-[renorm_1]"); `suffix` names an
 // intermediate one ("[aten]-[renorm_1]-[norm]"). Op names:
 //   activation:  relu sigmoid tanh leaky_relu(alpha=slope) elu(alpha) selu
-//                softplus(alpha=beta, beta=threshold) clip(alpha=min, beta=max)
-//                gelu_erf gelu_tanh hard_sigmoid(alpha, beta) hard_swish silu mish
+//                softplus(alpha=beta,beta=threshold) clip(alpha=min,beta=max)
+//                gelu_erf gelu_tanh hard_sigmoid(alpha,beta) hard_swish silu mish
 //   elementwise: add sub mul div pow min max floor_div trunc_div remainder fmod
 //                eq ne lt le gt ge and or xor  (one dtype; comparisons give bool)
 //   unary:       exp log log2 log10 log1p expm1 sqrt rsqrt abs neg reciprocal sin

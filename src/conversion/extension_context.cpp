@@ -68,6 +68,8 @@ Op op_named(std::string_view name, int count, std::string_view (*name_of)(Op), s
 }
 
 constexpr int kReduceOpCount = 9;  // network::ReduceOp: sum ... all
+static_assert(static_cast<int>(network::ReduceOp::All) == kReduceOpCount - 1,
+              "a new ReduceOp: update kReduceOpCount (and the op list in include/atenrt/extension.h)");
 
 class PluginConverterContext final : public NodeInfoOver<atenrt::ConverterContext> {
  public:

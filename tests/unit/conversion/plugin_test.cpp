@@ -9,13 +9,17 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "atenrt/errors.h"
 #include "atenrt/extension.h"
 #include "conversion/context.h"
 #include "conversion/registry.h"
 #include "graph_builder.h"
+#include "network/layers.h"
+#include "test_paths.h"
 
 namespace atenrt::conversion {
 namespace {
@@ -138,6 +142,54 @@ TEST(Plugins, AFailedRegistrationAddsNothing) {
     EXPECT_NE(p.name, "bad_key");
     EXPECT_NE(p.name, "duplicate");
   }
+}
+
+// The op names that include/atenrt/extension.h lists for plugin authors are
+// the network's, all of them and in order.
+TEST(Plugins, TheHeaderListsEveryOpName) {
+  std::ifstream in(std::string(ATENRT_SOURCE_DIR) + "/include/atenrt/extension.h");
+  ASSERT_TRUE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  // "//   <family>:  name name ...", continued on lines "//                name ...".
+  const auto listed = [&](const std::string& family) {
+    std::string words;
+    std::istringstream lines(text.str());
+    bool in_family = false;
+    for (std::string line; std::getline(lines, line);) {
+      const std::string head = "//   " + family + ":";
+      if (line.rfind(head, 0) == 0) {
+        in_family = true;
+        words += line.substr(head.size()) + " ";
+      } else if (in_family && line.rfind("//          ", 0) == 0) {
+        words += line.substr(2) + " ";
+      } else {
+        in_family = false;
+      }
+    }
+    std::vector<std::string> names;
+    std::istringstream w(words);
+    for (std::string word; w >> word;) {
+      if (word[0] == '(') break;  // "(one dtype; ...)": a note, not a name
+      names.push_back(word.substr(0, word.find('(')));  // "leaky_relu(alpha=slope)"
+    }
+    return names;
+  };
+  const auto table = [](int count, auto name_of) {
+    std::vector<std::string> names;
+    for (int k = 0; k < count; ++k) names.emplace_back(name_of(k));
+    return names;
+  };
+  EXPECT_EQ(listed("activation"), table(network::kActivationOpCount, [](int k) {
+              return network::activation_op_name(static_cast<network::ActivationOp>(k));
+            }));
+  EXPECT_EQ(listed("elementwise"), table(network::kElementwiseOpCount, [](int k) {
+              return network::elementwise_op_name(static_cast<network::ElementwiseOp>(k));
+            }));
+  EXPECT_EQ(listed("unary"), table(network::kUnaryOpCount, [](int k) {
+              return network::unary_op_name(static_cast<network::UnaryOp>(k));
+            }));
+  EXPECT_EQ(listed("reduce"), table(9, [](int k) { return network::reduce_op_name(static_cast<network::ReduceOp>(k)); }));
 }
 
 }  // namespace
