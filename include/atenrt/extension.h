@@ -194,10 +194,11 @@ struct PluginInfo {
 };
 
 // Loads a plugin and adds its converters to the process-wide registry; a file
-// loaded already is not loaded again. Throws atenrt::Error naming the file when
-// it is missing, is not a shared library, has no entry point, was built for
+// loaded already is not loaded again. Throws atenrt::FormatError naming the file
+// when it is missing, is not a shared library, has no entry point, was built for
 // another ATENRT_EXTENSION_ABI_VERSION, or registers a bad converter (then none
-// of its converters is added). Load plugins before compiling: the registry is
+// of its converters is added); atenrt::SettingsError when a plugin that
+// ATENRT_PLUGINS names (loaded first) cannot be used. Load plugins before compiling: the registry is
 // not guarded against a compile running in another thread.
 ATENRT_API PluginInfo load_plugin(const std::string& path);
 // Every plugin loaded in this process, in load order (ATENRT_PLUGINS first).

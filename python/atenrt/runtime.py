@@ -325,8 +325,9 @@ def load_plugin(path):
     """Load a converter plugin (a shared library built against include/atenrt/extension.h; see
     docs/plugins.md) into this process: its converters join the registry for every later compile
     and dry run. Returns {"path", "name", "converters"}; a file loaded already is not loaded again.
-    Raises Error naming the file when it is missing, not a plugin, built for another extension ABI
-    version, or registers a bad converter. The plugins that ATENRT_PLUGINS names load first."""
+    Raises FormatError naming the file when it is missing, not a plugin, built for another extension
+    ABI version, or registers a bad converter (SettingsError for one that ATENRT_PLUGINS names, which
+    load first)."""
     return dict(_load_native().load_plugin(os.fspath(path)))
 
 

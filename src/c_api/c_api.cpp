@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "atenrt/atenrt.h"
+#include "atenrt/extension.h"
 #include "atenrt/log.h"
 
 #ifndef ATENRT_VERSION
@@ -285,6 +286,11 @@ atenrt_status atenrt_engine_save(const atenrt_engine* engine, const char* path) 
 }
 
 void atenrt_engine_destroy(atenrt_engine* engine) { delete engine; }
+
+atenrt_status atenrt_load_plugin(const char* path) {
+  ATENRT_REQUIRE(path, "atenrt_load_plugin");
+  return guarded([&] { atenrt::load_plugin(path); });
+}
 
 size_t atenrt_engine_num_inputs(const atenrt_engine* engine) { return engine ? engine->engine.inputs().size() : 0; }
 size_t atenrt_engine_num_outputs(const atenrt_engine* engine) { return engine ? engine->engine.outputs().size() : 0; }

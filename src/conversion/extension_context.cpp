@@ -216,11 +216,11 @@ bool is_overload_key(const std::string& key) {
 
 std::vector<ConverterRegistration> registrations_of(const atenrt::ConverterSpec& spec, const std::string& family,
                                                     const std::string& source) {
-  if (spec.keys.empty()) throw Error(source + ": a converter lists no key");
-  if (!spec.convert) throw Error(source + ": the converter for " + spec.keys.front() + " has no convert function");
+  if (spec.keys.empty()) throw FormatError(source + ": a converter lists no key");
+  if (!spec.convert) throw FormatError(source + ": the converter for " + spec.keys.front() + " has no convert function");
   for (const auto& key : spec.keys) {
     if (!is_overload_key(key)) {
-      throw Error(source + ": converter key '" + key +
+      throw FormatError(source + ": converter key '" + key +
                   "' is not an op overload (namespace.op.overload, e.g. aten.renorm.default)");
     }
   }

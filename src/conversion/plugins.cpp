@@ -58,7 +58,7 @@ class CollectingRegistry final : public PluginRegistry {
  private:
   void check_distinct(const ConverterRegistration& e, const ConverterRegistration& r) const {
     if (e.key == r.key && e.options.priority == r.options.priority && e.family == r.family) {
-      throw Error(source_ + ": converter for " + r.key + " registered twice at " + priority_name(r.options.priority) +
+      throw FormatError(source_ + ": converter for " + r.key + " registered twice at " + priority_name(r.options.priority) +
                   " priority in family '" + r.family + "' (first from " + e.source + ")");
     }
   }
@@ -77,21 +77,23 @@ bool good_name(const char* name) {
   return true;
 }
 
-// Before any of the plugin's code is kept: it can be unloaded again.
+// A plugin that cannot be used is a FormatError (a file of an unknown layout,
+// as for archives and engine files), naming the file. Before any of the
+// plugin's code is kept, it can be unloaded again.
 [[noreturn]] void refuse_and_close(void* handle, const std::string& what, const std::string& why) {
   dlclose(handle);
-  throw Error(what + ": " + why);
+  throw FormatError(what + ": " + why);
 }
 
 PluginInfo load_locked(PluginState& s, const std::string& path) {
   namespace fs = std::filesystem;
   const std::string what = "plugin " + path;
   std::error_code ec;
-  if (path.empty()) throw Error("plugin: empty path");
-  if (!fs::exists(path, ec)) throw Error(what + ": no such file");
-  if (!fs::is_regular_file(path, ec)) throw Error(what + ": not a regular file");
+  if (path.empty()) throw FormatError("plugin: empty path");
+  if (!fs::exists(path, ec)) throw FormatError(what + ": no such file");
+  if (!fs::is_regular_file(path, ec)) throw FormatError(what + ": not a regular file");
   const std::string canonical = fs::canonical(path, ec).string();
-  if (ec) throw Error(what + ": " + ec.message());
+  if (ec) throw FormatError(what + ": " + ec.message());
   for (const auto& l : s.loaded) {
     if (l.canonical == canonical) return l.info;  // loaded already (ATENRT_PLUGINS and --plugin, say)
   }
@@ -100,7 +102,7 @@ PluginInfo load_locked(PluginState& s, const std::string& path) {
   void* handle = dlopen(canonical.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* err = dlerror();
-    throw Error(what + ": cannot load it: " + (err ? err : "unknown error"));
+    throw FormatError(what + ": cannot load it: " + (err ? err : "unknown error"));
   }
   auto entry = reinterpret_cast<EntryFn>(dlsym(handle, kEntryPoint));
   if (!entry) {
@@ -125,9 +127,9 @@ PluginInfo load_locked(PluginState& s, const std::string& path) {
     d->register_converters(registry);
   } catch (const std::exception& e) {
     const std::string msg = e.what();
-    throw Error(msg.rfind(path, 0) == 0 ? msg : what + ": registering its converters failed: " + msg);
+    throw FormatError(msg.rfind(path, 0) == 0 ? msg : what + ": registering its converters failed: " + msg);
   } catch (...) {
-    throw Error(what + ": registering its converters threw something that is not a std::exception");
+    throw FormatError(what + ": registering its converters threw something that is not a std::exception");
   }
   PluginInfo info{path, name, registry.pending().size()};
   for (auto& r : registry.pending()) ConverterRegistry::global().add(std::move(r));

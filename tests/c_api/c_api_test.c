@@ -191,11 +191,21 @@ int main(int argc, char** argv) {
   EXPECT_ERROR(atenrt_context_create(NULL, NULL), ATENRT_ERROR_INVALID_ARGUMENT, "out is NULL");
   EXPECT_ERROR(atenrt_context_run(NULL, NULL, 0, NULL, 0), ATENRT_ERROR_INVALID_ARGUMENT, "context is NULL");
   EXPECT_ERROR(atenrt_settings_set(NULL, "precision", "bf16"), ATENRT_ERROR_INVALID_ARGUMENT, "settings is NULL");
+  EXPECT_ERROR(atenrt_load_plugin(NULL), ATENRT_ERROR_INVALID_ARGUMENT, "path is NULL");
   CHECK(atenrt_engine_num_inputs(NULL) == 0);
   atenrt_engine_destroy(NULL);
   atenrt_context_destroy(NULL);
   atenrt_settings_destroy(NULL);
   atenrt_set_log_callback(NULL, NULL, ATENRT_LOG_ERROR);
+
+  /* Plugins: the test plugins of tests/plugins, built into <binary dir>/plugins. */
+  snprintf(path, sizeof path, "%s/plugins/liboverride_test.so", argv[2]);
+  EXPECT_OK(atenrt_load_plugin(path));
+  EXPECT_OK(atenrt_load_plugin(path)); /* loaded already: nothing to do */
+  snprintf(path, sizeof path, "%s/plugins/libwrong_abi.so", argv[2]);
+  EXPECT_ERROR(atenrt_load_plugin(path), ATENRT_ERROR_FORMAT, "built for atenrt extension ABI version");
+  snprintf(path, sizeof path, "%s/plugins/no_such_plugin.so", argv[2]);
+  EXPECT_ERROR(atenrt_load_plugin(path), ATENRT_ERROR_FORMAT, "no_such_plugin.so: no such file");
 
   if (failures) {
     fprintf(stderr, "%d checks failed\n", failures);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """atenrt.load_plugin from Python: the test plugins of tests/plugins (built into
-<build>/tests/plugins) load into the compiled module, and a broken one raises atenrt.Error naming
-the file. The example plugin is run end to end against PyTorch by tests/packaging/test_install.sh."""
+<build>/tests/plugins) load into the compiled module, and a broken one raises atenrt.FormatError
+naming the file. The example plugin is run end to end against PyTorch by tests/packaging/test_install.sh."""
 import os
 import sys
 import unittest
@@ -29,11 +29,11 @@ class PluginTest(unittest.TestCase):
 
     def test_broken_plugins_raise_naming_the_file(self):
         path = plugin("wrong_abi")
-        with self.assertRaisesRegex(atenrt.Error, f"plugin {path}: built for atenrt extension ABI version"):
+        with self.assertRaisesRegex(atenrt.FormatError, f"plugin {path}: built for atenrt extension ABI version"):
             atenrt.load_plugin(path)
-        with self.assertRaisesRegex(atenrt.Error, "not an atenrt plugin: it has no entry point"):
+        with self.assertRaisesRegex(atenrt.FormatError, "not an atenrt plugin: it has no entry point"):
             atenrt.load_plugin(plugin("no_entry"))
-        with self.assertRaisesRegex(atenrt.Error, "no such file"):
+        with self.assertRaisesRegex(atenrt.FormatError, "no such file"):
             atenrt.load_plugin(plugin("not_built"))
         self.assertNotIn("wrong_abi", [p["name"] for p in atenrt.loaded_plugins()])
 
