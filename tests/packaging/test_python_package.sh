@@ -48,6 +48,12 @@ if [[ -f "$build_dir/libatenrt_torch.so" ]]; then
     fail "the command line does not find its libtorch fallback: $("$PY" -m atenrt --version)"
   echo "python package: each file once, libtorch fallback found by the module and the command line"
 fi
+# A converter plugin (built against the headers alone) loads into the installed module.
+if [[ -f "$build_dir/tests/plugins/liboverride_test.so" ]]; then
+  "$PY" -c 'import atenrt, sys; p = atenrt.load_plugin(sys.argv[1]); assert p["converters"] == 2, p' \
+    "$build_dir/tests/plugins/liboverride_test.so" || fail "atenrt.load_plugin in the installed package"
+  echo "python package: atenrt.load_plugin ok"
+fi
 "$PY" -m atenrt --version | head -1 | grep -qx "atenrt $version" || fail "python -m atenrt --version"
 "$WORK/env/bin/atenrt" --version | head -1 | grep -qx "atenrt $version" || fail "the atenrt script"
 "$PY" -m atenrt compile "$ROOT/tests/corpus/bad/truncated_half.pt2" -o x.atrt 2>err.txt && fail "a bad archive compiled"
