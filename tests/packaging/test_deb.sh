@@ -29,7 +29,7 @@ for lib in libdnnl.so libzip.so libstdc++.so libc.so.6; do
   path=$(awk -v l="/$lib" '!found && index($0, l) {print; found = 1}' "$WORK/loaded")
   [[ -n "$path" ]] || fail "libatenrt.so does not load $lib"
   # dpkg may record the /lib or the /usr/lib spelling (merged /usr): search by file name.
-  owner=$( (dpkg -S "*/$(basename "$(readlink -f "$path")")" 2>/dev/null || true) | grep -v -e i386 -e lib32 | head -1 |
+  owner=$( (dpkg -S "*/$(basename "$(readlink -f "$path")")" 2>/dev/null || true) | grep -v -e i386 -e lib32 | sed -n 1p |
           cut -d: -f1)
   [[ -n "$owner" ]] || fail "no package owns $path"
   [[ ", $depends," == *", $owner "* || ", $depends," == *", $owner,"* ]] ||
@@ -46,6 +46,6 @@ done
 
 # Installed into a scratch root (extracted), the program runs and knows its version.
 dpkg-deb -x "$deb" "$WORK/root"
-"$WORK/root/usr/bin/atenrt" --version | head -1 | grep -qx "atenrt $version" || fail "extracted atenrt --version"
-ldd "$WORK/root/usr/bin/atenrt" | grep -q "libatenrt.so.* => $WORK/root/usr/" || fail "extracted atenrt loads another library"
+"$WORK/root/usr/bin/atenrt" --version | sed -n 1p | grep -x "atenrt $version" >/dev/null || fail "extracted atenrt --version"
+ldd "$WORK/root/usr/bin/atenrt" | grep "libatenrt.so.* => $WORK/root/usr/" >/dev/null || fail "extracted atenrt loads another library"
 echo "$(basename "$deb"): Depends: $depends"

@@ -23,7 +23,7 @@ soversion=$major
 [[ $major == 0 ]] && soversion=$major.$minor
 
 cmake --install "$BUILD" --prefix "$P" >/dev/null
-libdir=$(cd "$P" && dirname "$(find . -name "libatenrt.so.$version" | head -1)")
+libdir=$(cd "$P" && dirname "$(find . -name "libatenrt.so.$version" -print -quit)")
 libdir=${libdir#./}
 [[ $libdir != . ]] || fail "libatenrt.so.$version not installed"
 for f in bin/atenrt "$libdir/libatenrt.so.$version" "$libdir/libatenrt.so.$soversion" "$libdir/libatenrt.so" \
@@ -42,8 +42,8 @@ extra=$(cd "$P" && find . -type f | grep -v -e '^./include/atenrt/[a-z_]*\.h$' -
 grep -q "#define ATENRT_VERSION_STRING \"$version\"" "$P/include/atenrt/version.h" || fail "version.h disagrees"
 
 # The installed CLI runs from the installed library, and says the version.
-ldd "$P/bin/atenrt" | grep -q "libatenrt.so.$soversion => $P/" || fail "bin/atenrt does not load $P's library"
-"$P/bin/atenrt" --version | head -1 | grep -qx "atenrt $version" || fail "atenrt --version is not $version"
+ldd "$P/bin/atenrt" | grep "libatenrt.so.$soversion => $P/" >/dev/null || fail "bin/atenrt does not load $P's library"
+"$P/bin/atenrt" --version | sed -n 1p | grep -x "atenrt $version" >/dev/null || fail "atenrt --version is not $version"
 "$P/bin/atenrt" compile tests/corpus/valid/program_raw.pt2 -o "$WORK/program.atrt" >/dev/null
 
 # The examples, against the installed package only (the build tree is not on
@@ -71,7 +71,7 @@ build_example examples/plugin "$WORK/plugin"
 PLUGIN="$WORK/plugin/librenorm_plugin.so"
 exports=$(nm -D --defined-only "$PLUGIN" | awk '{print $3}')
 [[ "$exports" == atenrt_plugin_descriptor ]] || fail "the plugin exports: $exports"
-! ldd "$PLUGIN" | grep -q libatenrt || fail "the plugin links libatenrt"
+! ldd "$PLUGIN" | grep libatenrt >/dev/null || fail "the plugin links libatenrt"
 CASE="$WORK/renorm"
 mkdir -p "$CASE"
 PY=/usr/bin/python3
@@ -83,7 +83,7 @@ PYTHONPATH="$ROOT/python" $PY tests/packaging/renorm_plugin_check.py export "$CA
 $PY tests/packaging/renorm_plugin_check.py compare "$CASE/cli.npz" "$CASE" >/dev/null || fail "--plugin: wrong results"
 ATENRT_PLUGINS=":$PLUGIN:$PLUGIN" "$P/bin/atenrt" compile "$CASE/model.pt2" \
   -o "$CASE/env.atrt" --require-full-compilation >/dev/null || fail "ATENRT_PLUGINS did not load the plugin"
-"$P/bin/atenrt" ops --family renorm_example --plugin "$PLUGIN" | grep -q "^aten.renorm.default " ||
+"$P/bin/atenrt" ops --family renorm_example --plugin "$PLUGIN" | grep "^aten.renorm.default " >/dev/null ||
   fail "atenrt ops does not list the plugin's converter"
 ls "$BUILD"/python/_atenrt*.so >/dev/null 2>&1 || fail "$BUILD has no Python module for atenrt.load_plugin"
 ATENRT_PYTHON_MODULE_DIR="$BUILD/python" PYTHONPATH="$ROOT/python" \
@@ -105,7 +105,7 @@ echo "examples/plugin against the installed package: CLI --plugin, ATENRT_PLUGIN
 # pkg-config, from a prefix moved elsewhere (atenrt.pc finds itself).
 mv "$P" "$WORK/moved"
 P="$WORK/moved"
-PKG_CONFIG_PATH="$P/$libdir/pkgconfig" pkg-config --modversion atenrt | grep -qx "$version" || fail "pkg-config version"
+PKG_CONFIG_PATH="$P/$libdir/pkgconfig" pkg-config --modversion atenrt | grep -x "$version" >/dev/null || fail "pkg-config version"
 cc examples/c/run_engine.c $(PKG_CONFIG_PATH="$P/$libdir/pkgconfig" pkg-config --cflags --libs atenrt) \
    -o "$WORK/run_engine_pc"
 out=$(LD_LIBRARY_PATH="$P/$libdir" "$WORK/run_engine_pc" "$WORK/program.atrt" 2>/dev/null)

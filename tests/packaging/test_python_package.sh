@@ -42,9 +42,9 @@ dups=$(find "$pkg" -name '*.so*' -type f -exec sha256sum {} + | sort | uniq -w64
 [[ -z "$dups" ]] || fail "files carried twice: $dups"
 build_dir="${ATENRT_CMAKE_BUILD_DIR:-$ROOT/build-python}"
 if [[ -f "$build_dir/libatenrt_torch.so" ]]; then
-  "$PY" -c 'import atenrt; print(atenrt.build_info()["options"][-1])' | grep -q "^fallback executor on ($pkg/_native/lib/libatenrt_torch.so" ||
+  "$PY" -c 'import atenrt; print(atenrt.build_info()["options"][-1])' | grep "^fallback executor on ($pkg/_native/lib/libatenrt_torch.so" >/dev/null ||
     fail "the module does not find its libtorch fallback: $("$PY" -c 'import atenrt; print(atenrt.build_info())')"
-  "$PY" -m atenrt --version | grep -q "fallback executor on ($pkg/_native/lib/libatenrt_torch.so" ||
+  "$PY" -m atenrt --version | grep "fallback executor on ($pkg/_native/lib/libatenrt_torch.so" >/dev/null ||
     fail "the command line does not find its libtorch fallback: $("$PY" -m atenrt --version)"
   echo "python package: each file once, libtorch fallback found by the module and the command line"
 fi
@@ -54,8 +54,8 @@ if [[ -f "$build_dir/tests/plugins/liboverride_test.so" ]]; then
     "$build_dir/tests/plugins/liboverride_test.so" || fail "atenrt.load_plugin in the installed package"
   echo "python package: atenrt.load_plugin ok"
 fi
-"$PY" -m atenrt --version | head -1 | grep -qx "atenrt $version" || fail "python -m atenrt --version"
-"$WORK/env/bin/atenrt" --version | head -1 | grep -qx "atenrt $version" || fail "the atenrt script"
+"$PY" -m atenrt --version | sed -n 1p | grep -x "atenrt $version" >/dev/null || fail "python -m atenrt --version"
+"$WORK/env/bin/atenrt" --version | sed -n 1p | grep -x "atenrt $version" >/dev/null || fail "the atenrt script"
 "$PY" -m atenrt compile "$ROOT/tests/corpus/bad/truncated_half.pt2" -o x.atrt 2>err.txt && fail "a bad archive compiled"
 grep -q "atenrt: error: .*not a valid zip archive" err.txt || fail "python -m atenrt: $(cat err.txt)"
 echo "python -m atenrt and the atenrt script: ok"
