@@ -1,15 +1,23 @@
-// `atenrt bench MODEL.pt2|ENGINE.atrt [--iterations N] [--warmup N] [--threads N] [--json] [--verbose]`
+// `atenrt bench MODEL.pt2|ENGINE.atrt [--iterations N] [--warmup N] [--threads N] [--json] [--verbose]
+//               [--profile] [--trace FILE]`
 //
-// Latency of one ExecutionContext::run on random inputs: median and p90 over
-// the timed iterations, plus compile time and memory. Numbers from one run on
-// a shared machine: compare them as ratios with peers measured in the same run.
+// Latency of one ExecutionContext::run on random inputs: min, mean, median,
+// p90, p99, stddev and throughput over the timed iterations, plus compile time
+// and memory. --profile times every step over as many further runs (kept
+// apart, so the latency figures carry no profiling cost) and prints where the
+// time goes, like trtexec --dumpProfile; --trace writes the last profiled run
+// as a Chrome trace (chrome://tracing, Perfetto). Numbers from one run on a
+// shared machine: compare them as ratios with peers measured in the same run.
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
-#include <map>
+#include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -45,6 +53,77 @@ double percentile(std::vector<double> v, double p) {
   return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
 }
 
+struct Stats {
+  double min = 0, mean = 0, median = 0, p90 = 0, p99 = 0, stddev = 0;
+};
+
+Stats stats_of(const std::vector<double>& ms) {
+  Stats s;
+  s.min = *std::min_element(ms.begin(), ms.end());
+  for (double v : ms) s.mean += v;
+  s.mean /= static_cast<double>(ms.size());
+  for (double v : ms) s.stddev += (v - s.mean) * (v - s.mean);
+  s.stddev = std::sqrt(s.stddev / static_cast<double>(ms.size()));
+  s.median = percentile(ms, 0.5);
+  s.p90 = percentile(ms, 0.9);
+  s.p99 = percentile(ms, 0.99);
+  return s;
+}
+
+// A spread this wide says another process shared the cores: the figures are
+// still reported, with a warning, since ratios from one run stay usable.
+bool noisy(const Stats& s) { return s.median > 0 && (s.p90 > 1.25 * s.median || s.stddev > 0.2 * s.mean); }
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// The per-step table: run order, each step's mean time, share and GFLOP/s.
+void print_profile(const Profile& p, double median_ms) {
+  double sum = 0;
+  for (const auto& t : p.steps) sum += t.total_ms;
+  const double runs = static_cast<double>(std::max<std::int64_t>(p.runs, 1));
+  std::printf("\nprofile: %zu steps over %lld runs (means per run)\n", p.steps.size(), static_cast<long long>(p.runs));
+  std::printf("  %-44s %-14s %-26s %9s %6s %8s\n", "step", "kind", "implementation", "ms", "%", "GFLOP/s");
+  for (const auto& t : p.steps) {
+    const double ms = t.total_ms / runs;
+    const std::string gflops = t.step.flops > 0 && ms > 0 ? fixed(t.step.flops / (ms * 1e6), 1) : "";
+    std::printf("  %-44s %-14s %-26s %9.4f %6.1f %8s\n", t.step.name.substr(0, 44).c_str(),
+                t.step.kind.substr(0, 14).c_str(), t.step.implementation.substr(0, 26).c_str(), ms,
+                sum > 0 ? 100.0 * t.total_ms / sum : 0.0, gflops.c_str());
+  }
+  std::printf("  steps sum to %.3f ms per run; the median run took %.3f ms (the rest: binding inputs, "
+              "copying outputs, profiling's own clock reads)\n", sum / runs, median_ms);
+}
+
+nlohmann::json profile_json(const Profile& p) {
+  nlohmann::json steps = nlohmann::json::array();
+  const double runs = static_cast<double>(std::max<std::int64_t>(p.runs, 1));
+  for (const auto& t : p.steps) {
+    const double ms = t.total_ms / runs;
+    steps.push_back({{"name", t.step.name}, {"kind", t.step.kind}, {"implementation", t.step.implementation},
+                     {"precision", t.step.precision}, {"mean_ms", ms}, {"flops", t.step.flops},
+                     {"gflops_per_s", t.step.flops > 0 && ms > 0 ? t.step.flops / (ms * 1e6) : 0.0}});
+  }
+  return {{"runs", p.runs}, {"steps", steps}};
+}
+
+// Chrome's trace-event format: one complete event ("X") per step of the
+// last profiled run, times in microseconds.
+void write_trace(const Profile& p, const std::string& path) {
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& t : p.steps) {
+    events.push_back({{"name", t.step.name}, {"cat", t.step.kind}, {"ph", "X"}, {"pid", 1}, {"tid", 1},
+                      {"ts", t.last_start_ms * 1000.0}, {"dur", t.last_ms * 1000.0},
+                      {"args", {{"implementation", t.step.implementation}, {"precision", t.step.precision}}}});
+  }
+  std::ofstream out(path);
+  out << nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump() << "\n";
+  if (!out) throw Error("cannot write the trace to '" + path + "'");
+}
+
 class BenchCommand : public Command {
  public:
   void setup(CLI::App& app) override {
@@ -54,6 +133,8 @@ class BenchCommand : public Command {
     sub->add_option("--warmup", warmup_, "untimed runs first")->check(CLI::Range(0, 1000000));
     sub->add_flag("--json", json_, "print one JSON object");
     sub->add_flag("--verbose", verbose_, "also print the engine's steps, kernels and memory plan");
+    sub->add_flag("--profile", profile_, "time every step over as many further runs and print where the time goes");
+    sub->add_option("--trace", trace_, "write the last profiled run as a Chrome trace (JSON; implies --profile)");
     flags_.add_to(sub);
   }
 
@@ -72,11 +153,19 @@ class BenchCommand : public Command {
       context.run(inputs);
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
+    Profile profile;
+    if (profile_ || !trace_.empty()) {
+      context.set_profiling(true);
+      for (int i = 0; i < iterations_; ++i) context.run(inputs);
+      profile = context.profile();
+      context.set_profiling(false);
+      if (!trace_.empty()) write_trace(profile, trace_);
+    }
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     const double peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
-    const double median = percentile(ms, 0.5);
-    const double p90 = percentile(ms, 0.9);
+    const Stats st = stats_of(ms);
+    const double median = st.median, p90 = st.p90;
     // What the engine really does, whatever the flags asked for.
     std::map<std::string, int> step_precisions;
     for (const auto& step : engine.steps()) step_precisions[step.precision]++;
@@ -93,13 +182,19 @@ class BenchCommand : public Command {
           {"warmup", warmup_},
           {"median_ms", median},
           {"p90_ms", p90},
-          {"min_ms", *std::min_element(ms.begin(), ms.end())},
+          {"p99_ms", st.p99},
+          {"min_ms", st.min},
+          {"mean_ms", st.mean},
+          {"stddev_ms", st.stddev},
+          {"throughput_per_s", median > 0 ? 1000.0 / median : 0.0},
+          {"noisy", noisy(st)},
           {"compile_ms", report.compile_ms},
           {"activation_bytes", engine.activation_bytes()},
           {"weight_bytes", engine.weight_bytes()},
           {"peak_rss_mb", peak_rss_mb},
       };
       if (verbose_) j["describe"] = engine.describe();
+      if (profile_ || !trace_.empty()) j["profile"] = profile_json(profile);
       std::cout << j.dump() << "\n";
     } else {
       if (verbose_) std::cout << engine.describe() << "\n";
@@ -108,11 +203,20 @@ class BenchCommand : public Command {
       std::cout << model_ << " (" << engine.precision() << ": steps " << precisions << "; "
                 << engine.effective_threads() << " threads; " << iterations_ << " runs after " << warmup_
                 << " warm-up)\n"
-                << "  median " << median << " ms, p90 " << p90 << " ms\n"
+                << "  median " << fixed(median, 3) << " ms, p90 " << fixed(p90, 3) << " ms, p99 " << fixed(st.p99, 3)
+                << " ms (min " << fixed(st.min, 3) << ", mean " << fixed(st.mean, 3) << ", stddev " << fixed(st.stddev, 3)
+                << "); " << fixed(median > 0 ? 1000.0 / median : 0.0, 1) << " runs/s on one context\n"
                 << "  compile " << report.compile_ms << " ms\n"
                 << "  inputs " << shapes.dump() << "\n"
                 << "  activations " << engine.activation_bytes() / 1024 << " KiB planned, weights "
                 << engine.weight_bytes() / 1024 << " KiB, peak RSS " << peak_rss_mb << " MiB\n";
+      if (noisy(st)) {
+        std::cout << "  warning: the spread is wide (p90 " << fixed(p90 / median, 2)
+                  << "x the median): the machine was busy; compare ratios from one run, or run again\n";
+      }
+      std::cout.flush();
+      if (profile_ || !trace_.empty()) print_profile(profile, median);
+      if (!trace_.empty()) std::printf("trace of the last profiled run: %s\n", trace_.c_str());
     }
     return 0;
   }
@@ -123,6 +227,8 @@ class BenchCommand : public Command {
   int warmup_ = 5;
   bool json_ = false;
   bool verbose_ = false;
+  bool profile_ = false;
+  std::string trace_;
   SettingsFlags flags_;
 };
 

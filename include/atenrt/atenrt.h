@@ -78,6 +78,21 @@ struct StepSpec {
   std::string precision;       // "fp32" or "bf16"
   std::string layout;          // "plain" or "blocked(...)"
   std::vector<std::string> fused;
+  double flops = 0.0;          // per run: 2 x multiply-adds of a convolution or matmul; 0 for others
+};
+
+// Where a context's time goes (ExecutionContext::set_profiling): every step
+// in run order with its time summed over `runs` runs, and where it started
+// and how long it took in the last run (milliseconds from that run's start).
+struct StepTime {
+  StepSpec step;
+  double total_ms = 0.0;
+  double last_start_ms = 0.0;
+  double last_ms = 0.0;
+};
+struct Profile {
+  std::int64_t runs = 0;
+  std::vector<StepTime> steps;
 };
 
 class ExecutionContext;
@@ -160,6 +175,13 @@ class ATENRT_API ExecutionContext {
   // InputError naming the input and what it expects.
   const std::vector<Tensor>& run(const std::vector<Tensor>& inputs);
 
+  // Per-step timing: off by default (it reads the clock around every step);
+  // turning it on clears what was recorded.
+  void set_profiling(bool on = true);
+  // The steps of what the last run used (a dynamic engine: that shape's
+  // specialization) and their times since profiling was turned on.
+  Profile profile() const;
+
  private:
   std::unique_ptr<runtime::ExecutionContext> context_;
   std::unique_ptr<runtime::HybridContext> hybrid_;
@@ -167,6 +189,10 @@ class ATENRT_API ExecutionContext {
   // Dynamic engines: a context per recently used shape (engine.cpp).
   struct Shaped;
   std::vector<Shaped> shaped_;
+  bool profiling_ = false;
+  // The runtime context and engine the last run used (dynamic engines).
+  const runtime::ExecutionContext* last_context_ = nullptr;
+  const runtime::Engine* last_engine_ = nullptr;
 };
 
 // Imports, lowers, partitions, converts and builds. Throws SettingsError for

@@ -464,6 +464,19 @@ class ExecutionContext:
         arrays = [_as_array(x, specs[i]) if i < len(specs) else x for i, x in enumerate(inputs)]
         return self._context.run(arrays)
 
+    def set_profiling(self, on=True):
+        """Time every step of the following runs (off by default: it reads the clock around every
+        step). Turning it on clears what was recorded."""
+        self._context.set_profiling(bool(on))
+
+    def profile(self):
+        """Where the time of the runs since set_profiling(True) went: {"runs": n, "steps": [...]},
+        each step a dict with name, kind, implementation, precision, flops (per run: 2 x the
+        multiply-adds of a convolution or matmul, else 0), total_ms (over the runs), and
+        last_start_ms / last_ms (in the last run). A dynamic engine reports the shape that ran
+        last; a hybrid engine lists its torch nodes among the steps."""
+        return self._context.profile()
+
 
 def _order_by_name(named, specs):
     names = [s.name for s in specs]

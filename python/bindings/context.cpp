@@ -52,4 +52,34 @@ py::list Context::run(const py::sequence& inputs) {
   return result;
 }
 
+void Context::set_profiling(bool on) {
+  std::lock_guard<std::mutex> lock(mutex_);  // not while a run holds it
+  context_.set_profiling(on);
+}
+
+py::dict Context::profile() {
+  Profile p;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    p = context_.profile();
+  }
+  py::list steps;
+  for (const auto& t : p.steps) {
+    py::dict d;
+    d["name"] = t.step.name;
+    d["kind"] = t.step.kind;
+    d["implementation"] = t.step.implementation;
+    d["precision"] = t.step.precision;
+    d["flops"] = t.step.flops;
+    d["total_ms"] = t.total_ms;
+    d["last_start_ms"] = t.last_start_ms;
+    d["last_ms"] = t.last_ms;
+    steps.append(d);
+  }
+  py::dict out;
+  out["runs"] = p.runs;
+  out["steps"] = steps;
+  return out;
+}
+
 }  // namespace atenrt::python

@@ -23,6 +23,12 @@ class Context {
 
   const Engine& engine() const { return engine_; }
 
+  // ExecutionContext::set_profiling / profile(); the profile as a dict
+  // {"runs": n, "steps": [{"name", "kind", "implementation", "precision",
+  // "flops", "total_ms", "last_start_ms", "last_ms"}, ...]}.
+  void set_profiling(bool on);
+  pybind11::dict profile();
+
  private:
   Engine engine_;
   ExecutionContext context_;

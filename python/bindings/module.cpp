@@ -149,6 +149,8 @@ PYBIND11_MODULE(_atenrt, m) {
 
   py::class_<python::Context>(m, "ExecutionContext")
       .def("run", &python::Context::run, py::arg("inputs"))
+      .def("set_profiling", &python::Context::set_profiling, py::arg("on"))
+      .def("profile", &python::Context::profile)
       .def_property_readonly("engine", &python::Context::engine);
 
   m.def(

@@ -144,7 +144,7 @@ namespace {
 void append_steps(const runtime::Engine& engine, std::vector<StepSpec>& out) {
   for (const auto& s : engine.steps()) {
     out.push_back({s.name, s.kind, s.implementation, precision_name(s.precision),
-                   s.output_layout.empty() ? "plain" : s.output_layout, s.fused});
+                   s.output_layout.empty() ? "plain" : s.output_layout, s.fused, s.flops});
   }
 }
 
@@ -171,7 +171,7 @@ std::vector<StepSpec> Engine::steps() const {
       const auto a = d.find('\''), b = d.rfind("' (");
       const std::string name = a != std::string::npos && b != std::string::npos && b > a ? d.substr(a + 1, b - a - 1) : d;
       out.push_back({"[torch]-[" + name + "]", "aten." + op + "." + (n.call.overload.empty() ? "default" : n.call.overload),
-                     torch, "fp32", "plain", {}});
+                     torch, "fp32", "plain", {}, 0.0});
     }
   }
   return out;
@@ -339,10 +339,39 @@ ExecutionContext::~ExecutionContext() = default;
 ExecutionContext::ExecutionContext(ExecutionContext&&) noexcept = default;
 ExecutionContext& ExecutionContext::operator=(ExecutionContext&&) noexcept = default;
 
+void ExecutionContext::set_profiling(bool on) {
+  profiling_ = on;
+  if (hybrid_) hybrid_->set_profiling(on);
+  if (context_) context_->set_profiling(on);
+  for (auto& s : shaped_) s.context->set_profiling(on);
+}
+
+Profile ExecutionContext::profile() const {
+  Profile out;
+  if (!profiling_) return out;
+  std::vector<StepSpec> steps;
+  runtime::StepTimes times;
+  if (hybrid_) {
+    steps = engine_.steps();
+    times = hybrid_->profile();
+  } else {
+    const runtime::ExecutionContext* ctx = last_context_ ? last_context_ : context_.get();
+    append_steps(last_engine_ ? *last_engine_ : engine_.internal(), steps);
+    times = ctx->profile();
+  }
+  out.runs = times.runs;
+  for (std::size_t i = 0; i < steps.size() && i < times.total_ms.size(); ++i) {
+    out.steps.push_back({std::move(steps[i]), times.total_ms[i], times.last_start_ms[i], times.last_ms[i]});
+  }
+  return out;
+}
+
 const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inputs) {
   if (hybrid_) return hybrid_->run(inputs);
   const builder::DynamicEngine* dynamic = engine_.dynamic();
   if (!dynamic) return context_->run(inputs);
+  last_context_ = context_.get();
+  last_engine_ = &engine_.internal();
   std::vector<network::Dims> dims;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].defined()) throw InputError("input " + std::to_string(i) + " is an undefined tensor");
@@ -353,13 +382,18 @@ const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inpu
   for (std::size_t k = 0; k < shaped_.size(); ++k) {
     if (shaped_[k].engine == engine) {
       std::rotate(shaped_.begin(), shaped_.begin() + static_cast<std::ptrdiff_t>(k), shaped_.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+      last_context_ = shaped_.front().context.get();
+      last_engine_ = engine.get();
       return shaped_.front().context->run(inputs);
     }
   }
   if (shaped_.size() >= kShapedContexts) shaped_.pop_back();
   Shaped s{engine, std::make_unique<runtime::ExecutionContext>(*engine)};
   s.context->set_num_threads(engine_.num_threads());
+  if (profiling_) s.context->set_profiling(true);
   shaped_.insert(shaped_.begin(), std::move(s));
+  last_context_ = shaped_.front().context.get();
+  last_engine_ = engine.get();
   return shaped_.front().context->run(inputs);
 }
 

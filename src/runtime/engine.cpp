@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -222,6 +223,40 @@ void Engine::check_memory_limit(std::uint64_t limit) const {
 }
 const std::string& Engine::load_note() const { return impl_->load_note; }
 
+namespace {
+
+// 2 x the multiply-adds of a convolution or matmul step (what GFLOP/s
+// figures count); 0 for every other kind.
+double step_flops(const Program& prog, const Step& step) {
+  auto numel = [&](int id) {
+    double n = 1.0;
+    for (auto d : prog.tensors[id].dims) n *= static_cast<double>(d);
+    return n;
+  };
+  const auto& dims = [&](int id) -> const Dims& { return prog.tensors[id].dims; };
+  switch (step.kind()) {
+    case network::LayerKind::Convolution: {  // weight [Cout, Cin/g, k...]: each output reads numel(w)/Cout
+      const double cout = static_cast<double>(dims(step.inputs[1]).at(0));
+      return cout > 0 ? 2.0 * numel(step.outputs[0]) * numel(step.inputs[1]) / cout : 0.0;
+    }
+    case network::LayerKind::Deconvolution: {  // weight [Cin, Cout/g, k...]: each input feeds numel(w)/Cin
+      const double cin = static_cast<double>(dims(step.inputs[1]).at(0));
+      return cin > 0 ? 2.0 * numel(step.inputs[0]) * numel(step.inputs[1]) / cin : 0.0;
+    }
+    case network::LayerKind::MatMul: {
+      const auto& a = dims(step.inputs[0]);
+      const auto& p = std::get<network::MatMulParams>(step.params);
+      if (a.empty()) return 0.0;
+      const std::int64_t k = a.size() == 1 ? a[0] : (p.transpose_a ? a[a.size() - 2] : a.back());
+      return 2.0 * numel(step.outputs[0]) * static_cast<double>(k);
+    }
+    default:
+      return 0.0;
+  }
+}
+
+}  // namespace
+
 std::vector<StepInfo> Engine::steps() const {
   std::vector<StepInfo> out;
   for (const auto& e : impl_->plan) {
@@ -233,7 +268,9 @@ std::vector<StepInfo> Engine::steps() const {
     for (const auto& op : step.post_ops) info.fused.push_back(op.fused_layer);
     info.output_layout = cpu::layout_name(impl_->buffers[e.outputs[0]].layout);
     info.precision = step.precision;
+    info.flops = step_flops(impl_->program, step);
     if (e.kind == Engine::Impl::ExecStep::Kind::ToPlain) {
+      info.flops = 0.0;
       info.name += ":to_plain";
       info.kind = "Reorder";
       info.fused.clear();
@@ -284,6 +321,8 @@ struct ExecutionContext::State {
   std::vector<std::vector<void*>> out_ptrs;
   std::vector<std::pair<int, int>> output_copies;  // (output index, tensor id) for non-produced outputs
   int num_threads = 0;  // the engine's option unless set_num_threads overrides it
+  bool profiling = false;
+  StepTimes times;
 };
 
 ExecutionContext::ExecutionContext(const Engine& engine) : state_(std::make_unique<State>()) {
@@ -358,19 +397,51 @@ const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inpu
     }
     return nullptr;
   };
+  using Clock = std::chrono::steady_clock;
+  const auto run_start = Clock::now();
   for (std::size_t p = 0; p < e.plan.size(); ++p) {
     const auto& step = e.plan[p];
     auto& ins = s.in_ptrs[p];
     auto& outs = s.out_ptrs[p];
     for (std::size_t i = 0; i < step.inputs.size(); ++i) ins[i] = address(step.inputs[i]);
     for (std::size_t i = 0; i < step.outputs.size(); ++i) outs[i] = address(step.outputs[i]);
+    if (!s.profiling) {
+      step.kernel->run(s.states[p].get(), {ins, outs, s.scratch.get()});
+      continue;
+    }
+    const auto start = Clock::now();
     step.kernel->run(s.states[p].get(), {ins, outs, s.scratch.get()});
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    s.times.total_ms[p] += ms;
+    s.times.last_ms[p] = ms;
+    s.times.last_start_ms[p] = std::chrono::duration<double, std::milli>(start - run_start).count();
   }
+  if (s.profiling) ++s.times.runs;
   for (auto [o, id] : s.output_copies) {
     if (s.outputs[o].nbytes()) std::memcpy(s.outputs[o].raw_mutable_data(), address(id), s.outputs[o].nbytes());
   }
   e.check_file();  // a weight page lost while the kernels ran: these outputs are wrong
   return s.outputs;
+}
+
+void ExecutionContext::set_profiling(bool on) {
+  state_->profiling = on;
+  state_->times.reset(on ? state_->engine->plan.size() : 0);
+}
+
+const StepTimes& ExecutionContext::profile() const { return state_->times; }
+
+void StepTimes::reset(std::size_t steps) {
+  runs = 0;
+  total_ms.assign(steps, 0.0);
+  last_start_ms.assign(steps, 0.0);
+  last_ms.assign(steps, 0.0);
+}
+
+void StepTimes::append(const StepTimes& other, double offset_ms) {
+  total_ms.insert(total_ms.end(), other.total_ms.begin(), other.total_ms.end());
+  last_ms.insert(last_ms.end(), other.last_ms.begin(), other.last_ms.end());
+  for (double start : other.last_start_ms) last_start_ms.push_back(start + offset_ms);
 }
 
 std::map<std::string, Tensor> ExecutionContext::run(const std::map<std::string, Tensor>& inputs) {

@@ -56,6 +56,17 @@ struct StepInfo {
   std::vector<std::string> fused;      // layers folded in as post-ops
   std::string output_layout;           // "plain" or "blocked(...)"
   Precision precision = Precision::Float32;
+  double flops = 0.0;                  // per run: 2 x multiply-adds (convolution, matmul); 0 for others
+};
+
+// Per-step times of a context's runs (set_profiling), in the order of
+// Engine::steps(): milliseconds summed over `runs` runs, and where each step
+// started and how long it took in the last run (ms from the run's start).
+struct StepTimes {
+  std::int64_t runs = 0;
+  std::vector<double> total_ms, last_start_ms, last_ms;
+  void reset(std::size_t steps);
+  void append(const StepTimes& other, double offset_ms);  // a nested segment's steps
 };
 
 struct MemoryStats {
@@ -137,6 +148,11 @@ class ExecutionContext {
   const std::vector<Tensor>& outputs() const;
   // Threads for this context's runs; 0 keeps the engine's own setting.
   void set_num_threads(int num_threads);
+
+  // Per-step timing (off by default: it reads the clock around every step).
+  // Turning it on (again) clears what was recorded.
+  void set_profiling(bool on);
+  const StepTimes& profile() const;
 
  private:
   struct State;

@@ -1,6 +1,7 @@
 #include "runtime/hybrid.h"
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include "atenrt/errors.h"
@@ -178,6 +179,28 @@ void HybridContext::set_num_threads(int num_threads) {
   }
 }
 
+void HybridContext::set_profiling(bool on) {
+  profiling_ = on;
+  runs_ = 0;
+  const auto& p = engine_->program_;
+  stage_start_ms_.assign(p.stages.size(), 0.0);
+  torch_times_.assign(p.stages.size(), {});
+  for (std::size_t k = 0; k < p.stages.size(); ++k) {
+    if (contexts_[k]) contexts_[k]->set_profiling(on);
+    else torch_times_[k].reset(on ? p.stages[k].nodes.size() : 0);
+  }
+}
+
+StepTimes HybridContext::profile() const {
+  StepTimes out;
+  out.runs = runs_;
+  if (!profiling_) return out;
+  for (std::size_t k = 0; k < contexts_.size(); ++k) {
+    out.append(contexts_[k] ? contexts_[k]->profile() : torch_times_[k], stage_start_ms_[k]);
+  }
+  return out;
+}
+
 const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs) {
   const auto& p = engine_->program_;
   if (inputs.size() != p.inputs.size()) {
@@ -192,8 +215,12 @@ const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs)
     }
     values_[p.inputs[k]] = inputs[k];
   }
+  using Clock = std::chrono::steady_clock;
+  const auto run_start = Clock::now();
+  auto since = [](Clock::time_point from) { return std::chrono::duration<double, std::milli>(Clock::now() - from).count(); };
   for (std::size_t k = 0; k < p.stages.size(); ++k) {
     const auto& st = p.stages[k];
+    if (profiling_) stage_start_ms_[k] = since(run_start);
     if (st.kind == HybridStage::Kind::Engine) {
       std::vector<Tensor> in;
       in.reserve(st.inputs.size());
@@ -216,8 +243,15 @@ const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs)
         views.push_back({static_cast<int>(t.dtype()), t.raw_data(), t.sizes(), t.strides(), nullptr});
       }
       std::vector<torch_abi::OwnedTensor> outs;
+      const auto node_start = Clock::now();
       try {
         outs = engine_->prepared_[k][j]->run(views);
+        if (profiling_) {
+          auto& t = torch_times_[k];
+          t.last_ms[j] = since(node_start);
+          t.total_ms[j] += t.last_ms[j];
+          t.last_start_ms[j] = std::chrono::duration<double, std::milli>(node_start - run_start).count() - stage_start_ms_[k];
+        }
       } catch (const Error&) {
         throw;
       } catch (const std::exception& e) {
@@ -244,6 +278,7 @@ const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs)
   }
   outputs_.clear();
   for (int id : p.outputs) outputs_.push_back(values_[id]);
+  if (profiling_) ++runs_;
   return outputs_;
 }
 

@@ -111,9 +111,17 @@ class HybridContext {
   // Threads for the engines' runs and for libtorch (process-global in
   // libtorch: set before each torch segment when it differs).
   void set_num_threads(int num_threads);
+  // Per-step timing as ExecutionContext's: the engine segments' steps and
+  // each torch node, in the order the API's Engine::steps() lists them.
+  void set_profiling(bool on);
+  StepTimes profile() const;
 
  private:
   std::shared_ptr<const HybridEngine> engine_;
+  bool profiling_ = false;
+  std::int64_t runs_ = 0;
+  std::vector<double> stage_start_ms_;  // per stage, in the last run
+  std::vector<StepTimes> torch_times_;  // per stage (torch stages: one entry per node)
   std::vector<std::unique_ptr<ExecutionContext>> contexts_;  // per stage (engine stages)
   std::vector<Tensor> values_;
   std::vector<std::shared_ptr<const void>> torch_values_;  // torch_only slots

@@ -128,6 +128,32 @@ class CliTest(unittest.TestCase):
         self.assertIn("libtorch fallback (aten.relu.default)", r.stderr)
         self.assertIn("was not found", r.stderr)
 
+    def test_bench_profile_and_trace(self):
+        trace = self.path("trace.json")
+        data = json.loads(self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--json", "--iterations", "4",
+                                      "--warmup", "1", "--profile", "--trace", trace).stdout)
+        for key in ("min_ms", "mean_ms", "median_ms", "p90_ms", "p99_ms", "stddev_ms", "throughput_per_s"):
+            self.assertGreaterEqual(data[key], 0.0, key)
+        self.assertLessEqual(data["median_ms"], data["p99_ms"] + 1e-9)
+        profile = data["profile"]
+        self.assertEqual(profile["runs"], 4)
+        steps = profile["steps"]
+        self.assertGreater(len(steps), 1)
+        self.assertTrue(all(s["mean_ms"] >= 0 and s["implementation"] for s in steps))
+        self.assertGreater(sum(s["mean_ms"] for s in steps), 0.0)
+        # conv 3->8, 3x3, stride 2, pad 1 on [2, 3, 16, 16]: [2, 8, 8, 8] outputs of 27 multiply-adds each.
+        convs = [s for s in steps if s["kind"] == "Convolution"]
+        self.assertEqual([s["flops"] for s in convs], [2 * 2 * 8 * 8 * 8 * 27])
+        self.assertTrue(all(s["flops"] == 0 for s in steps if s["kind"] not in ("Convolution", "MatMul")))
+        with open(trace) as f:
+            events = json.load(f)["traceEvents"]
+        self.assertEqual([e["name"] for e in events], [s["name"] for s in steps])
+        for a, b in zip(events, events[1:]):  # one after another, in run order
+            self.assertLessEqual(a["ts"] + a["dur"], b["ts"] + 1e-3)
+        text = self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--iterations", "2", "--profile").stdout
+        self.assertIn("profile: %d steps over 2 runs" % len(steps), text)
+        self.assertIn("GFLOP/s", text)
+
     def test_bench_json_has_the_promised_fields(self):
         data = json.loads(self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--json", "--iterations", "3",
                                       "--warmup", "1", "--threads", "1").stdout)

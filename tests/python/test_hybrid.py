@@ -128,6 +128,28 @@ class HybridTest(unittest.TestCase):
         self.assertIn("no converter is registered for aten.linalg_inv_ex.default", text)
         self.assertIn("dtype code", text)  # abs of a complex value stays with the fft, in torch
 
+    def test_profiles_list_engine_steps_and_torch_nodes(self):
+        m = ConvWithNoConverterOps().eval()
+        x = torch.randn(1, 3, 8, 8)
+        engine = atenrt.compile(m, [x], min_block_size=1)
+        context = engine.create_context()
+        self.assertEqual(context.profile(), {"runs": 0, "steps": []})  # off by default
+        context.set_profiling(True)
+        for _ in range(3):
+            context.run([x.numpy()])
+        profile = context.profile()
+        self.assertEqual(profile["runs"], 3)
+        names = [s["name"] for s in profile["steps"]]
+        self.assertEqual(names, [s.name for s in engine.report.steps])
+        torch_steps = [s for s in profile["steps"] if s["implementation"].startswith("libtorch")]
+        self.assertTrue(any(s["kind"] == "aten.eye.default" for s in torch_steps))
+        end = 0.0
+        for s in profile["steps"]:
+            self.assertGreaterEqual(s["total_ms"], s["last_ms"])
+            self.assertGreaterEqual(s["last_start_ms"] + 1e-6, end, s["name"])  # stages one after another
+            end = s["last_start_ms"] + s["last_ms"]
+        self.assertGreater(sum(s["total_ms"] for s in torch_steps), 0.0)
+
     def test_no_converter_ops_still_need_the_fallback(self):
         m = ConvWithNoConverterOps().eval()
         with self.assertRaises(atenrt.UnsupportedError) as cm:

@@ -162,6 +162,32 @@ TEST(DynamicShapes, SavedEnginesKeepTheirRanges) {
   std::remove(path.c_str());
 }
 
+// Profiles follow the shape that ran last: that specialization's steps, and
+// the runs at that shape since profiling was turned on.
+TEST(DynamicShapes, ProfilesFollowTheShapeThatRan) {
+  const Engine engine = compile(kArchive, with({{"max_shapes", "x:8x8"}}));
+  ExecutionContext ctx = engine.create_context();
+  EXPECT_TRUE(ctx.profile().steps.empty()) << "off by default";
+  ctx.set_profiling(true);
+  for (int i = 0; i < 3; ++i) ctx.run(inputs_for(5, 7));
+  ctx.run(inputs_for(3, 2));
+  Profile p = ctx.profile();
+  EXPECT_EQ(p.runs, 1);
+  ASSERT_FALSE(p.steps.empty());
+  double last_end = 0.0;
+  for (const auto& t : p.steps) {
+    EXPECT_FALSE(t.step.name.empty());
+    EXPECT_GE(t.total_ms, 0.0);
+    EXPECT_DOUBLE_EQ(t.total_ms, t.last_ms);  // one run at this shape
+    EXPECT_GE(t.last_start_ms + 1e-9, last_end) << t.step.name;  // in run order
+    last_end = t.last_start_ms + t.last_ms;
+  }
+  ctx.run(inputs_for(5, 7));
+  EXPECT_EQ(ctx.profile().runs, 4);  // the 5x7 context kept its runs
+  ctx.set_profiling(false);
+  EXPECT_TRUE(ctx.profile().steps.empty());
+}
+
 TEST(DynamicShapes, ContextsOnThreadsRunDifferentShapes) {
   const Engine engine = compile(kArchive, with({{"max_shapes", "x:16x16"}}));
   const std::vector<std::pair<int, int>> shapes{{2, 3}, {5, 9}, {16, 16}, {7, 2}};
