@@ -1,5 +1,5 @@
 // `atenrt bench MODEL.pt2|ENGINE.atrt [--iterations N] [--warmup N] [--threads N] [--json] [--verbose]
-//               [--profile] [--trace FILE]`
+//               [--profile] [--profile-out FILE] [--trace FILE]`
 //
 // Latency of one ExecutionContext::run on random inputs: min, mean, median,
 // p90, p99, stddev and throughput over the timed iterations, plus compile time
@@ -135,6 +135,7 @@ class BenchCommand : public Command {
     sub->add_flag("--verbose", verbose_, "also print the engine's steps, kernels and memory plan");
     sub->add_flag("--profile", profile_, "time every step over as many further runs and print where the time goes");
     sub->add_option("--trace", trace_, "write the last profiled run as a Chrome trace (JSON; implies --profile)");
+    sub->add_option("--profile-out", profile_out_, "write the per-step profile as JSON to this file (implies --profile)");
     flags_.add_to(sub);
   }
 
@@ -154,12 +155,18 @@ class BenchCommand : public Command {
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     Profile profile;
+    if (!profile_out_.empty()) profile_ = true;
     if (profile_ || !trace_.empty()) {
       context.set_profiling(true);
       for (int i = 0; i < iterations_; ++i) context.run(inputs);
       profile = context.profile();
       context.set_profiling(false);
       if (!trace_.empty()) write_trace(profile, trace_);
+      if (!profile_out_.empty()) {
+        std::ofstream out(profile_out_);
+        out << profile_json(profile).dump(1) << "\n";
+        if (!out) throw Error("cannot write the profile to '" + profile_out_ + "'");
+      }
     }
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
@@ -229,6 +236,7 @@ class BenchCommand : public Command {
   bool verbose_ = false;
   bool profile_ = false;
   std::string trace_;
+  std::string profile_out_;
   SettingsFlags flags_;
 };
 

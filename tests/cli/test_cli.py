@@ -150,8 +150,13 @@ class CliTest(unittest.TestCase):
         self.assertEqual([e["name"] for e in events], [s["name"] for s in steps])
         for a, b in zip(events, events[1:]):  # one after another, in run order
             self.assertLessEqual(a["ts"] + a["dur"], b["ts"] + 1e-3)
-        text = self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--iterations", "2", "--profile").stdout
+        out = self.path("profile.json")
+        text = self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--iterations", "2", "--profile-out", out).stdout
         self.assertIn("profile: %d steps over 2 runs" % len(steps), text)
+        with open(out) as f:
+            written = json.load(f)
+        self.assertEqual(written["runs"], 2)
+        self.assertEqual([s["name"] for s in written["steps"]], [s["name"] for s in steps])
         self.assertIn("GFLOP/s", text)
 
     def test_bench_json_has_the_promised_fields(self):
