@@ -1,7 +1,7 @@
 // Every decomposition case of tests/lowering/cases.py through the real
 // pipeline: lowered with the decomposition forced, converted, built and run
 // on the engine, then compared with PyTorch. The lowering tests check the same
-// cases with a test-only evaluator; this checks that the converters take what
+// cases on the reference executor; this checks that the converters take what
 // the decompositions emit. It also counts the ops that compile only because
 // of lowering (the number issue 5 asks for).
 #include <gtest/gtest.h>
@@ -19,22 +19,6 @@ using namespace atenrt::lowering::testing;
 
 namespace {
 
-Tensor to_tensor(const RefTensor& r) {
-  Tensor t(r.dtype, r.sizes);
-  for (std::size_t i = 0; i < r.data.size(); ++i) {
-    const double v = r.data[i];
-    switch (r.dtype) {
-      case DType::Float32: t.mutable_data<float>()[i] = static_cast<float>(v); break;
-      case DType::Float64: t.mutable_data<double>()[i] = v; break;
-      case DType::Int64: t.mutable_data<std::int64_t>()[i] = static_cast<std::int64_t>(v); break;
-      case DType::Int32: t.mutable_data<std::int32_t>()[i] = static_cast<std::int32_t>(v); break;
-      case DType::Bool: t.mutable_data<bool>()[i] = v != 0.0; break;
-      default: throw Error("decomposition e2e test: unsupported input dtype " + std::string(dtype_name(r.dtype)));
-    }
-  }
-  return t;
-}
-
 using DecompositionsEndToEnd = LoweringCasesTest;
 
 TEST_F(DecompositionsEndToEnd, ForcedDecompositionsRunOnTheEngineAndMatchPyTorch) {
@@ -48,7 +32,7 @@ TEST_F(DecompositionsEndToEnd, ForcedDecompositionsRunOnTheEngineAndMatchPyTorch
     ir::ExportedProgram program;
     program.graph = c.graph;
     std::vector<Tensor> inputs;
-    for (const auto* spec : program.graph.user_inputs()) inputs.push_back(to_tensor(c.inputs.at(spec->value_name)));
+    for (const auto* spec : program.graph.user_inputs()) inputs.push_back(c.inputs.at(spec->value_name));
     try {
       CompileReport report;
       Engine engine = api::compile_program(std::move(program), settings, &report, &lowering);
@@ -56,7 +40,7 @@ TEST_F(DecompositionsEndToEnd, ForcedDecompositionsRunOnTheEngineAndMatchPyTorch
       const auto& outputs = ctx.run(inputs);
       ASSERT_EQ(outputs.size(), c.expected.size());
       for (std::size_t i = 0; i < outputs.size(); ++i) {
-        const std::string diff = compare_to_pytorch(ref_from_tensor(outputs[i]), c.expected[i]);
+        const std::string diff = compare_to_pytorch(outputs[i], c.expected[i]);
         EXPECT_TRUE(diff.empty()) << c.op << " output " << i << ": " << diff << "\n" << report.lowering;
       }
     } catch (const std::exception& e) {

@@ -11,6 +11,7 @@
 
 #include "builder/builder.h"
 #include "reference/reference.h"
+#include "support/compare.h"
 
 namespace atenrt::testing {
 
@@ -37,38 +38,12 @@ inline Tensor weights(const network::Dims& dims, std::uint32_t seed) {
   return random_tensor(DType::Float32, dims, seed, -0.5, 0.5);
 }
 
-inline double value_at(const Tensor& t, std::int64_t i) {
-  switch (t.dtype()) {
-    case DType::Float32: return t.data<float>()[i];
-    case DType::Int64: return static_cast<double>(t.data<std::int64_t>()[i]);
-    case DType::Int32: return t.data<std::int32_t>()[i];
-    case DType::Bool:
-    case DType::UInt8: return t.data<std::uint8_t>()[i];
-    default: return std::nan("");
-  }
-}
-
-// |a - b| <= tol * max(1, |b|), NaN matching NaN and ±inf only itself;
-// reports the first mismatch.
+// |a - b| <= tol + tol * |b|, NaN matching NaN and ±inf only itself,
+// integers exactly (support/compare.h); reports the first mismatch.
 inline ::testing::AssertionResult close(const Tensor& got, const Tensor& want, double tol) {
-  if (got.dtype() != want.dtype() || got.sizes() != want.sizes()) {
-    return ::testing::AssertionFailure() << "desc differs: " << dtype_name(got.dtype())
-                                         << shape_to_string(got.sizes()) << " vs " << dtype_name(want.dtype())
-                                         << shape_to_string(want.sizes());
-  }
-  const Tensor g = got.contiguous(), w = want.contiguous();
-  for (std::int64_t i = 0; i < g.numel(); ++i) {
-    const double a = value_at(g, i), b = value_at(w, i);
-    if (std::isnan(a) && std::isnan(b)) continue;
-    if (std::isinf(a) || std::isinf(b)) {  // ±inf only matches itself (not ±FLT_MAX)
-      if (a == b) continue;
-      return ::testing::AssertionFailure() << "element " << i << ": got " << a << ", want " << b;
-    }
-    if (!(std::fabs(a - b) <= tol * std::max(1.0, std::fabs(b)))) {
-      return ::testing::AssertionFailure() << "element " << i << ": got " << a << ", want " << b;
-    }
-  }
-  return ::testing::AssertionSuccess();
+  const std::string diff = compare_tensors(got, want, tol, tol);
+  if (diff.empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << diff;
 }
 
 inline bool bit_identical(const Tensor& a, const Tensor& b) {

@@ -30,6 +30,7 @@
 #include "ir/npz.h"
 #include "ir/op_schema.h"
 #include "reference/reference.h"
+#include "support/compare.h"
 #include "support/fixtures.h"
 
 namespace atenrt::conversion {
@@ -47,35 +48,14 @@ const char* outcome_name(Outcome o) {
   return "?";
 }
 
-// Empty when equal; otherwise what differs.
+// Empty when equal; otherwise what differs (support/compare.h; only dtype
+// and shape for a "shape" case: random or uninitialised values).
 std::string compare(const Tensor& got, const Tensor& want, double rtol, double atol, bool shape_only) {
-  if (got.sizes() != want.sizes()) {
-    return "shape " + shape_to_string(got.sizes()) + " != expected " + shape_to_string(want.sizes());
+  if (shape_only) {
+    if (got.sizes() != want.sizes() || got.dtype() != want.dtype()) return testing::compare_tensors(got, want, 0, 0);
+    return "";
   }
-  if (got.dtype() != want.dtype()) {
-    return std::string("dtype ") + std::string(dtype_name(got.dtype())) + " != expected " +
-           std::string(dtype_name(want.dtype()));
-  }
-  if (shape_only) return "";
-  const Tensor g = got.contiguous(), w = want.contiguous();
-  const bool exact = !is_floating(got.dtype());
-  for (std::int64_t i = 0; i < g.numel(); ++i) {
-    if (exact) {
-      const auto a = element_as_int(g, i), b = element_as_int(w, i);
-      if (a != b) return "element " + std::to_string(i) + ": " + std::to_string(a) + " != " + std::to_string(b);
-      continue;
-    }
-    const double a = element_as_double(g, i), b = element_as_double(w, i);
-    if (std::isnan(a) && std::isnan(b)) continue;
-    if (std::isinf(a) || std::isinf(b)) {
-      if (a != b) return "element " + std::to_string(i) + ": " + std::to_string(a) + " != " + std::to_string(b);
-      continue;
-    }
-    if (!(std::abs(a - b) <= atol + rtol * std::abs(b))) {
-      return "element " + std::to_string(i) + ": " + std::to_string(a) + " != " + std::to_string(b);
-    }
-  }
-  return "";
+  return testing::compare_tensors(got, want, rtol, atol);
 }
 
 struct Result {

@@ -11,7 +11,7 @@
 #include "conversion/registry.h"
 #include "evaluator_chain.h"
 #include "graph_builder.h"
-#include "reference/reference.h"
+#include "support/reference_run.h"
 
 namespace atenrt::conversion {
 namespace {
@@ -22,13 +22,7 @@ using A = GraphBuilder;
 Tensor f32(std::vector<std::int64_t> sizes, std::vector<double> v) { return tensor_from(DType::Float32, sizes, v); }
 
 std::vector<Tensor> run(const ir::Graph& g, const std::vector<Tensor>& inputs) {
-  ConvertedGraph c = convert_graph(g);
-  reference::TensorMap feed;
-  for (std::size_t i = 0; i < inputs.size(); ++i) feed[c.inputs.at(i)->name] = inputs[i];
-  auto outs = reference::run(c.network, feed);
-  std::vector<Tensor> r;
-  for (auto* t : c.outputs) r.push_back(outs.at(t->name));
-  return r;
+  return testing::run_on_reference(g, inputs);
 }
 
 void expect_near(const Tensor& t, const std::vector<double>& want, double tol = 1e-5) {

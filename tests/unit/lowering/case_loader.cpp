@@ -6,10 +6,10 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <cstring>
 #include <stdexcept>
 
 #include "ir/op_schema.h"
+#include "support/compare.h"
 #include "test_paths.h"
 
 namespace atenrt::lowering::testing {
@@ -24,27 +24,20 @@ DType dtype_of(const std::string& s) {
   return *d;
 }
 
-RefTensor read_tensor(const fs::path& dir, const json& spec) {
-  RefTensor t;
-  t.dtype = dtype_of(spec.at("dtype"));
-  t.sizes = spec.at("sizes").get<std::vector<std::int64_t>>();
+Tensor read_tensor(const fs::path& dir, const json& spec) {
+  Tensor t(dtype_of(spec.at("dtype")), spec.at("sizes").get<std::vector<std::int64_t>>());
   std::ifstream in(dir / spec.at("file").get<std::string>(), std::ios::binary);
-  const auto n = static_cast<std::size_t>(numel_of(t.sizes));
-  const std::size_t es = element_size(t.dtype);
-  std::vector<char> bytes(n * es);
-  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  in.read(reinterpret_cast<char*>(t.raw_mutable_data()), static_cast<std::streamsize>(t.numel() * element_size(t.dtype())));
   if (!in) throw std::runtime_error("case: short tensor file in " + dir.string());
-  Tensor tensor(t.dtype, t.sizes);
-  std::memcpy(tensor.raw_mutable_data(), bytes.data(), bytes.size());
-  return ref_from_tensor(tensor);
+  return t;
 }
 
-ir::TensorMeta meta_of(const RefTensor& t) {
+ir::TensorMeta meta_of(const Tensor& t) {
   ir::TensorMeta m;
-  m.dtype = t.dtype;
-  m.dtype_code = dtype_to_serde(t.dtype);
-  for (auto s : t.sizes) m.sizes.push_back(ir::SymInt::of(s));
-  for (auto s : contiguous_strides(t.sizes)) m.strides.push_back(ir::SymInt::of(s));
+  m.dtype = t.dtype();
+  m.dtype_code = dtype_to_serde(t.dtype());
+  for (auto s : t.sizes()) m.sizes.push_back(ir::SymInt::of(s));
+  for (auto s : contiguous_strides(t.sizes())) m.strides.push_back(ir::SymInt::of(s));
   return m;
 }
 
@@ -115,7 +108,7 @@ LoweringCase load_case(const std::string& dir_name, const std::string& name) {
   c.unexpected_ops = spec.at("unexpected_ops").get<std::vector<std::string>>();
   ir::Graph& g = c.graph;
   for (const auto& i : spec.at("inputs")) {
-    RefTensor t = read_tensor(dir, i);
+    Tensor t = read_tensor(dir, i);
     const std::string v = i.at("name");
     g.inputs.emplace_back(ir::TensorRef{v});
     g.signature.inputs.push_back(ir::InputSpec{ir::InputKind::UserInput, v, "", true, {}});
@@ -128,7 +121,7 @@ LoweringCase load_case(const std::string& dir_name, const std::string& name) {
   for (const auto& a : spec.at("args")) node.inputs.push_back(ir::NamedArgument{a.at("name"), to_argument(a)});
   ir::fill_schema_defaults(node.name, c.op, node.inputs);
   for (const auto& o : spec.at("outputs")) {
-    RefTensor t = read_tensor(dir, o);
+    Tensor t = read_tensor(dir, o);
     const std::string v = o.at("name");
     node.outputs.emplace_back(ir::TensorRef{v});
     g.outputs.emplace_back(ir::TensorRef{v});
@@ -141,17 +134,8 @@ LoweringCase load_case(const std::string& dir_name, const std::string& name) {
   return c;
 }
 
-std::string compare_to_pytorch(const RefTensor& got, const RefTensor& want) {
-  if (got.sizes != want.sizes) return "shape " + shape_to_string(got.sizes) + " vs PyTorch " + shape_to_string(want.sizes);
-  for (std::size_t i = 0; i < want.data.size(); ++i) {
-    const double a = got.data[i], b = want.data[i];
-    if (std::isnan(a) && std::isnan(b)) continue;
-    if (std::isinf(a) && a == b) continue;
-    if (!(std::abs(a - b) <= 1e-4 + 1e-4 * std::abs(b))) {
-      return "element " + std::to_string(i) + ": " + std::to_string(a) + " vs PyTorch " + std::to_string(b);
-    }
-  }
-  return {};
+std::string compare_to_pytorch(const Tensor& got, const Tensor& want) {
+  return atenrt::testing::compare_tensors(got, want, 1e-4, 1e-4);
 }
 
 }  // namespace atenrt::lowering::testing

@@ -4,12 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "atenrt/tensor.h"
 #include "ir/graph.h"
-#include "ref_eval.h"
 #include "support/fixtures.h"
 
 namespace atenrt::lowering::testing {
@@ -18,8 +19,8 @@ struct LoweringCase {
   std::string name;
   std::string op;
   ir::Graph graph;  // user inputs → one node → outputs
-  std::map<std::string, RefTensor> inputs;
-  std::vector<RefTensor> expected;  // PyTorch's outputs
+  std::map<std::string, Tensor> inputs;
+  std::vector<Tensor> expected;  // PyTorch's outputs
   std::vector<std::string> expected_ops;
   std::vector<std::string> unexpected_ops;
 };
@@ -31,9 +32,10 @@ std::optional<std::string> cases_dir(std::string& why);
 std::vector<std::string> case_names(const std::string& dir);
 LoweringCase load_case(const std::string& dir, const std::string& name);
 
-// "" when `got` matches PyTorch's `want` (rtol = atol = 1e-4; NaN matches NaN,
-// an infinity only itself), else where and how it differs.
-std::string compare_to_pytorch(const RefTensor& got, const RefTensor& want);
+// "" when `got` matches PyTorch's `want` (support/compare.h with rtol = atol =
+// 1e-4: same dtype and sizes, NaN matches NaN, an infinity only itself,
+// integers exactly), else where and how it differs.
+std::string compare_to_pytorch(const Tensor& got, const Tensor& want);
 
 // A test over every generated case; skips (with the reason) when there are none.
 class LoweringCasesTest : public ::testing::Test {

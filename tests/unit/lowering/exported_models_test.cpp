@@ -1,6 +1,7 @@
 // Whole tiny modules exported by python/atenrt/export.py (torch 1.13 make_fx),
 // read by the frontend, lowered: the composite ops are gone and the lowered
-// graph (reference evaluator) still matches PyTorch within 1e-4.
+// graph (converted and run by the reference executor) still matches PyTorch
+// within 1e-4.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,8 +13,9 @@
 #include "frontend/pt2_reader.h"
 #include "lowering/graph_utils.h"
 #include "lowering/lower.h"
-#include "ref_eval.h"
+#include "support/compare.h"
 #include "support/fixtures.h"
+#include "support/reference_run.h"
 #include "test_paths.h"
 
 namespace atenrt::lowering::testing {
@@ -36,13 +38,11 @@ std::optional<fs::path> models_dir(std::string& why) {
   return made;
 }
 
-RefTensor read_f32(const fs::path& file, const std::vector<std::int64_t>& sizes) {
-  RefTensor t{DType::Float32, sizes, {}};
-  std::vector<float> buf(static_cast<std::size_t>(numel_of(sizes)));
+Tensor read_f32(const fs::path& file, const std::vector<std::int64_t>& sizes) {
+  Tensor t(DType::Float32, sizes);
   std::ifstream in(file, std::ios::binary);
-  in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(buf.size() * sizeof(float)));
+  in.read(reinterpret_cast<char*>(t.mutable_data<float>()), static_cast<std::streamsize>(t.numel() * sizeof(float)));
   if (!in) throw std::runtime_error("short file " + file.string());
-  t.data.assign(buf.begin(), buf.end());
   return t;
 }
 
@@ -67,16 +67,16 @@ TEST(ExportedModels, LoweringRemovesCompositesAndKeepsPyTorchResults) {
     const std::string ctx = "\nbefore:\n" + before + "after:\n" + graph_to_string(g) + report.to_string();
     const auto hist = op_histogram(g);
     for (const auto& op : meta.at("gone_ops")) EXPECT_FALSE(hist.contains(op.get<std::string>())) << op << ctx;
-    std::map<std::string, RefTensor> inputs;
+    std::map<std::string, Tensor> inputs;
     const auto users = g.user_inputs();
     ASSERT_EQ(users.size(), meta.at("inputs").size()) << ctx;
     for (std::size_t i = 0; i < users.size(); ++i) {
       inputs[users[i]->value_name] = read_f32(d / ("in" + std::to_string(i) + ".bin"),
                                               meta.at("inputs")[i].get<std::vector<std::int64_t>>());
     }
-    std::vector<RefTensor> got;
+    std::vector<Tensor> got;
     try {
-      got = ref_evaluate(g, inputs);
+      got = atenrt::testing::run_on_reference(g, inputs);
     } catch (const std::exception& e) {
       ADD_FAILURE() << e.what() << ctx;
       continue;
@@ -85,11 +85,8 @@ TEST(ExportedModels, LoweringRemovesCompositesAndKeepsPyTorchResults) {
     for (std::size_t i = 0; i < got.size(); ++i) {
       const auto want = read_f32(d / ("out" + std::to_string(i) + ".bin"),
                                  meta.at("outputs")[i].get<std::vector<std::int64_t>>());
-      ASSERT_EQ(got[i].sizes, want.sizes) << ctx;
-      for (std::size_t k = 0; k < want.data.size(); ++k) {
-        ASSERT_LE(std::abs(got[i].data[k] - want.data[k]), 1e-4 + 1e-4 * std::abs(want.data[k]))
-            << "output " << i << " element " << k << ctx;
-      }
+      const std::string diff = atenrt::testing::compare_tensors(got[i], want, 1e-4, 1e-4);
+      ASSERT_TRUE(diff.empty()) << "output " << i << ": " << diff << ctx;
     }
     ++checked;
   }

@@ -11,6 +11,7 @@
 
 #include "ir/npz.h"
 #include "reference/reference.h"
+#include "support/compare.h"
 
 namespace atenrt::testing {
 
@@ -73,40 +74,6 @@ Tensor generate(const InputSpec& spec, std::mt19937& rng) {
     }
   }
   return t;
-}
-
-double value_at(const Tensor& t, std::int64_t i) {
-  const std::byte* p = t.raw_data() + i * static_cast<std::int64_t>(element_size(t.dtype()));
-  switch (t.dtype()) {
-    case DType::Float32: { float f; std::memcpy(&f, p, 4); return f; }
-    case DType::Float64: { double d; std::memcpy(&d, p, 8); return d; }
-    case DType::Int64: { std::int64_t x; std::memcpy(&x, p, 8); return static_cast<double>(x); }
-    case DType::Int32: { std::int32_t x; std::memcpy(&x, p, 4); return x; }
-    case DType::Int16: { std::int16_t x; std::memcpy(&x, p, 2); return x; }
-    case DType::Int8: { std::int8_t x; std::memcpy(&x, p, 1); return x; }
-    case DType::UInt8: case DType::Bool: { std::uint8_t x; std::memcpy(&x, p, 1); return x; }
-    default: throw Error("oracle: cannot compare " + std::string(dtype_name(t.dtype())));
-  }
-}
-
-std::string compare(const Tensor& got, const Tensor& want, double rtol, double atol) {
-  std::ostringstream msg;
-  if (got.dtype() != want.dtype() || got.sizes() != want.sizes()) {
-    msg << "got " << dtype_name(got.dtype()) << shape_to_string(got.sizes()) << ", torch gives "
-        << dtype_name(want.dtype()) << shape_to_string(want.sizes());
-    return msg.str();
-  }
-  const Tensor g = got.contiguous(), w = want.contiguous();
-  for (std::int64_t i = 0; i < g.numel(); ++i) {
-    const double a = value_at(g, i), b = value_at(w, i);
-    if (std::isnan(a) && std::isnan(b)) continue;
-    if (a == b) continue;  // also equal infinities
-    if (!(std::fabs(a - b) <= atol + rtol * std::fabs(b))) {
-      msg << "element " << i << ": got " << a << ", torch gives " << b;
-      return msg.str();
-    }
-  }
-  return "";
 }
 
 std::string quote(const std::string& s) {
@@ -198,7 +165,7 @@ OracleResult run_oracle(const std::vector<OracleCase>& cases) {
                                     " but ran to " + network::desc_to_string({g.dtype(), g.sizes()}));
           break;
         }
-        const std::string diff = compare(g, want[i], oc.rtol, oc.atol);
+        const std::string diff = compare_tensors(g, want[i], oc.rtol, oc.atol);
         if (!diff.empty()) {
           result.failures.push_back(prefix + "output " + std::to_string(i) + ": " + diff);
           break;
