@@ -1,6 +1,7 @@
 #include "frontend/graph_json.h"
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 
 #include "atenrt/errors.h"
@@ -84,6 +85,8 @@ std::vector<T> list_of(const json& j, const JsonReader& r, const std::string& pa
   }
   return out;
 }
+
+void read_subgraph(const json& gj, const JsonReader& r, const std::string& path, ir::Graph& g);
 
 }  // namespace
 
@@ -174,7 +177,14 @@ Argument read_argument(const json& j, const JsonReader& r, const std::string& pa
     if (const json* idx = r.find(v, "index", p)) d.index = r.integer(*idx, p + ".index");
     return Argument(d);
   }
-  if (key == "as_graph") r.unsupported(p, "control-flow subgraphs (as_graph) are not supported");
+  if (key == "as_graph") {
+    // A higher-order op's subgraph (cond's branches, a wrapper's body).
+    auto sub = std::make_shared<ir::Graph>();
+    r.object(v, p);
+    std::string name = r.string(r.at(v, "name", p), p + ".name");
+    read_subgraph(r.at(v, "graph", p), r, p + ".graph", *sub);
+    return Argument(ir::GraphArg{std::move(name), std::move(sub)});
+  }
   if (key == "as_custom_obj") r.unsupported(p, "custom (torchbind) objects are not supported");
   if (key == "as_operator") r.unsupported(p, "operator arguments are not supported");
   if (key == "as_complex" ||
@@ -216,9 +226,6 @@ ir::Node read_node(const json& j, const JsonReader& r, const std::string& path, 
   }
   const std::string where = path + " (node '" + node.name + "', " + target + ")";
   if (target.empty()) r.fail(where, "empty target");
-  if (target.starts_with("torch.ops.higher_order.")) {
-    r.unsupported(where, "higher-order (control-flow) op " + target + " is not supported");
-  }
   if (target.starts_with("#")) r.unsupported(where, "custom extension op " + target + " is not supported");
   node.target = ir::OpName::parse(target);
 
@@ -317,6 +324,16 @@ void read_graph(const json& gj, const JsonReader& r, const std::string& path, ir
   g.nodes.reserve(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     g.nodes.push_back(read_node(nodes[i], r, path + ".nodes[" + std::to_string(i) + "]", i));
+  }
+}
+
+// A subgraph has no signature; it is checked on its own (every value defined before use).
+void read_subgraph(const json& gj, const JsonReader& r, const std::string& path, ir::Graph& g) {
+  read_graph(gj, r, path, g);
+  try {
+    g.validate_body();
+  } catch (const FormatError& e) {
+    r.fail(path, e.what());
   }
 }
 

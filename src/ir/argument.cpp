@@ -57,6 +57,7 @@ std::string Argument::kind_name() const {
           [](const DeviceArg&) -> std::string { return "Device"; },
           [](const SymBoolRef&) -> std::string { return "SymBool"; },
           [](const SymFloatRef&) -> std::string { return "SymFloat"; },
+          [](const GraphArg&) -> std::string { return "Graph"; },
       },
       value);
 }
@@ -95,6 +96,7 @@ std::string Argument::to_string() const {
           },
           [](const SymBoolRef& b) { return "%" + b.name; },
           [](const SymFloatRef& f) { return "%" + f.name; },
+          [](const GraphArg& g) { return "graph(" + g.name + ")"; },
       },
       value);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -61,6 +62,14 @@ struct SymFloatRef {
   std::string name;
   bool operator==(const SymFloatRef&) const = default;
 };
+class Graph;
+// A subgraph argument of a higher-order op (cond's branches, a wrapper's
+// body): its own inputs, nodes and outputs, closed over its operands.
+struct GraphArg {
+  std::string name;
+  std::shared_ptr<const Graph> graph;
+  bool operator==(const GraphArg& o) const { return name == o.name && graph == o.graph; }
+};
 using IntList = std::vector<std::int64_t>;
 using FloatList = std::vector<double>;
 using BoolList = std::vector<bool>;
@@ -73,7 +82,8 @@ using SymIntList = std::vector<SymInt>;
 using ArgumentValue =
     std::variant<None, TensorRef, TensorList, OptionalTensorList, std::int64_t, IntList, double,
                  FloatList, bool, BoolList, std::string, StringList, SymInt, SymIntList,
-                 ScalarTypeArg, MemoryFormatArg, LayoutArg, DeviceArg, SymBoolRef, SymFloatRef>;
+                 ScalarTypeArg, MemoryFormatArg, LayoutArg, DeviceArg, SymBoolRef, SymFloatRef,
+                 GraphArg>;
 
 struct Argument {
   ArgumentValue value;

@@ -133,16 +133,20 @@ std::vector<const InputSpec*> Graph::user_inputs() const {
 }
 
 void Graph::validate() const {
+  if (inputs.size() != signature.inputs.size()) {
+    throw FormatError("graph has " + std::to_string(inputs.size()) + " inputs but the signature lists " +
+                      std::to_string(signature.inputs.size()));
+  }
+  validate_body();
+}
+
+void Graph::validate_body() const {
   std::set<std::string> defined;
   auto define = [&](const std::string& name, const std::string& where) {
     if (!defined.insert(name).second) {
       throw FormatError(where + ": value '" + name + "' is defined twice");
     }
   };
-  if (inputs.size() != signature.inputs.size()) {
-    throw FormatError("graph has " + std::to_string(inputs.size()) + " inputs but the signature lists " +
-                      std::to_string(signature.inputs.size()));
-  }
   for (const auto& in : inputs) {
     for_each_value(in, [&](const std::string& n) { define(n, "graph input"); });
   }

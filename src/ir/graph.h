@@ -114,6 +114,8 @@ class Graph {
   // Checks that every value used is defined before use and names are unique;
   // throws FormatError naming the node and argument otherwise.
   void validate() const;
+  // The same without the signature: for subgraphs of higher-order ops.
+  void validate_body() const;
 };
 
 // What the archive says about itself, for `inspect`.

@@ -407,6 +407,68 @@ def training_inplace_entries():
             "data/weights/weight_0": struct.pack("<q", 3), "data/weights/weight_1": struct.pack("<4f", 0, 0, 0, 0)}
 
 
+def hop_program(dynamic=False):
+    """Higher-order ops as torch 2.12-2.14 write them (schema 8.20, hand-written from pt2_format.md §3.3-3.4
+    and export_opsets.md §1: torch 1.13 has none): `cond` on an `_operator.gt` of a size, its branches
+    as `as_graph` subgraphs with "" positional inputs; `wrap_with_set_grad_enabled` whose body returns
+    one of its inputs unchanged; a disabled `wrap_with_autocast`. x, w: [2, 4] (dynamic: [s0, 4], so
+    the predicate is known only at run time and cond is refused).
+    Outputs: tanh(-(x * w + 1)) (2 > 1: the true branch) and x * w + 1."""
+    s0 = "Symbol('s0', integer=True, positive=True)"
+    n = {"as_expr": {"expr_str": s0, "hint": {"as_int": 2}}} if dynamic else sym(2)
+    def m(sizes):
+        return {"dtype": F32, "sizes": sizes, "requires_grad": False, "device": {"type": "cpu", "index": None},
+                "strides": [sym(4), sym(1)], "storage_offset": sym(0), "layout": 7}
+    mt = m([n, sym(4)])
+    def sub(inputs, nodes, outputs):
+        names = inputs + [o for nd in nodes for o in [nd["name"]]]
+        return {"inputs": [T(i) for i in inputs], "outputs": [T(o) for o in outputs], "nodes": nodes,
+                "tensor_values": {v: mt for v in names}, "sym_int_values": {}, "sym_bool_values": {},
+                "is_single_tensor_return": len(outputs) == 1, "custom_obj_values": {}, "sym_float_values": {}}
+    true_graph = sub(["x_1", "w_1"], [
+        node("mul", "aten.mul.Tensor", [arg("self", T("x_1")), arg("other", T("w_1"))]),
+        node("add", "aten.add.Tensor", [arg("self", T("mul")), arg("other", {"as_float": 1.0})])], ["add"])
+    false_graph = sub(["x_1", "w_1"], [node("sub", "aten.sub.Tensor", [arg("self", T("x_1")), arg("other", T("w_1"))])],
+                      ["sub"])
+    grad_body = sub(["getitem_in"], [node("neg", "aten.neg.default", [arg("self", T("getitem_in"))])],
+                    ["neg", "getitem_in"])
+    autocast_body = sub(["neg_in"], [node("tanh", "aten.tanh.default", [arg("self", T("neg_in"))])], ["tanh"])
+    G_ = lambda name, g: {"as_graph": {"name": name, "graph": g}}
+    def hop(name, target, args, outputs):
+        return {"target": "torch.ops.higher_order." + target, "name": name, "metadata": {},
+                "inputs": [arg("", a) for a in args], "outputs": [T(o) for o in outputs],
+                "is_hop_single_tensor_return": len(outputs) == 1}
+    nodes = [
+        node("sym_size_int", "aten.sym_size.int", [arg("self", T("x")), arg("dim", {"as_int": 0})],
+             [{"as_sym_int": {"as_name": "sym_size_int"}}]),
+        {"target": "_operator.gt", "name": "gt", "metadata": {},
+         "inputs": [arg("", {"as_sym_int": {"as_name": "sym_size_int"}}), arg("", {"as_int": 1})],
+         "outputs": [{"as_sym_bool": {"as_name": "gt"}}]},
+        hop("cond", "cond", [{"as_sym_bool": {"as_name": "gt"}}, G_("true_graph_0", true_graph),
+                             G_("false_graph_0", false_graph), {"as_tensors": [{"name": "x"}, {"name": "w"}]}], ["getitem"]),
+        hop("wrap_with_set_grad_enabled", "wrap_with_set_grad_enabled",
+            [{"as_bool": False}, G_("wrap_body_0", grad_body), T("getitem")], ["getitem_1", "getitem_2"]),
+        hop("wrap_with_autocast", "wrap_with_autocast",
+            [{"as_string": "cpu"}, {"as_none": True}, {"as_bool": False}, {"as_bool": False},
+             G_("wrap_body_1", autocast_body), T("getitem_1")], ["getitem_3"]),
+    ]
+    values = ["x", "w", "getitem", "getitem_1", "getitem_2", "getitem_3"]
+    return {
+        "graph_module": {
+            "graph": {"inputs": [T("x"), T("w")], "outputs": [T("getitem_3"), T("getitem_2")], "nodes": nodes,
+                      "tensor_values": {v: mt for v in values}, "sym_int_values": {"sym_size_int": n},
+                      "sym_bool_values": {"gt": {"as_expr": {"expr_str": "s0 > 1", "hint": {"as_bool": True}}}},
+                      "is_single_tensor_return": False, "custom_obj_values": {}, "sym_float_values": {}},
+            "signature": {"input_specs": [{"user_input": {"arg": T("x")}}, {"user_input": {"arg": T("w")}}],
+                          "output_specs": [{"user_output": {"arg": T("getitem_3")}},
+                                           {"user_output": {"arg": T("getitem_2")}}]},
+            "module_call_graph": [], "metadata": {}, "treespec_namedtuple_fields": {}},
+        "opset_version": {"aten": 10},
+        "range_constraints": {"s0": {"min_val": 2, "max_val": 64}} if dynamic else {},
+        "schema_version": {"major": 8, "minor": 20}, "verifiers": ["TRAINING"], "torch_version": "2.14.0",
+        "guards_code": []}
+
+
 def make_valid():
     os.makedirs(VALID, exist_ok=True)
     write_torch_zip(os.path.join(VALID, "program_raw.pt2"), pt2_raw_entries())
@@ -423,6 +485,9 @@ def make_valid():
         write_torch_zip(os.path.join(VALID, "symbolic_%s.pt2" % kind),
                         {"archive_format": b"pt2", "models/model.json": jdump(symbolic_program(kind == "dynamic"))})
     write_torch_zip(os.path.join(VALID, "training_inplace.pt2"), training_inplace_entries())
+    for kind in ("static", "dynamic"):
+        write_torch_zip(os.path.join(VALID, "hop_%s.pt2" % kind),
+                        {"archive_format": b"pt2", "models/model.json": jdump(hop_program(kind == "dynamic"))})
     # Legacy (2.2-2.7): flat zip, bare -Infinity token, "M.m" version.
     legacy = {"serialized_exported_program.json": jdump(program(float("-inf")), allow_nan=True),
               "serialized_state_dict.pt": tsave(w), "serialized_constants.pt": tsave(c),
@@ -606,10 +671,27 @@ def make_bad():
     bad("json_as_graph.pt2",
         pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[1]["inputs"][1].update(
             arg={"as_graph": {"name": "true_graph_0", "graph": {}}}))),
-        "UnsupportedError", "control-flow subgraphs")
-    bad("json_hop_cond.pt2",
-        pt2_raw_entries(prog=mutate_prog(lambda p: nodes(p)[1].update(target="torch.ops.higher_order.cond"))),
-        "UnsupportedError", "higher-order (control-flow) op torch.ops.higher_order.cond")
+        "FormatError", "as_graph.graph: missing field 'inputs'")
+    def hop_entries(fn):
+        p = hop_program()
+        fn(p)
+        return {"archive_format": b"pt2", "models/model.json": jdump(p)}
+    def hop_node(p, name):
+        return next(n for n in G(p)["nodes"] if n["name"] == name)
+    bad("json_hop_subgraph_undefined.pt2",
+        hop_entries(lambda p: hop_node(p, "cond")["inputs"][1]["arg"]["as_graph"]["graph"]["nodes"][0]["inputs"][1]
+                    .update(arg=T("w"))),
+        "FormatError", "as_graph.graph: node 'mul' (aten.mul.Tensor), argument 'other': value 'w' is used before")
+    bad("json_hop_graph_name_int.pt2",
+        hop_entries(lambda p: hop_node(p, "cond")["inputs"][2]["arg"]["as_graph"].update(name=3)),
+        "FormatError", "as_graph.name: expected a string")
+    bad("json_hop_graph_not_object.pt2",
+        hop_entries(lambda p: hop_node(p, "cond")["inputs"][2].update(arg={"as_graph": [1, 2]})),
+        "FormatError", "as_graph: expected an object")
+    bad("json_hop_subgraph_defines_twice.pt2",
+        hop_entries(lambda p: hop_node(p, "wrap_with_set_grad_enabled")["inputs"][1]["arg"]["as_graph"]["graph"]["nodes"][0]
+                    .update(outputs=[T("getitem_in")])),
+        "FormatError", "value 'getitem_in' is defined twice")
     bad("json_buffer_mutation_wrong_value.pt2",
         pt2_raw_entries(prog=mutate_prog(lambda p: p["graph_module"]["signature"]["output_specs"].__setitem__(
             0, {"buffer_mutation": {"arg": {"name": "b_scale"}, "buffer_name": "scale"}}))),

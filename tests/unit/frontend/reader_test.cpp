@@ -262,3 +262,26 @@ TEST(Reader, SymbolicBoolsAndFloats) {
 }
 
 }  // namespace
+
+namespace {
+
+// Higher-order ops (make_corpus.py hop_program): subgraphs read as GraphArg, checked on their own.
+TEST(Reader, HigherOrderSubgraphs) {
+  const ir::Graph g = load_pt2(valid("hop_static.pt2")).graph;
+  ASSERT_EQ(g.nodes.size(), 5u);
+  const ir::Node& cond = g.nodes[2];
+  EXPECT_EQ(cond.target.str(), "higher_order.cond");
+  ASSERT_EQ(cond.inputs.size(), 4u);
+  EXPECT_EQ(cond.inputs[0].arg, ir::Argument(ir::SymBoolRef{"gt"}));
+  const auto* branch = cond.inputs[1].arg.get_if<ir::GraphArg>();
+  ASSERT_NE(branch, nullptr);
+  EXPECT_EQ(branch->name, "true_graph_0");
+  ASSERT_EQ(branch->graph->nodes.size(), 2u);
+  EXPECT_EQ(branch->graph->outputs, std::vector<ir::Argument>{ir::TensorRef{"add"}});
+  EXPECT_TRUE(branch->graph->tensor_values.contains("x_1"));
+  EXPECT_EQ(cond.inputs[3].arg, ir::Argument(ir::TensorList{ir::TensorRef{"x"}, ir::TensorRef{"w"}}));
+  EXPECT_EQ(cond.inputs[1].arg.to_string(), "graph(true_graph_0)");
+  EXPECT_EQ(g.nodes[3].outputs.size(), 2u);  // the grad wrapper returns its body's two values
+}
+
+}  // namespace

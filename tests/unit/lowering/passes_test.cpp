@@ -377,3 +377,73 @@ TEST(SymbolicValues, AssertionsOnRunTimeSizesAreRemovedAndTheirValuesKept) {
 
 }  // namespace
 }  // namespace atenrt::lowering::testing
+
+namespace atenrt::lowering::testing {
+namespace {
+
+// A one-node subgraph: out = <target>(in).
+ir::GraphArg unary_body(const std::string& name, const std::string& target) {
+  auto g = std::make_shared<ir::Graph>();
+  g->inputs = {ir::TensorRef{"in"}};
+  ir::Node n;
+  n.name = "out";
+  n.target = ir::OpName::parse(target);
+  n.inputs = {A("self", R("in"))};
+  ir::fill_schema_defaults("out", target, n.inputs);
+  n.outputs = {ir::TensorRef{"out"}};
+  g->nodes = {n};
+  g->outputs = {ir::TensorRef{"out"}};
+  g->tensor_values["in"] = g->tensor_values["out"] = tmeta({3});
+  return ir::GraphArg{name, g};
+}
+
+ir::Node hop(const std::string& name, const std::string& op, std::vector<ir::Argument> args) {
+  ir::Node n;
+  n.name = name;
+  n.target = ir::OpName::parse("torch.ops.higher_order." + op);
+  for (auto& a : args) n.inputs.push_back(A("", std::move(a)));
+  n.outputs = {ir::TensorRef{name}};
+  return n;
+}
+
+TEST(HigherOrder, CondOnAConstantTensorTakesItsBranch) {
+  for (float flag : {0.0f, -0.0f, 2.0f}) {
+    GraphMaker m;
+    m.input("x", {3});
+    m.weight("flag", {1}, {flag}, ir::InputKind::Buffer);
+    m.g.nodes.push_back(hop("c", "cond", {R("flag"), unary_body("t", "aten.relu.default"),
+                                          unary_body("f", "aten.neg.default"), ir::TensorList{ir::TensorRef{"x"}}}));
+    m.g.tensor_values["c"] = tmeta({3});
+    m.output("c");
+    auto r = run_only(m.g, {"symbolic_values", "dead_code"});
+    ASSERT_EQ(m.g.nodes.size(), 1u) << r.context();
+    EXPECT_EQ(m.g.nodes[0].target.str(), flag != 0.0f ? "aten.relu.default" : "aten.neg.default") << r.context();
+    EXPECT_EQ(m.g.nodes[0].outputs[0], R("c")) << r.context();  // the op's output name, for its readers
+    EXPECT_NO_THROW(m.g.validate()) << r.context();
+  }
+}
+
+TEST(HigherOrder, OtherOpsAndEnabledAutocastAreRefusedNamingThem) {
+  auto error = [](ir::Node n) {
+    GraphMaker m;
+    m.input("x", {3});
+    n.outputs = {R("h")};
+    m.g.tensor_values["h"] = tmeta({3});
+    m.g.nodes.push_back(std::move(n));
+    m.output("h");
+    return lowering_error(m.g);
+  };
+  std::string e = error(hop("h", "while_loop", {unary_body("cond_fn", "aten.relu.default"),
+                                                unary_body("body_fn", "aten.neg.default"), ir::TensorList{ir::TensorRef{"x"}},
+                                                ir::TensorList{}}));
+  EXPECT_NE(e.find("node 'h' (higher_order.while_loop)"), std::string::npos) << e;
+  EXPECT_NE(e.find("higher-order op 'while_loop' is not supported"), std::string::npos) << e;
+  e = error(hop("h", "wrap_with_autocast", {std::string("cpu"), ir::ScalarTypeArg{DType::BFloat16, 13}, true, false,
+                                            unary_body("body", "aten.relu.default"), R("x")}));
+  EXPECT_NE(e.find("enabled autocast region runs its ops in bfloat16"), std::string::npos) << e;
+  e = error(hop("h", "wrap_with_set_grad_enabled", {false, unary_body("body", "aten.relu.default"), R("x"), R("x")}));
+  EXPECT_NE(e.find("subgraph 'body': takes 1 inputs, the op passes 2"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace atenrt::lowering::testing
