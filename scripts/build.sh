@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds atenrt. Usage: scripts/build.sh [release|asan|tsan|fuzz]  (default: release)
 #   release -> build/       (the CLI at build/atenrt)
-#   asan    -> build-asan/  (AddressSanitizer + UndefinedBehaviorSanitizer, tests and CLI)
+#   asan    -> build-asan/  (AddressSanitizer + UndefinedBehaviorSanitizer, tests, CLI, Python module)
 #   tsan    -> build-tsan/  (ThreadSanitizer; only the test programs with threading tests)
 #   fuzz    -> build-fuzz/  (clang, libFuzzer targets)
 # The release build turns every optional part on and requires its dependencies

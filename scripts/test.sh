@@ -66,7 +66,9 @@ step "model tests: torchvision families and transformer blocks vs PyTorch, fp32 
 $PY tests/models/make_models.py "$FIXTURES/e2e_models"
 ATENRT_MODELS_DIR="$FIXTURES/e2e_models" $PY -m unittest discover -s tests/models -t .
 
-step "C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+step "C++ and Python tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+# ctest's python_runtime runs tests/python against build-asan's module with ASan
+# preloaded into the interpreter and leak checks off (python/bindings/CMakeLists.txt).
 scripts/build.sh asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j2 --timeout 1500
