@@ -5,7 +5,7 @@
 // -inf): see the comments (HandBuilt feeds x = 0, 1, ..., 23).
 #pragma once
 
-#include "graph_builder.h"
+#include "support/graph_builder.h"
 
 namespace atenrt::testing {
 

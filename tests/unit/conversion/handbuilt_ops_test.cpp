@@ -10,7 +10,7 @@
 #include "conversion/host_tensor.h"
 #include "conversion/registry.h"
 #include "evaluator_chain.h"
-#include "graph_builder.h"
+#include "support/graph_builder.h"
 #include "support/reference_run.h"
 
 namespace atenrt::conversion {

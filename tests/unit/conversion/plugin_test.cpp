@@ -17,7 +17,7 @@
 #include "atenrt/extension.h"
 #include "conversion/context.h"
 #include "conversion/registry.h"
-#include "graph_builder.h"
+#include "support/graph_builder.h"
 #include "network/layers.h"
 #include "test_paths.h"
 

@@ -5,7 +5,7 @@
 #include "conversion/context.h"
 #include "conversion/registry.h"
 #include "conversion/scope.h"
-#include "graph_builder.h"
+#include "support/graph_builder.h"
 
 namespace atenrt::conversion {
 namespace {

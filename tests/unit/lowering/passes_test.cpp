@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "atenrt/errors.h"
-#include "graph_maker.h"
+#include "lowering_graph.h"
 #include "lowering/graph_utils.h"
 #include "lowering/lower.h"
 #include "conversion/host_tensor.h"
@@ -49,18 +49,18 @@ int count(const ir::Graph& g, const std::string& op) {
 }
 
 TEST(DeadCode, RemovesUnusedNodesAndUnreadWeightsButKeepsSideEffects) {
-  GraphMaker m;
-  m.input("x", {4});
-  m.weight("unused_w", {4}, {1, 2, 3, 4});
-  m.node("aten.relu.default", {A("self", R("x"))}, "dead", tmeta({4}));
-  m.node("aten.neg.default", {A("self", R("dead"))}, "dead2", tmeta({4}));
-  m.node("aten.sigmoid.default", {A("self", R("x"))}, "live", tmeta({4}));
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {4});
+  m.weight("unused_w", f32({4}, {1, 2, 3, 4}));
+  m.node("dead", "aten.relu.default", {A("self", R("x"))}, DType::Float32, {4});
+  m.node("dead2", "aten.neg.default", {A("self", R("dead"))}, DType::Float32, {4});
+  m.node("live", "aten.sigmoid.default", {A("self", R("x"))}, DType::Float32, {4});
   ir::Node inplace;  // in-place: must stay even though nobody reads it
   inplace.name = "mut";
   inplace.target = ir::OpName::parse("aten.relu_.default");
   inplace.inputs = {A("self", R("x"))};
   inplace.outputs = {ir::TensorRef{"mut"}};
-  m.g.tensor_values["mut"] = tmeta({4});
+  m.meta("mut", DType::Float32, {4});
   m.g.nodes.push_back(inplace);
   m.output("live");
   auto r = run_only(m.g, {"dead_code"});
@@ -75,20 +75,18 @@ TEST(DeadCode, RemovesUnusedNodesAndUnreadWeightsButKeepsSideEffects) {
 }
 
 TEST(NoopRemoval, DropsIdentityOpsAndKeepsRealConversions) {
-  GraphMaker m;
-  m.input("x", {2, 3});
-  m.node("aten.detach.default", {A("self", R("x"))}, "d", tmeta({2, 3}));
-  m.node("aten.clone.default", {A("self", R("d"))}, "c", tmeta({2, 3}));
-  m.node("aten.alias.default", {A("self", R("c"))}, "al", tmeta({2, 3}));
-  m.node("aten.lift_fresh_copy.default", {A("self", R("al"))}, "lf", tmeta({2, 3}));
-  m.node("aten._to_copy.default", {A("self", R("lf")), A("dtype", ir::ScalarTypeArg{DType::Float32, 7})}, "tc",
-         tmeta({2, 3}));
-  m.node("aten.view.default", {A("self", R("tc")), A("size", ir::IntList{2, 3})}, "v", tmeta({2, 3}));
-  m.node("aten.dropout.default", {A("input", R("v")), A("p", 0.5), A("train", false)}, "dr", tmeta({2, 3}));
-  m.node("aten.relu.default", {A("self", R("dr"))}, "y", tmeta({2, 3}));
-  m.node("aten._to_copy.default", {A("self", R("y")), A("dtype", ir::ScalarTypeArg{DType::Int64, 4})}, "yi",
-         tmeta({2, 3}, DType::Int64));
-  m.node("aten.clone.default", {A("self", R("x"))}, "passthrough", tmeta({2, 3}));
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {2, 3});
+  m.node("d", "aten.detach.default", {A("self", R("x"))}, DType::Float32, {2, 3});
+  m.node("c", "aten.clone.default", {A("self", R("d"))}, DType::Float32, {2, 3});
+  m.node("al", "aten.alias.default", {A("self", R("c"))}, DType::Float32, {2, 3});
+  m.node("lf", "aten.lift_fresh_copy.default", {A("self", R("al"))}, DType::Float32, {2, 3});
+  m.node("tc", "aten._to_copy.default", {A("self", R("lf")), A("dtype", ir::ScalarTypeArg{DType::Float32, 7})}, DType::Float32, {2, 3});
+  m.node("v", "aten.view.default", {A("self", R("tc")), A("size", ir::IntList{2, 3})}, DType::Float32, {2, 3});
+  m.node("dr", "aten.dropout.default", {A("input", R("v")), A("p", 0.5), A("train", false)}, DType::Float32, {2, 3});
+  m.node("y", "aten.relu.default", {A("self", R("dr"))}, DType::Float32, {2, 3});
+  m.node("yi", "aten._to_copy.default", {A("self", R("y")), A("dtype", ir::ScalarTypeArg{DType::Int64, 4})}, DType::Int64, {2, 3});
+  m.node("passthrough", "aten.clone.default", {A("self", R("x"))}, DType::Float32, {2, 3});
   m.output("yi");
   m.output("passthrough");
   auto r = run_only(m.g, {"noop_removal", "dead_code"});
@@ -101,13 +99,13 @@ TEST(NoopRemoval, DropsIdentityOpsAndKeepsRealConversions) {
 }
 
 TEST(InplaceToFunctional, RewritesInPlaceOpsAndRewiresLaterReaders) {
-  GraphMaker m;
-  m.input("x", {3});
-  m.node("aten.relu.default", {A("self", R("x"))}, "h", tmeta({3}));
-  m.node("aten.add_.Tensor", {A("self", R("h")), A("other", 1.0)}, "h2", tmeta({3}));
-  m.node("aten.mul.Tensor", {A("self", R("h")), A("other", 2.0)}, "y", tmeta({3}));  // reads h after the mutation
-  m.node("aten.view.default", {A("self", R("x")), A("size", ir::IntList{3})}, "xv", tmeta({3}));
-  m.node("aten.relu_.default", {A("self", R("xv"))}, "xv2", tmeta({3}));  // mutates a view: left alone
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {3});
+  m.node("h", "aten.relu.default", {A("self", R("x"))}, DType::Float32, {3});
+  m.node("h2", "aten.add_.Tensor", {A("self", R("h")), A("other", 1.0)}, DType::Float32, {3});
+  m.node("y", "aten.mul.Tensor", {A("self", R("h")), A("other", 2.0)}, DType::Float32, {3});  // reads h after the mutation
+  m.node("xv", "aten.view.default", {A("self", R("x")), A("size", ir::IntList{3})}, DType::Float32, {3});
+  m.node("xv2", "aten.relu_.default", {A("self", R("xv"))}, DType::Float32, {3});  // mutates a view: left alone
   m.output("y");
   m.output("xv2");
   auto r = run_only(m.g, {"inplace_to_functional"});
@@ -124,13 +122,13 @@ TEST(InplaceToFunctional, RewritesInPlaceOpsAndRewiresLaterReaders) {
 }
 
 TEST(ConstantFolding, FoldsATransposedWeightIntoANewConstant) {
-  GraphMaker m;
-  m.input("x", {1, 3});
-  m.weight("w", {2, 3}, {1, 2, 3, 4, 5, 6});
-  m.weight("scale", {2}, {10, 100}, ir::InputKind::Buffer);
-  m.node("aten.t.default", {A("self", R("w"))}, "wt", tmeta({3, 2}));
-  m.node("aten.mul.Tensor", {A("self", R("wt")), A("other", R("scale"))}, "wts", tmeta({3, 2}));
-  m.node("aten.mm.default", {A("self", R("x")), A("mat2", R("wts"))}, "y", tmeta({1, 2}));
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {1, 3});
+  m.weight("w", f32({2, 3}, {1, 2, 3, 4, 5, 6}));
+  m.weight("scale", f32({2}, {10, 100}), ir::InputKind::Buffer);
+  m.node("wt", "aten.t.default", {A("self", R("w"))}, DType::Float32, {3, 2});
+  m.node("wts", "aten.mul.Tensor", {A("self", R("wt")), A("other", R("scale"))}, DType::Float32, {3, 2});
+  m.node("y", "aten.mm.default", {A("self", R("x")), A("mat2", R("wts"))}, DType::Float32, {1, 2});
   m.output("y");
   auto r = run_only(m.g, {"constant_folding", "dead_code"});
   EXPECT_EQ(m.g.nodes.size(), 1u) << r.context();
@@ -151,9 +149,9 @@ TEST(ConstantFolding, FoldsATransposedWeightIntoANewConstant) {
 }
 
 TEST(ConstantFolding, LeavesUserInputDependentNodesAlone) {
-  GraphMaker m;
-  m.input("x", {2, 3});
-  m.node("aten.t.default", {A("self", R("x"))}, "xt", tmeta({3, 2}));
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {2, 3});
+  m.node("xt", "aten.t.default", {A("self", R("x"))}, DType::Float32, {3, 2});
   m.output("xt");
   auto r = run_only(m.g, {"constant_folding"});
   EXPECT_EQ(count(m.g, "aten.t.default"), 1) << r.context();
@@ -161,13 +159,12 @@ TEST(ConstantFolding, LeavesUserInputDependentNodesAlone) {
 }
 
 TEST(ViewCanonicalization, AliasesBecomeViewsAndChainsCollapse) {
-  GraphMaker m;
-  m.input("x", {2, 3, 4});
-  m.node("aten._unsafe_view.default", {A("self", R("x")), A("size", ir::IntList{6, 4})}, "a", tmeta({6, 4}));
-  m.node("aten._reshape_alias.default",
-         {A("self", R("a")), A("size", ir::IntList{24}), A("stride", ir::IntList{1})}, "b", tmeta({24}));
-  m.node("aten.view.default", {A("self", R("b")), A("size", ir::IntList{4, -1})}, "c", tmeta({4, 6}));
-  m.node("aten.relu.default", {A("self", R("c"))}, "y", tmeta({4, 6}));
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {2, 3, 4});
+  m.node("a", "aten._unsafe_view.default", {A("self", R("x")), A("size", ir::IntList{6, 4})}, DType::Float32, {6, 4});
+  m.node("b", "aten._reshape_alias.default", {A("self", R("a")), A("size", ir::IntList{24}), A("stride", ir::IntList{1})}, DType::Float32, {24});
+  m.node("c", "aten.view.default", {A("self", R("b")), A("size", ir::IntList{4, -1})}, DType::Float32, {4, 6});
+  m.node("y", "aten.relu.default", {A("self", R("c"))}, DType::Float32, {4, 6});
   m.output("y");
   auto r = run_only(m.g, {"view_canonicalization", "dead_code"});
   EXPECT_EQ(count(m.g, "aten._unsafe_view.default"), 0) << r.context();
@@ -179,15 +176,15 @@ TEST(ViewCanonicalization, AliasesBecomeViewsAndChainsCollapse) {
 }
 
 TEST(CommonSubexpressionElimination, MergesEqualNodesButNotRandomOnes) {
-  GraphMaker m;
-  m.input("x", {3});
-  m.node("aten.mul.Tensor", {A("self", R("x")), A("other", 2.0)}, "a", tmeta({3}));
-  m.node("aten.mul.Tensor", {A("self", R("x")), A("other", 2.0)}, "b", tmeta({3}));
-  m.node("aten.mul.Tensor", {A("self", R("x")), A("other", 3.0)}, "c", tmeta({3}));
-  m.node("aten.add.Tensor", {A("self", R("a")), A("other", R("b"))}, "s", tmeta({3}));
-  m.node("aten.add.Tensor", {A("self", R("s")), A("other", R("c"))}, "y", tmeta({3}));
-  m.node("aten.rand_like.default", {A("self", R("x"))}, "r1", tmeta({3}));
-  m.node("aten.rand_like.default", {A("self", R("x"))}, "r2", tmeta({3}));
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {3});
+  m.node("a", "aten.mul.Tensor", {A("self", R("x")), A("other", 2.0)}, DType::Float32, {3});
+  m.node("b", "aten.mul.Tensor", {A("self", R("x")), A("other", 2.0)}, DType::Float32, {3});
+  m.node("c", "aten.mul.Tensor", {A("self", R("x")), A("other", 3.0)}, DType::Float32, {3});
+  m.node("s", "aten.add.Tensor", {A("self", R("a")), A("other", R("b"))}, DType::Float32, {3});
+  m.node("y", "aten.add.Tensor", {A("self", R("s")), A("other", R("c"))}, DType::Float32, {3});
+  m.node("r1", "aten.rand_like.default", {A("self", R("x"))}, DType::Float32, {3});
+  m.node("r2", "aten.rand_like.default", {A("self", R("x"))}, DType::Float32, {3});
   m.output("y");
   m.output("r1");
   m.output("r2");
@@ -199,11 +196,11 @@ TEST(CommonSubexpressionElimination, MergesEqualNodesButNotRandomOnes) {
 }
 
 TEST(Passes, EachPassCanBeSwitchedOff) {
-  GraphMaker m;
-  m.input("x", {3});
-  m.node("aten.relu.default", {A("self", R("x"))}, "dead", tmeta({3}));
-  m.node("aten.detach.default", {A("self", R("x"))}, "d", tmeta({3}));
-  m.node("aten.neg.default", {A("self", R("d"))}, "y", tmeta({3}));
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {3});
+  m.node("dead", "aten.relu.default", {A("self", R("x"))}, DType::Float32, {3});
+  m.node("d", "aten.detach.default", {A("self", R("x"))}, DType::Float32, {3});
+  m.node("y", "aten.neg.default", {A("self", R("d"))}, DType::Float32, {3});
   m.output("y");
   LoweringSettings s;
   s.disabled_passes = {"dead_code", "noop_removal"};
@@ -220,13 +217,13 @@ TEST(Passes, EachPassCanBeSwitchedOff) {
 
 // What make_fx gives for nn.Linear in torch 1.13: detach'ed weight, t, addmm.
 TEST(Pipeline, LinearFromMakeFxBecomesOneMmWithAFoldedWeight) {
-  GraphMaker m;
-  m.weight("w", {2, 3}, {1, 0, -1, 2, 1, 0});
-  m.weight("b", {2}, {0.5, -0.5});
-  m.input("x", {4, 3});
-  m.node("aten.detach.default", {A("self", R("w"))}, "wd", tmeta({2, 3}));
-  m.node("aten.t.default", {A("self", R("wd"))}, "wt", tmeta({3, 2}));
-  m.node("aten.addmm.default", {A("self", R("b")), A("mat1", R("x")), A("mat2", R("wt"))}, "y", tmeta({4, 2}));
+  auto m = lowering_graph();
+  m.weight("w", f32({2, 3}, {1, 0, -1, 2, 1, 0}));
+  m.weight("b", f32({2}, {0.5, -0.5}));
+  m.input("x", DType::Float32, {4, 3});
+  m.node("wd", "aten.detach.default", {A("self", R("w"))}, DType::Float32, {2, 3});
+  m.node("wt", "aten.t.default", {A("self", R("wd"))}, DType::Float32, {3, 2});
+  m.node("y", "aten.addmm.default", {A("self", R("b")), A("mat1", R("x")), A("mat2", R("wt"))}, DType::Float32, {4, 2});
   m.output("y");
   const auto before = graph_to_string(m.g);
   auto report = lower(m.g);
@@ -242,10 +239,10 @@ TEST(Pipeline, LinearFromMakeFxBecomesOneMmWithAFoldedWeight) {
 }
 
 TEST(Histogram, CountsOpsAndPrints) {
-  GraphMaker m;
-  m.input("x", {3});
-  m.node("aten.relu.default", {A("self", R("x"))}, "a", tmeta({3}));
-  m.node("aten.relu.default", {A("self", R("a"))}, "b", tmeta({3}));
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {3});
+  m.node("a", "aten.relu.default", {A("self", R("x"))}, DType::Float32, {3});
+  m.node("b", "aten.relu.default", {A("self", R("a"))}, DType::Float32, {3});
   m.output("b");
   EXPECT_EQ(op_histogram(m.g), (std::map<std::string, int>{{"aten.relu.default", 2}}));
   EXPECT_NE(histogram_to_string(op_histogram(m.g)).find("2\taten.relu.default"), std::string::npos);
@@ -258,7 +255,7 @@ namespace atenrt::lowering::testing {
 namespace {
 
 // A node with one symbolic output (SymInt, SymBool or SymFloat) or none (an assertion).
-void sym_node(GraphMaker& m, const std::string& name, const std::string& target, std::vector<ir::NamedArgument> args,
+void sym_node(TestGraphBuilder& m, const std::string& name, const std::string& target, std::vector<ir::NamedArgument> args,
               std::optional<ir::Argument> out) {
   ir::Node n;
   n.name = name;
@@ -279,8 +276,8 @@ std::string lowering_error(ir::Graph g) {
 }
 
 TEST(SymbolicValues, FoldsStaticSizesIntoArgumentsAndDropsTrueAssertions) {
-  GraphMaker m;
-  m.input("x", {3, 4});
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {3, 4});
   const ir::SymInt s = ir::SymInt::named("s");
   sym_node(m, "s", "aten.sym_size.int", {A("self", R("x")), A("dim", std::int64_t{-2})}, ir::Argument(s));
   sym_node(m, "ge", "_operator.ge", {A("a", s), A("b", std::int64_t{2})}, ir::Argument(ir::SymBoolRef{"ge"}));
@@ -293,10 +290,9 @@ TEST(SymbolicValues, FoldsStaticSizesIntoArgumentsAndDropsTrueAssertions) {
            std::nullopt);
   sym_node(m, "half", "_operator.truediv", {A("a", s), A("b", std::int64_t{2})}, ir::Argument(ir::SymFloatRef{"half"}));
   sym_node(m, "rows", "_operator.mod", {A("a", std::int64_t{-7}), A("b", s)}, ir::Argument(ir::SymInt::named("rows")));
-  m.node("aten.mul.Tensor", {A("self", R("x")), A("other", ir::SymFloatRef{"half"})}, "y", tmeta({3, 4}));
-  m.node("aten.view.default", {A("self", R("y")), A("size", ir::SymIntList{ir::SymInt::named("rows"), ir::SymInt::of(6)})},
-         "v", tmeta({2, 6}));
-  m.node("aten.scalar_tensor.default", {A("s", ir::SymBoolRef{"ge"})}, "flag", tmeta({}));
+  m.node("y", "aten.mul.Tensor", {A("self", R("x")), A("other", ir::SymFloatRef{"half"})}, DType::Float32, {3, 4});
+  m.node("v", "aten.view.default", {A("self", R("y")), A("size", ir::SymIntList{ir::SymInt::named("rows"), ir::SymInt::of(6)})}, DType::Float32, {2, 6});
+  m.node("flag", "aten.scalar_tensor.default", {A("s", ir::SymBoolRef{"ge"})}, DType::Float32, {});
   m.output("v");
   m.output("flag");
   auto r = run_only(m.g, {"symbolic_values", "dead_code"});
@@ -310,9 +306,9 @@ TEST(SymbolicValues, FoldsStaticSizesIntoArgumentsAndDropsTrueAssertions) {
 }
 
 TEST(SymbolicValues, FalseAssertionsAreErrorsNamingTheNode) {
-  auto with = [](const std::function<void(GraphMaker&)>& add) {
-    GraphMaker m;
-    m.input("x", {3, 4});
+  auto with = [](const std::function<void(TestGraphBuilder&)>& add) {
+    auto m = lowering_graph();
+    m.input("x", DType::Float32, {3, 4});
     sym_node(m, "s", "aten.sym_size.int", {A("self", R("x")), A("dim", std::int64_t{0})},
              ir::Argument(ir::SymInt::named("s")));
     add(m);
@@ -320,7 +316,7 @@ TEST(SymbolicValues, FalseAssertionsAreErrorsNamingTheNode) {
     return lowering_error(m.g);
   };
   const ir::SymInt s = ir::SymInt::named("s");
-  std::string e = with([&](GraphMaker& m) {
+  std::string e = with([&](TestGraphBuilder& m) {
     sym_node(m, "lt", "_operator.lt", {A("a", s), A("b", std::int64_t{3})}, ir::Argument(ir::SymBoolRef{"lt"}));
     sym_node(m, "not_lt", "torch.sym_not", {A("a", ir::SymBoolRef{"lt"})}, ir::Argument(ir::SymBoolRef{"not_lt"}));
     sym_node(m, "both", "_operator.and_", {A("a", ir::SymBoolRef{"lt"}), A("b", ir::SymBoolRef{"not_lt"})},
@@ -331,24 +327,24 @@ TEST(SymbolicValues, FalseAssertionsAreErrorsNamingTheNode) {
   EXPECT_NE(e.find("check_both"), std::string::npos) << e;
   EXPECT_NE(e.find("aten._assert_scalar.default"), std::string::npos) << e;
   EXPECT_NE(e.find("'s0 < 3 and not s0 < 3'"), std::string::npos) << e;
-  e = with([&](GraphMaker& m) {
+  e = with([&](TestGraphBuilder& m) {
     sym_node(m, "range", "aten.sym_constrain_range_for_size.default", {A("size", s), A("min", std::int64_t{4})},
              std::nullopt);
   });
   EXPECT_NE(e.find("'range'"), std::string::npos) << e;
   EXPECT_NE(e.find("value 3 is outside [4, inf]"), std::string::npos) << e;
-  e = with([&](GraphMaker& m) {
+  e = with([&](TestGraphBuilder& m) {
     sym_node(m, "meta", "aten._assert_tensor_metadata.default",
              {A("a", R("x")), A("dtype", ir::ScalarTypeArg{DType::Int64, 4})}, std::nullopt);
   });
   EXPECT_NE(e.find("'meta'"), std::string::npos) << e;
   EXPECT_NE(e.find("expects dtype"), std::string::npos) << e;
-  e = with([&](GraphMaker& m) {
+  e = with([&](TestGraphBuilder& m) {
     sym_node(m, "meta", "aten._assert_tensor_metadata.default", {A("a", R("x")), A("size", ir::IntList{3, 5})},
              std::nullopt);
   });
   EXPECT_NE(e.find("expects size [3, 5]"), std::string::npos) << e;
-  e = with([&](GraphMaker& m) {
+  e = with([&](TestGraphBuilder& m) {
     sym_node(m, "zero", "_operator.sub", {A("a", s), A("b", std::int64_t{3})}, ir::Argument(ir::SymInt::named("zero")));
     sym_node(m, "div", "_operator.floordiv", {A("a", s), A("b", ir::SymInt::named("zero"))},
              ir::Argument(ir::SymInt::named("div")));
@@ -358,8 +354,8 @@ TEST(SymbolicValues, FalseAssertionsAreErrorsNamingTheNode) {
 }
 
 TEST(SymbolicValues, AssertionsOnRunTimeSizesAreRemovedAndTheirValuesKept) {
-  GraphMaker m;
-  m.input("x", {3, 4});
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {3, 4});
   m.g.tensor_values["x"].sizes[0] = ir::SymInt::named("s0");
   sym_node(m, "s", "aten.sym_size.int", {A("self", R("x")), A("dim", std::int64_t{0})},
            ir::Argument(ir::SymInt::named("s")));
@@ -367,7 +363,7 @@ TEST(SymbolicValues, AssertionsOnRunTimeSizesAreRemovedAndTheirValuesKept) {
            ir::Argument(ir::SymBoolRef{"ge"}));
   sym_node(m, "check", "aten._assert_scalar.default",
            {A("self", ir::SymBoolRef{"ge"}), A("assert_msg", std::string("2 <= s0"))}, std::nullopt);
-  m.node("aten.scalar_tensor.default", {A("s", ir::SymBoolRef{"ge"})}, "flag", tmeta({}));
+  m.node("flag", "aten.scalar_tensor.default", {A("s", ir::SymBoolRef{"ge"})}, DType::Float32, {});
   m.output("flag");
   auto r = run_only(m.g, {"symbolic_values", "dead_code"});
   ASSERT_EQ(m.g.nodes.size(), 3u) << r.context();  // sym_size, ge (read by scalar_tensor), scalar_tensor
@@ -393,7 +389,7 @@ ir::GraphArg unary_body(const std::string& name, const std::string& target) {
   n.outputs = {ir::TensorRef{"out"}};
   g->nodes = {n};
   g->outputs = {ir::TensorRef{"out"}};
-  g->tensor_values["in"] = g->tensor_values["out"] = tmeta({3});
+  g->tensor_values["in"] = g->tensor_values["out"] = atenrt::testing::tensor_meta(DType::Float32, {3});
   return ir::GraphArg{name, g};
 }
 
@@ -408,12 +404,12 @@ ir::Node hop(const std::string& name, const std::string& op, std::vector<ir::Arg
 
 TEST(HigherOrder, CondOnAConstantTensorTakesItsBranch) {
   for (float flag : {0.0f, -0.0f, 2.0f}) {
-    GraphMaker m;
-    m.input("x", {3});
-    m.weight("flag", {1}, {flag}, ir::InputKind::Buffer);
+    auto m = lowering_graph();
+    m.input("x", DType::Float32, {3});
+    m.weight("flag", f32({1}, {flag}), ir::InputKind::Buffer);
     m.g.nodes.push_back(hop("c", "cond", {R("flag"), unary_body("t", "aten.relu.default"),
                                           unary_body("f", "aten.neg.default"), ir::TensorList{ir::TensorRef{"x"}}}));
-    m.g.tensor_values["c"] = tmeta({3});
+    m.meta("c", DType::Float32, {3});
     m.output("c");
     auto r = run_only(m.g, {"symbolic_values", "dead_code"});
     ASSERT_EQ(m.g.nodes.size(), 1u) << r.context();
@@ -425,10 +421,10 @@ TEST(HigherOrder, CondOnAConstantTensorTakesItsBranch) {
 
 TEST(HigherOrder, OtherOpsAndEnabledAutocastAreRefusedNamingThem) {
   auto error = [](ir::Node n) {
-    GraphMaker m;
-    m.input("x", {3});
+    auto m = lowering_graph();
+    m.input("x", DType::Float32, {3});
     n.outputs = {R("h")};
-    m.g.tensor_values["h"] = tmeta({3});
+    m.meta("h", DType::Float32, {3});
     m.g.nodes.push_back(std::move(n));
     m.output("h");
     return lowering_error(m.g);

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "atenrt/errors.h"
-#include "graph_maker.h"
+#include "lowering_graph.h"
 #include "lowering/node_args.h"
 #include "lowering/graph_utils.h"
 #include "lowering/lower.h"
@@ -31,26 +31,25 @@ namespace {
 
 // A one-node graph `op(self=x)` over an input of `sizes`.
 ir::Graph one_op_graph(const char* op, std::vector<std::int64_t> sizes) {
-  GraphMaker m;
-  m.input("x", sizes);
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, sizes);
   ir::Node n;
   n.name = "p";
   n.target = ir::OpName::parse(op);
   n.inputs = {A("self", R("x"))};
   n.outputs = {ir::TensorRef{"p"}};
-  m.g.tensor_values["p"] = tmeta(sizes);
+  m.meta("p", DType::Float32, sizes);
   m.g.nodes.push_back(n);
   m.output("p");
   return m.g;
 }
 
 ir::Graph addmm_graph() {
-  GraphMaker m;
-  m.input("bias", {3});
-  m.input("a", {2, 4});
-  m.input("b", {4, 3});
-  m.node("aten.addmm.default", {A("self", R("bias")), A("mat1", R("a")), A("mat2", R("b")), A("beta", 0.5)}, "out",
-         tmeta({2, 3}));
+  auto m = lowering_graph();
+  m.input("bias", DType::Float32, {3});
+  m.input("a", DType::Float32, {2, 4});
+  m.input("b", DType::Float32, {4, 3});
+  m.node("out", "aten.addmm.default", {A("self", R("bias")), A("mat1", R("a")), A("mat2", R("b")), A("beta", 0.5)}, DType::Float32, {2, 3});
   m.output("out");
   return m.g;
 }
@@ -166,13 +165,12 @@ TEST(LoweringPolicy, GroupsAndKeysSwitchDecompositionsOff) {
 }
 
 TEST(LoweringPolicy, ADecompositionThatDoesNotFitLeavesTheNodeAndSaysWhy) {
-  GraphMaker m;
-  m.input("x", {2, 3, 4});
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {2, 3, 4});
   m.g.tensor_values["x"].sizes[0] = ir::SymInt::named("s0");  // dynamic batch
-  m.input("w", {5, 4});
-  ir::TensorMeta out = tmeta({2, 3, 5});
-  out.sizes[0] = ir::SymInt::named("s0");
-  m.node("aten.linear.default", {A("input", R("x")), A("weight", R("w"))}, "y", out);
+  m.input("w", DType::Float32, {5, 4});
+  m.node("y", "aten.linear.default", {A("input", R("x")), A("weight", R("w"))}, DType::Float32, {2, 3, 5});
+  m.g.tensor_values["y"].sizes[0] = ir::SymInt::named("s0");
   m.output("y");
   auto report = lower(m.g);
   EXPECT_TRUE(has(m.g, "aten.linear.default")) << graph_to_string(m.g);
@@ -196,11 +194,11 @@ TEST(LoweringRegistry, KeysAreUniqueOverloadsInNamedGroups) {
 }
 
 TEST(LoweringRegistry, MalformedArgumentsAreCleanErrorsNotCrashes) {
-  GraphMaker m;
-  m.input("a", {2, 4});
-  m.input("b", {4, 3});
+  auto m = lowering_graph();
+  m.input("a", DType::Float32, {2, 4});
+  m.input("b", DType::Float32, {4, 3});
   // mat2 given a number instead of a tensor.
-  m.node("aten.addmm.default", {A("self", R("a")), A("mat1", R("a")), A("mat2", 3.0)}, "out", tmeta({2, 3}));
+  m.node("out", "aten.addmm.default", {A("self", R("a")), A("mat1", R("a")), A("mat2", 3.0)}, DType::Float32, {2, 3});
   m.output("out");
   try {
     lower(m.g);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "atenrt/errors.h"
+#include "support/graph_builder.h"
 
 namespace atenrt::partition {
 namespace {
@@ -12,25 +13,13 @@ using ir::TensorRef;
 
 // x -> n0 -> n1 -> ... chain of unary nodes with the given ops.
 ir::Graph chain(const std::vector<std::string>& ops) {
-  ir::Graph g;
-  g.inputs.push_back(Argument(TensorRef{"x"}));
-  g.signature.inputs.push_back({ir::InputKind::UserInput, "x", "", true, {}});
-  g.tensor_values["x"].dtype = DType::Float32;
-  g.tensor_values["x"].sizes = {ir::SymInt::of(2), ir::SymInt::of(3)};
-  std::string prev = "x";
+  testing::GraphBuilder b;
+  std::string prev = b.input("x", DType::Float32, {2, 3});
   for (std::size_t i = 0; i < ops.size(); ++i) {
-    ir::Node n;
-    n.name = "n" + std::to_string(i);
-    n.target = ir::OpName::parse(ops[i]);
-    n.inputs.push_back({"self", Argument(TensorRef{prev})});
-    n.outputs.push_back(Argument(TensorRef{n.name}));
-    g.tensor_values[n.name] = g.tensor_values["x"];
-    prev = n.name;
-    g.nodes.push_back(n);
+    prev = b.node("n" + std::to_string(i), ops[i], {b.arg("self", b.t(prev))}, DType::Float32, {2, 3});
   }
-  g.outputs.push_back(Argument(TensorRef{prev}));
-  g.signature.outputs.push_back({Argument(TensorRef{prev})});
-  return g;
+  b.output(prev);
+  return b.g;
 }
 
 NodeSupport all_but_sin(const ir::Node& n) {
