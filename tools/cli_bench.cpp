@@ -1,5 +1,5 @@
 // `atenrt bench MODEL.pt2|ENGINE.atrt [--iterations N] [--warmup N] [--threads N] [--json] [--verbose]
-//               [--profile] [--profile-out FILE] [--trace FILE]`
+//               [--memory] [--profile] [--profile-out FILE] [--trace FILE]`
 //
 // Latency of one ExecutionContext::run on random inputs: min, mean, median,
 // p90, p99, stddev and throughput over the timed iterations, plus compile time
@@ -135,6 +135,7 @@ class BenchCommand : public Command {
     sub->add_flag("--verbose", verbose_, "also print the engine's steps, kernels and memory plan");
     sub->add_flag("--profile", profile_, "time every step over as many further runs and print where the time goes");
     sub->add_option("--trace", trace_, "write the last profiled run as a Chrome trace (JSON; implies --profile)");
+    sub->add_flag("--memory", memory_, "print the memory breakdown: weights, activations, scratch, outputs, runtime overhead");
     sub->add_option("--profile-out", profile_out_, "write the per-step profile as JSON to this file (implies --profile)");
     flags_.add_to(sub);
   }
@@ -173,6 +174,11 @@ class BenchCommand : public Command {
     const double peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
     const Stats st = stats_of(ms);
     const double median = st.median, p90 = st.p90;
+    const MemoryBreakdown mem = engine.memory();
+    // What the peak holds beyond the engine: the process, its libraries, oneDNN's own buffers,
+    // the inputs (and, from a .pt2, what compiling needed at its peak).
+    const double engine_mb = static_cast<double>(mem.weights() + mem.per_context()) / (1024.0 * 1024.0);
+    const double overhead_mb = std::max(0.0, peak_rss_mb - engine_mb);
     // What the engine really does, whatever the flags asked for.
     std::map<std::string, int> step_precisions;
     for (const auto& step : engine.steps()) step_precisions[step.precision]++;
@@ -199,6 +205,10 @@ class BenchCommand : public Command {
           {"activation_bytes", engine.activation_bytes()},
           {"weight_bytes", engine.weight_bytes()},
           {"peak_rss_mb", peak_rss_mb},
+          {"memory", {{"weights_plain", mem.weights_plain}, {"weights_packed", mem.weights_packed},
+                      {"weights_mapped", mem.weights_mapped}, {"weights_torch", mem.weights_torch},
+                      {"activations", mem.activations}, {"scratch", mem.scratch}, {"outputs", mem.outputs},
+                      {"overhead_mb", overhead_mb}}},
       };
       if (verbose_) j["describe"] = engine.describe();
       if (profile_ || !trace_.empty()) j["profile"] = profile_json(profile);
@@ -217,6 +227,18 @@ class BenchCommand : public Command {
                 << "  inputs " << shapes.dump() << "\n"
                 << "  activations " << engine.activation_bytes() / 1024 << " KiB planned, weights "
                 << engine.weight_bytes() / 1024 << " KiB, peak RSS " << peak_rss_mb << " MiB\n";
+      if (memory_) {
+        auto mib = [](std::size_t b) { return fixed(static_cast<double>(b) / (1024.0 * 1024.0), 2); };
+        std::cout << "  memory (MiB): weights " << mib(mem.weights()) << " (plain " << mib(mem.weights_plain)
+                  << ", pre-packed " << mib(mem.weights_packed) << ", torch " << mib(mem.weights_torch) << "; "
+                  << mib(mem.weights_mapped) << " mapped from the engine file, shared by processes)\n"
+                  << "                per context: activations " << mib(mem.activations) << ", scratch "
+                  << mib(mem.scratch) << ", outputs " << mib(mem.outputs) << "\n"
+                  << "                peak RSS " << fixed(peak_rss_mb, 2) << " = engine " << fixed(engine_mb, 2)
+                  << " + " << fixed(overhead_mb, 2) << " process, libraries, oneDNN and inputs"
+                  << (model_.size() > 4 && model_.compare(model_.size() - 4, 4, ".pt2") == 0 ? " (and compiling)" : "")
+                  << "\n";
+      }
       if (noisy(st)) {
         std::cout << "  warning: the spread is wide (p90 " << fixed(p90 / median, 2)
                   << "x the median): the machine was busy; compare ratios from one run, or run again\n";
@@ -235,6 +257,7 @@ class BenchCommand : public Command {
   bool json_ = false;
   bool verbose_ = false;
   bool profile_ = false;
+  bool memory_ = false;
   std::string trace_;
   std::string profile_out_;
   SettingsFlags flags_;

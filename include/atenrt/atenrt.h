@@ -97,6 +97,23 @@ struct Profile {
 
 class ExecutionContext;
 
+// What an engine holds in memory, in bytes (`inspect`, `bench --memory`).
+// Weights are held once per engine (and, when mapped from an engine file,
+// once per machine: processes share the file's pages); the rest is per
+// ExecutionContext. A dynamic engine reports its opt shape's plan.
+struct MemoryBreakdown {
+  std::size_t weights_plain = 0;   // read by kernels as stored
+  std::size_t weights_packed = 0;  // pre-packed into the kernels' layouts (blocked layouts may pad)
+  std::size_t weights_mapped = 0;  // of the two above: pages of a mapped engine file
+  std::size_t weights_torch = 0;   // hybrid engines: weights the torch segments read
+  std::size_t activations = 0;     // the memory plan's peak (per context)
+  std::size_t activations_without_reuse = 0;
+  std::size_t scratch = 0;         // the largest kernel scratch (per context)
+  std::size_t outputs = 0;         // context-owned outputs (per context)
+  std::size_t weights() const { return weights_plain + weights_packed + weights_torch; }
+  std::size_t per_context() const { return activations + scratch + outputs; }
+};
+
 // An immutable compiled engine; cheap to copy, safe to share across threads.
 class ATENRT_API Engine {
  public:
@@ -107,7 +124,8 @@ class ATENRT_API Engine {
   // Steps with their kernels and fusions, and the memory plan, as text.
   std::string describe() const;
   std::size_t activation_bytes() const;  // the memory plan's peak
-  std::size_t weight_bytes() const;
+  std::size_t weight_bytes() const;      // every weight as held (memory().weights())
+  MemoryBreakdown memory() const;
 
   std::vector<StepSpec> steps() const;
   // "bf16" when any step computes in bf16, else "fp32" (the real precision:

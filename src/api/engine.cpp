@@ -246,13 +246,26 @@ std::size_t Engine::activation_bytes() const {
   return n;
 }
 
-std::size_t Engine::weight_bytes() const {
-  std::size_t n = 0;
-  for (const auto* e : internal_engines()) n += e->memory().constant_bytes;
-  if (hybrid_) {
-    for (const auto& c : hybrid_->program().constants) n += c.second.nbytes();
+std::size_t Engine::weight_bytes() const { return memory().weights(); }
+
+// Engine segments of a hybrid engine run one after another on one context:
+// their plans add up, their scratch is the largest.
+MemoryBreakdown Engine::memory() const {
+  MemoryBreakdown out;
+  for (const auto* e : internal_engines()) {
+    const auto m = e->memory();
+    out.weights_plain += m.constant_bytes;
+    out.weights_packed += m.packed_bytes;
+    out.weights_mapped += m.mapped_bytes;
+    out.activations += m.arena_bytes;
+    out.activations_without_reuse += m.naive_bytes;
+    out.scratch = std::max(out.scratch, m.scratch_bytes);
+    out.outputs += m.output_bytes;
   }
-  return n;
+  if (hybrid_) {
+    for (const auto& c : hybrid_->program().constants) out.weights_torch += c.second.nbytes();
+  }
+  return out;
 }
 
 void Engine::save(const std::string& path) const {

@@ -78,24 +78,20 @@ InspectReport inspect_engine(const std::string& path, const CompileSettings& set
   }
   j["steps"] = steps;
   j["kernels"] = kernels;
-  runtime::MemoryStats mem;
-  for (const auto* e : engines) {
-    const auto m = e->memory();
-    mem.arena_bytes += m.arena_bytes;
-    mem.naive_bytes += m.naive_bytes;
-    mem.scratch_bytes = std::max(mem.scratch_bytes, m.scratch_bytes);
-    mem.output_bytes += m.output_bytes;
-    mem.constant_bytes += m.constant_bytes;
-  }
+  const MemoryBreakdown mem = engine.memory();
   if (engine.hybrid()) {
     j["segments"] = engine.segments_summary();
     j["fallback_ops"] = engine.fallback_ops();
   }
-  j["memory"] = {{"activation_bytes", mem.arena_bytes},
-                 {"activation_bytes_without_reuse", mem.naive_bytes},
-                 {"scratch_bytes", mem.scratch_bytes},
-                 {"output_bytes", mem.output_bytes},
-                 {"weight_bytes", mem.constant_bytes}};
+  j["memory"] = {{"activation_bytes", mem.activations},
+                 {"activation_bytes_without_reuse", mem.activations_without_reuse},
+                 {"scratch_bytes", mem.scratch},
+                 {"output_bytes", mem.outputs},
+                 {"weight_bytes", mem.weights()},
+                 {"weight_plain_bytes", mem.weights_plain},
+                 {"weight_packed_bytes", mem.weights_packed},
+                 {"weight_mapped_bytes", mem.weights_mapped},
+                 {"weight_torch_bytes", mem.weights_torch}};
   json weights = json::array();
   std::vector<const runtime::ProgramTensor*> constants;
   for (const auto* e : engines) {
@@ -125,9 +121,12 @@ InspectReport inspect_engine(const std::string& path, const CompileSettings& set
   for (const auto& [k, n] : kernels) out << " " << k << " " << n << ",";
   out.seekp(-1, std::ios_base::cur);
   out << "\n";
-  out << "memory:          activations " << mem.arena_bytes << " bytes planned (" << mem.naive_bytes
-      << " without reuse), scratch " << mem.scratch_bytes << ", outputs " << mem.output_bytes << "\n";
-  out << "weights:         " << constants.size() << " tensors, " << mem.constant_bytes << " bytes\n";
+  out << "memory:          activations " << mem.activations << " bytes planned (" << mem.activations_without_reuse
+      << " without reuse), scratch " << mem.scratch << ", outputs " << mem.outputs << " (per context)\n";
+  out << "weights:         " << constants.size() << " tensors, " << mem.weights() << " bytes held (plain "
+      << mem.weights_plain << ", pre-packed " << mem.weights_packed;
+  if (mem.weights_torch) out << ", torch segments " << mem.weights_torch;
+  out << "; " << mem.weights_mapped << " mapped from the file, shared by processes)\n";
   const std::size_t shown = verbose ? constants.size() : std::min<std::size_t>(constants.size(), 5);
   for (std::size_t i = 0; i < shown; ++i) {
     const auto* t = constants[i];

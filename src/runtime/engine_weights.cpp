@@ -34,6 +34,23 @@ void Engine::Impl::note_weight_uses(const Step& step, bool packing_kernel) {
 
 void Engine::Impl::finish_weights() {
   for (int id : program.outputs) read_plain[id] = true;
+  // A compiled engine keeps a weight once: packed, when every kernel reads
+  // the pack (and a file can name its layout), not also plain. Engines that
+  // share the store (dynamic shapes' specializations) keep the plain bytes:
+  // later specializations find their packs by them.
+  if (!file && packs.use_count() == 1) {
+    for (std::size_t i = 0; i < program.tensors.size(); ++i) {
+      auto& t = program.tensors[i];
+      if (t.role != TensorRole::Constant || read_plain[i] || !t.value.defined() || !packs->for_file(&t)) continue;
+      t.pack_key = t.value.raw_data();
+      if (!packs->release_plain(&t)) {
+        t.pack_key = nullptr;
+        continue;
+      }
+      t.value = Tensor();
+      t.stored_packed = true;
+    }
+  }
   const bool mapped = file && file->mapping;
   memory.constant_bytes = 0;
   memory.mapped_bytes = 0;

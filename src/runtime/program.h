@@ -33,6 +33,9 @@ struct ProgramTensor {
   // A float32 weight that a loaded engine file holds only pre-packed (in the
   // layout its kernel reads; cpu/weight_packs.h), with no plain bytes.
   bool stored_packed = false;
+  // The address its packs are keyed by (cpu::weight_key) once a compiled
+  // engine has released the plain bytes no kernel reads (engine_weights.cpp).
+  const void* pack_key = nullptr;
 };
 
 // Applied, in order, to the result of a Convolution/Deconvolution/MatMul step.

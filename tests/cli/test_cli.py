@@ -128,6 +128,38 @@ class CliTest(unittest.TestCase):
         self.assertIn("libtorch fallback (aten.relu.default)", r.stderr)
         self.assertIn("was not found", r.stderr)
 
+    def test_bench_memory_breakdown_of_an_engine_file(self):
+        engine = self.path("tiny.atrt")
+        self.atenrt("compile", fixture("tiny_cnn", "pt2.pt2"), "-o", engine)
+        data = json.loads(self.atenrt("bench", engine, "--json", "--iterations", "2", "--memory").stdout)
+        mem = data["memory"]
+        self.assertGreater(mem["weights_packed"], 0)
+        # Loaded from the file: every weight is a view of the mapping (shared between processes).
+        self.assertEqual(mem["weights_mapped"], mem["weights_plain"] + mem["weights_packed"])
+        inspected = json.loads(self.atenrt("inspect", engine, "--json").stdout)["memory"]
+        self.assertEqual(inspected["weight_packed_bytes"], mem["weights_packed"])
+        self.assertEqual(inspected["weight_mapped_bytes"], mem["weights_mapped"])
+        self.assertEqual(inspected["scratch_bytes"], mem["scratch"])
+        text = self.atenrt("bench", engine, "--iterations", "2", "--memory").stdout
+        self.assertIn("memory (MiB): weights", text)
+        self.assertIn("mapped from the engine file, shared by processes", text)
+        self.assertRegex(text, r"peak RSS [0-9.]+ = engine [0-9.]+ \+ [0-9.]+ process")
+
+    def test_running_an_engine_file_costs_its_weights_plan_and_40_mib(self):
+        """The memory bound of issue 16, as RSS (not time): running ResNet-18 from its engine file
+        peaks at most at weights + activations + scratch + outputs + 40 MiB for the process."""
+        if "sanitizers off" not in self.atenrt("--version").stdout:
+            self.skipTest("sanitizer builds carry shadow memory")
+        engine = self.path("resnet18.atrt")
+        self.atenrt("compile", fixture("resnet18", "pt2.pt2"), "-o", engine)
+        data = json.loads(self.atenrt("bench", engine, "--json", "--iterations", "3", "--warmup", "1").stdout)
+        mem = data["memory"]
+        engine_mb = (mem["weights_plain"] + mem["weights_packed"] + mem["activations"] + mem["scratch"] +
+                     mem["outputs"]) / 2 ** 20
+        self.assertGreater(engine_mb, 40.0)  # 45 MiB of weights: a bound that means something
+        self.assertLessEqual(data["peak_rss_mb"], engine_mb + 40.0,
+                             f"peak {data['peak_rss_mb']:.1f} MiB for an engine of {engine_mb:.1f} MiB")
+
     def test_bench_profile_and_trace(self):
         trace = self.path("trace.json")
         data = json.loads(self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--json", "--iterations", "4",
@@ -173,9 +205,15 @@ class CliTest(unittest.TestCase):
         with open(fixture("tiny_cnn", "expected.json")) as f:
             expected = json.load(f)
         param_bytes = sum(4 * int(np.prod(w["sizes"])) for w in expected["weights"].values() if w["dtype"] == "float32")
-        # Folded batch norm leaves fewer weights than the archive holds, never more.
-        self.assertGreater(data["weight_bytes"], 0)
-        self.assertLessEqual(data["weight_bytes"], param_bytes)
+        # Folded batch norm leaves fewer plain weights than the archive holds, never more; the
+        # convolution's weight is pre-packed (blocked layouts pad 3 and 8 channels to 16).
+        mem = data["memory"]
+        self.assertLessEqual(mem["weights_plain"], param_bytes)
+        self.assertGreater(mem["weights_packed"], 0)
+        self.assertEqual(data["weight_bytes"], mem["weights_plain"] + mem["weights_packed"] + mem["weights_torch"])
+        self.assertEqual(mem["weights_mapped"], 0)  # compiled here, not mapped from a file
+        self.assertEqual(data["activation_bytes"], mem["activations"])
+        self.assertGreaterEqual(mem["overhead_mb"], 0.0)
         self.assertGreater(data["activation_bytes"], 0)
         self.assertGreater(data["peak_rss_mb"], 1.0)
 

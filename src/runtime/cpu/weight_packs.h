@@ -77,6 +77,13 @@ class WeightPacks {
   // a oneDNN format tag (so a file can name its layout).
   std::optional<PackForFile> for_file(const ProgramTensor* tensor) const;
 
+  // A compiled engine whose store no other engine shares, after all kernels:
+  // the packs of `tensor` stop holding its plain bytes. False (nothing done)
+  // when it has no pack or a kernel reads the plain bytes themselves. Only
+  // then may the caller drop them (no later pack can collide with the
+  // freed address: this store makes no more packs).
+  bool release_plain(const ProgramTensor* tensor);
+
   struct Totals {
     std::size_t mapped_bytes = 0;    // packs read in place from a mapped file
     std::size_t private_bytes = 0;   // packs made in memory (at build, or repacked at load)

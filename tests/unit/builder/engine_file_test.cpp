@@ -281,7 +281,11 @@ TEST(EngineFile, ProgramSectionChecks) {
   put<std::uint64_t>(bad, l.program + 20, 1u << 20);  // first tensor's name length
   expect_refused_resigned(bad, "program section: count 1048576 exceeds the");
 
-  const auto engine = builder::build(mixed());
+  // Plain weights: a compiled engine keeps only the packs of what it packed,
+  // and these programs are written without the engine (encode_engine).
+  builder::BuilderConfig plain;
+  plain.engine.prepack_weights = false;
+  const auto engine = builder::build(mixed(), plain);
   auto encode = [&](const runtime::Program& p) { return file::encode_engine(p, engine.options()); };
   auto activation_id = [&] {
     for (std::size_t i = 0; i < engine.program().tensors.size(); ++i) {
@@ -408,6 +412,10 @@ TEST(EngineFile, LoadMapsPrepackedWeightsWithoutRepacking) {
     EXPECT_TRUE(loaded.load_note().empty()) << loaded.load_note();
     EXPECT_EQ(m.mapped_bytes, m.packed_bytes + m.constant_bytes) << "every weight is read from the mapping";
     EXPECT_EQ(m.packed_bytes, built.packed_bytes);
+    // The compiled engine holds its packed weights once: not also their plain bytes
+    // (what stays plain is what some kernel reads plain: biases, small constants).
+    EXPECT_EQ(built.constant_bytes, m.constant_bytes);
+    EXPECT_LT(built.constant_bytes, built.packed_bytes / 10);
     const auto inputs = random_inputs(resnet_like());
     auto a = engine.create_context();
     auto b = loaded.create_context();

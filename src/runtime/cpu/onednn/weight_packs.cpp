@@ -34,7 +34,9 @@ struct WeightPacks::Impl {
 
 WeightKey weight_key(const ProgramTensor& t) {
   WeightKey k;
-  k.data = t.value.defined() ? static_cast<const void*>(t.value.raw_data()) : static_cast<const void*>(&t);
+  k.data = t.value.defined() ? static_cast<const void*>(t.value.raw_data())
+          : t.pack_key        ? t.pack_key
+                              : static_cast<const void*>(&t);
   k.dims = t.dims;
   k.dtype = t.dtype;
   return k;
@@ -190,6 +192,16 @@ std::optional<PackForFile> WeightPacks::for_file(const ProgramTensor* t) const {
   const memory::dims d = p.md.dims();
   return PackForFile{*tag, *dtype, Dims(d.begin(), d.end()), static_cast<const std::byte*>(p.mem.get_data_handle()),
                      p.md.get_size()};
+}
+
+bool WeightPacks::release_plain(const ProgramTensor* t) {
+  auto it = impl_->packs.find(weight_key(*t));
+  if (it == impl_->packs.end() || it->second.empty()) return false;
+  for (const auto& p : it->second) {
+    if (p.aliases_plain) return false;
+  }
+  for (auto& p : it->second) p.keeps.reset();
+  return true;
 }
 
 WeightPacks::Totals WeightPacks::totals() const {
