@@ -112,10 +112,6 @@ Operand to_operand(const Scope& s, const Value& v, const char* what) {
   throw UnsupportedError(std::string("operand ") + what + " is " + v.describe() + ", not a number");
 }
 
-bool is_bool_operand(const Operand& o) {
-  return o.is_scalar() ? o.scalar->kind == Scalar::Kind::Bool : o.tensor->dtype == DType::Bool;
-}
-
 // A binary operator with an operand known only at run time.
 Value on_tensors(const Scope& s, const std::string& target, const Operand& a, const Operand& b) {
   namespace ew = impl::elementwise;
@@ -131,10 +127,7 @@ Value on_tensors(const Scope& s, const std::string& target, const Operand& a, co
     case ElementwiseOp::Or:
     case ElementwiseOp::Xor:
       // On bools Python's & | ^ are logical; on ints they are bitwise.
-      if (!is_bool_operand(a) || !is_bool_operand(b)) {
-        throw UnsupportedError(target + " of ints known only at run time is not supported (bools only)");
-      }
-      return ew::logical(s, a, b, *op);
+      return ew::bitwise(s, a, b, *op);
     case ElementwiseOp::Equal:
     case ElementwiseOp::NotEqual:
     case ElementwiseOp::Less:

@@ -8,7 +8,7 @@ namespace atenrt::network {
 namespace {
 constexpr std::array<std::string_view, kElementwiseOpCount> kNames = {
     "add", "sub", "mul", "div", "pow", "min", "max", "floor_div", "trunc_div", "remainder",
-    "fmod", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "xor"};
+    "fmod", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "xor", "bit_and", "bit_or", "bit_xor"};
 }  // namespace
 
 std::string_view elementwise_op_name(ElementwiseOp op) {
@@ -17,7 +17,8 @@ std::string_view elementwise_op_name(ElementwiseOp op) {
 }
 
 bool is_comparison_or_logical(ElementwiseOp op) {
-  return static_cast<int>(op) >= static_cast<int>(ElementwiseOp::Equal);
+  return static_cast<int>(op) >= static_cast<int>(ElementwiseOp::Equal) &&
+         static_cast<int>(op) <= static_cast<int>(ElementwiseOp::Xor);
 }
 
 namespace detail {
@@ -39,6 +40,10 @@ Descs infer(const InferContext& ctx, const ElementwiseParams& p) {
   if (is_comparison_or_logical(p.op)) return {{DType::Bool, *dims}};
   if (a.dtype == DType::Bool && p.op != ElementwiseOp::Min && p.op != ElementwiseOp::Max) {
     ctx.fail(op + " does not take bool inputs");
+  }
+  const bool bitwise = p.op == ElementwiseOp::BitAnd || p.op == ElementwiseOp::BitOr || p.op == ElementwiseOp::BitXor;
+  if (bitwise && !is_integral(a.dtype)) {
+    ctx.fail(op + " needs integer inputs, got " + std::string(dtype_name(a.dtype)));
   }
   if (p.op == ElementwiseOp::Div && !is_floating(a.dtype)) {
     ctx.fail("div (true division) needs floating inputs, got " + std::string(dtype_name(a.dtype)) +

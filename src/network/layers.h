@@ -101,8 +101,11 @@ enum class ElementwiseOp : std::uint8_t {
   And,  // logical: non-zero is true
   Or,
   Xor,
+  BitAnd,  // bitwise, integer dtypes only (bool uses the logical ops)
+  BitOr,
+  BitXor,
 };
-inline constexpr int kElementwiseOpCount = 20;
+inline constexpr int kElementwiseOpCount = 23;
 std::string_view elementwise_op_name(ElementwiseOp op);
 bool is_comparison_or_logical(ElementwiseOp op);  // output is bool
 

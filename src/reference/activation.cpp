@@ -68,6 +68,9 @@ std::int64_t binary_i(const KernelContext& ctx, ElementwiseOp op, std::int64_t a
       if (r != 0 && ((r < 0) != (b < 0))) r += b;
       return r;
     }
+    case ElementwiseOp::BitAnd: return a & b;
+    case ElementwiseOp::BitOr: return a | b;
+    case ElementwiseOp::BitXor: return a ^ b;
     case ElementwiseOp::Div: break;  // rejected by shape inference
     default: {
       if (const auto c = math::compare(op, a, b)) return *c;

@@ -153,7 +153,9 @@ for op, fn in [("logical_and", torch.logical_and), ("logical_or", torch.logical_
     case(f"{op}_float_int", "elementwise", fn, T(3, 4, dtype=I64, lo=0, hi=2), T(3, 4, steps=True))
 for op, fn in [("bitwise_and", torch.bitwise_and), ("bitwise_or", torch.bitwise_or), ("bitwise_xor", torch.bitwise_xor)]:
     case(f"{op}_bool", "elementwise", fn, T(3, 4, dtype=BOOL), T(1, 4, dtype=BOOL))
-    case(f"{op}_int_refused", "elementwise", fn, T(3, 4, dtype=I64), T(3, 4, dtype=I64), refused="only bool tensors")
+    case(f"{op}_int", "elementwise", fn, T(3, 4, dtype=I64, lo=-9, hi=9), T(3, 4, dtype=I64, lo=-9, hi=9))
+    case(f"{op}_uint8_int32", "elementwise", fn, T(3, 4, dtype=torch.uint8, lo=0, hi=255), T(4, dtype=I32, lo=-300, hi=300))
+    case(f"{op}_int8_bool", "elementwise", fn, T(3, 4, dtype=torch.int8, lo=-128, hi=127), T(3, 4, dtype=BOOL))
 case("clamp_both", "elementwise", lambda x: torch.clamp(x, -0.5, 0.5), T(4, 5))
 case("clamp_min", "elementwise", lambda x: torch.clamp(x, min=0.1), T(4, 5))
 case("clamp_max_int", "elementwise", lambda x: torch.clamp(x, max=2), T(4, 5, dtype=I64))
@@ -195,10 +197,13 @@ for op in UNARY:
              T(2, 5, dtype=I64, lo=1, hi=4))
 case("round_half_even", "unary", torch.round, T(values=[0.5, 1.5, 2.5, -0.5, -1.5, 2.4, 2.6]))
 case("logical_not_bool", "unary", torch.logical_not, T(3, 4, dtype=BOOL))
-# torch 1.13 passes True as int 1: the result is int64, which has no layer.
-case("bitwise_and_scalar_int_refused", "elementwise", lambda a: aten.bitwise_and.Scalar(a, True), T(3, 4, dtype=BOOL), refused="only bool tensors")
+# torch 1.13 passes True as int 1: the result is int64.
+case("bitwise_and_scalar_int", "elementwise", lambda a: aten.bitwise_and.Scalar(a, True), T(3, 4, dtype=BOOL),
+     trivial="torch 1.13 types the bool as the int 1 or 0, so the values stay 0/1: the int64 result dtype is the point")
 case("bitwise_not_bool", "unary", torch.bitwise_not, T(3, 4, dtype=BOOL))
-case("bitwise_not_int_refused", "unary", torch.bitwise_not, T(3, 4, dtype=I64), refused="only bool tensors")
+case("bitwise_not_int", "unary", torch.bitwise_not, T(3, 4, dtype=I64, lo=-9, hi=9))
+case("bitwise_not_uint8", "unary", torch.bitwise_not, T(3, 4, dtype=torch.uint8, lo=0, hi=255))
+case("bitwise_not_int8", "unary", torch.bitwise_not, T(3, 4, dtype=torch.int8, lo=-128, hi=127))
 case("abs_int32", "unary", torch.abs, T(2, 5, dtype=I32))
 case("neg_int", "unary", torch.neg, T(2, 5, dtype=I64))
 
@@ -807,10 +812,12 @@ opcase("o_clip", "elementwise", aten.clip.default, T(3, 4), -0.5, 0.5)
 opcase("o_clip_tensor", "elementwise", aten.clip.Tensor, T(3, 4), T(4), None)
 opcase("o_floor_divide_scalar", "elementwise", aten.floor_divide.Scalar, T(3, 4), 0.75)
 opcase("o_true_divide", "elementwise", aten.true_divide.Tensor, T(3, 4, dtype=I64), T(4, dtype=I64, lo=1, hi=4))
-# torch 1.13 types a bool Scalar as int here: the result is int64, refused.
-opcase("o_bitwise_and_scalar_tensor", "elementwise", aten.bitwise_and.Scalar_Tensor, True, T(3, 4, dtype=BOOL), refused="only bool tensors")
-opcase("o_bitwise_or_scalar", "elementwise", aten.bitwise_or.Scalar, T(3, 4, dtype=BOOL), False, refused="only bool tensors")
-opcase("o_bitwise_xor_scalar_tensor", "elementwise", aten.bitwise_xor.Scalar_Tensor, True, T(3, 4, dtype=BOOL), refused="only bool tensors")
+# torch 1.13 types a bool Scalar as int here: the result is int64.
+opcase("o_bitwise_and_scalar_tensor", "elementwise", aten.bitwise_and.Scalar_Tensor, True, T(3, 4, dtype=BOOL),
+       trivial="torch 1.13 types the bool as the int 1 or 0, so the values stay 0/1: the int64 result dtype is the point")
+opcase("o_bitwise_or_scalar", "elementwise", aten.bitwise_or.Scalar, T(3, 4, dtype=BOOL), False,
+       trivial="torch 1.13 types the bool as the int 1 or 0, so the values stay 0/1: the int64 result dtype is the point")
+opcase("o_bitwise_xor_scalar_tensor", "elementwise", aten.bitwise_xor.Scalar_Tensor, True, T(3, 4, dtype=BOOL))
 opcase("o_fix", "unary", aten.fix.default, T(3, 4))
 opcase("o_square", "unary", aten.square.default, T(3, 4))
 opcase("o_max_other", "reduce", aten.max.other, T(3, 4), T(4))
@@ -962,9 +969,10 @@ opcase("o_index_hacked_twin", "select", aten.index.Tensor_hacked_twin, T(5, 3), 
 opcase("o_index_put_hacked_twin", "select", aten.index_put.hacked_twin, T(5, 3), [T(values=[0, 3], dtype=I64)], T(3))
 opcase("o_index_put_hacked_twin_accumulate", "select", aten.index_put.hacked_twin, T(5, 3), [T(values=[1, 1, 4], dtype=I64)],
        T(3, 3), True)
-opcase("o_bitwise_or_scalar_tensor", "elementwise", aten.bitwise_or.Scalar_Tensor, True, T(3, 4, dtype=BOOL),
-       refused="only bool tensors")
-opcase("o_bitwise_xor_scalar", "elementwise", aten.bitwise_xor.Scalar, T(3, 4, dtype=BOOL), True, refused="only bool tensors")
+opcase("o_bitwise_or_scalar_tensor", "elementwise", aten.bitwise_or.Scalar_Tensor, 6, T(3, 4, dtype=I32, lo=-9, hi=9))
+opcase("o_bitwise_xor_scalar", "elementwise", aten.bitwise_xor.Scalar, T(3, 4, dtype=I64, lo=-9, hi=9), -3)
+opcase("o_bitwise_and_float_refused", "elementwise", aten.bitwise_and.Tensor, T(3, 4), T(3, 4),
+       refused="bitwise ops take integer or bool tensors")
 opcase("o_nonzero_refused", "select", aten.nonzero.default, T(3, 4), refused="depends on the data")
 opcase("o_where_condition_refused", "select", aten.where.default, T(3, 4, dtype=BOOL), refused="depends on the data")
 opcase("o_embedding_bag_offsets_input_refused", "embedding", aten.embedding_bag.default, T(6, 3),
@@ -1007,9 +1015,9 @@ opcase("o_search_searchsorted_sorter", "search", aten.searchsorted.Tensor, T(val
 opcase("o_search_searchsorted_side_refused", "search", aten.searchsorted.Tensor, T(values=[0.0, 1.0]), T(3), side="middle",
        refused="side must be")
 
-# Python's & | ^ on tensors (training IR keeps __and__/__or__/__xor__): bool only, as bitwise_*.
+# Python's & | ^ on tensors (training IR keeps __and__/__or__/__xor__), as bitwise_*.
 for op in ("and", "or", "xor"):
     opcase(f"o_dunder_{op}_tensor", "elementwise", getattr(aten, f"__{op}__").Tensor, T(3, 4, dtype=BOOL), T(4, dtype=BOOL))
-    opcase(f"o_dunder_{op}_scalar", "elementwise", getattr(aten, f"__{op}__").Scalar, T(3, 4, dtype=BOOL), True,
-           refused="only bool tensors")
-opcase("o_dunder_or_int_refused", "elementwise", aten.__or__.Tensor, T(3, dtype=I64), T(3, dtype=I64), refused="only bool tensors")
+    opcase(f"o_dunder_{op}_scalar", "elementwise", getattr(aten, f"__{op}__").Scalar, T(3, 4, dtype=I32, lo=-9, hi=9), 6)
+    opcase(f"o_dunder_{op}_int", "elementwise", getattr(aten, f"__{op}__").Tensor, T(5, dtype=I64, lo=-20, hi=20),
+           T(5, dtype=I64, lo=-20, hi=20))

@@ -9,23 +9,19 @@ Capability refuse_out_variant(const NodeView& node, const ConversionSettings&) {
                         " writes into a preallocated 'out' tensor; export graphs use the functional overload");
 }
 
-Validator requires_bool(std::initializer_list<const char*> args) {
+Validator requires_integer_or_bool(std::initializer_list<const char*> args) {
   std::vector<std::string> names(args.begin(), args.end());
   return [names](const NodeView& node, const ConversionSettings&) {
+    auto refuse = [](const std::string& what, DType dt) {
+      return Capability::no(what + " is " + std::string(dtype_name(dt)) + "; bitwise ops take integer or bool tensors");
+    };
     for (const auto& a : names) {
       const ir::Argument* arg = node.find(a);
       if (!arg || !arg->is<ir::TensorRef>()) continue;  // a number
-      auto dt = node.dtype_of(a);
-      if (!dt || *dt != DType::Bool) {
-        return Capability::no("argument '" + a + "' is " +
-                              (dt ? std::string(dtype_name(*dt)) : std::string("of unknown dtype")) +
-                              "; only bool tensors are supported (no bitwise layer for integers)");
-      }
+      if (auto dt = node.dtype_of(a); dt && is_floating(*dt)) return refuse("argument '" + a + "'", *dt);
     }
-    // A bool tensor with an int number promotes to int64.
-    if (const ir::TensorMeta* out = node.output_meta(0); out && out->dtype && *out->dtype != DType::Bool) {
-      return Capability::no(std::string("the result is ") + std::string(dtype_name(*out->dtype)) +
-                            "; only bool tensors are supported (no bitwise layer for integers)");
+    if (const ir::TensorMeta* out = node.output_meta(0); out && out->dtype && is_floating(*out->dtype)) {
+      return refuse("the result", *out->dtype);
     }
     return Capability::yes();
   };

@@ -18,10 +18,11 @@ using network::NetworkTensor;
 // contain them, and the network has no in-place outputs.
 Capability refuse_out_variant(const NodeView& node, const ConversionSettings&);
 
-// The tensor argument `arg` is bool (bitwise ops on integers have no layer).
-Validator requires_bool(std::initializer_list<const char*> args);
 // The named bool argument is false (or absent).
 Validator requires_false(const char* arg, const char* why);
+// The tensor arguments and the result are integer or bool (bitwise ops;
+// torch defines them on nothing else).
+Validator requires_integer_or_bool(std::initializer_list<const char*> args);
 // Every listed tensor argument has a static shape.
 Validator requires_static(std::initializer_list<const char*> args);
 // All validators pass (first refusal wins).

@@ -83,17 +83,21 @@ ATENRT_CONVERTER(kFamily, keys("aten.ge.Tensor", "aten.ge.Scalar"))(const Scope&
 ATENRT_CONVERTER(kFamily, "aten.logical_and.default")(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::And); }
 ATENRT_CONVERTER(kFamily, "aten.logical_or.default")(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::Or); }
 ATENRT_CONVERTER(kFamily, "aten.logical_xor.default")(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::Xor); }
-// Bitwise ops (and Python's & | ^ on tensors, __and__/__or__/__xor__) equal the
-// logical ones on bool; integers have no layer.
-ATENRT_CONVERTER(kFamily, keys("aten.bitwise_and.Tensor", "aten.__and__.Tensor"), .validator = requires_bool({"self", "other"}))(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::And); }
-ATENRT_CONVERTER(kFamily, keys("aten.bitwise_and.Scalar", "aten.__and__.Scalar"), .validator = requires_bool({"self"}))(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::And); }
-ATENRT_CONVERTER(kFamily, "aten.bitwise_and.Scalar_Tensor", .validator = requires_bool({"other"}))(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::And); }
-ATENRT_CONVERTER(kFamily, keys("aten.bitwise_or.Tensor", "aten.__or__.Tensor"), .validator = requires_bool({"self", "other"}))(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::Or); }
-ATENRT_CONVERTER(kFamily, keys("aten.bitwise_or.Scalar", "aten.__or__.Scalar"), .validator = requires_bool({"self"}))(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::Or); }
-ATENRT_CONVERTER(kFamily, "aten.bitwise_or.Scalar_Tensor", .validator = requires_bool({"other"}))(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::Or); }
-ATENRT_CONVERTER(kFamily, keys("aten.bitwise_xor.Tensor", "aten.__xor__.Tensor"), .validator = requires_bool({"self", "other"}))(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::Xor); }
-ATENRT_CONVERTER(kFamily, keys("aten.bitwise_xor.Scalar", "aten.__xor__.Scalar"), .validator = requires_bool({"self"}))(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::Xor); }
-ATENRT_CONVERTER(kFamily, "aten.bitwise_xor.Scalar_Tensor", .validator = requires_bool({"other"}))(const Scope& s, const NodeArgs& args) { return logical(s, args, ElementwiseOp::Xor); }
+// Bitwise ops (and Python's & | ^ on tensors: __and__/__or__/__xor__): logical
+// on bool, bitwise layers on integers; torch defines neither on floats.
+Outputs bitwise(const Scope& s, const NodeArgs& args, ElementwiseOp op) {
+  const ir::TensorMeta* out = args.output_meta(0);
+  return one(ew::bitwise(s, args.operand("self"), args.operand("other"), op, out ? out->dtype : std::nullopt));
+}
+ATENRT_CONVERTER(kFamily, keys("aten.bitwise_and.Tensor", "aten.__and__.Tensor", "aten.bitwise_and.Scalar", "aten.__and__.Scalar",
+                               "aten.bitwise_and.Scalar_Tensor"), .validator = requires_integer_or_bool({"self", "other"}))
+(const Scope& s, const NodeArgs& args) { return bitwise(s, args, ElementwiseOp::And); }
+ATENRT_CONVERTER(kFamily, keys("aten.bitwise_or.Tensor", "aten.__or__.Tensor", "aten.bitwise_or.Scalar", "aten.__or__.Scalar",
+                               "aten.bitwise_or.Scalar_Tensor"), .validator = requires_integer_or_bool({"self", "other"}))
+(const Scope& s, const NodeArgs& args) { return bitwise(s, args, ElementwiseOp::Or); }
+ATENRT_CONVERTER(kFamily, keys("aten.bitwise_xor.Tensor", "aten.__xor__.Tensor", "aten.bitwise_xor.Scalar", "aten.__xor__.Scalar",
+                               "aten.bitwise_xor.Scalar_Tensor"), .validator = requires_integer_or_bool({"self", "other"}))
+(const Scope& s, const NodeArgs& args) { return bitwise(s, args, ElementwiseOp::Xor); }
 
 ATENRT_CONVERTER(kFamily, keys("aten.clamp.default", "aten.clamp.Tensor", "aten.clip.default", "aten.clip.Tensor"), .validator = clamp_bound)(const Scope& s, const NodeArgs& args) { return clamp(s, args); }
 ATENRT_CONVERTER(kFamily, "aten.clamp_min.default")(const Scope& s, const NodeArgs& args) {

@@ -45,7 +45,7 @@ ATENRT_CONVERTER(kFamily, keys("aten.trunc.default", "aten.fix.default"))(const 
 ATENRT_CONVERTER(kFamily, "aten.logical_not.default")(const Scope& s, const NodeArgs& args) {
   return one(un::logical_not(s, args.tensor("self")));
 }
-ATENRT_CONVERTER(kFamily, "aten.bitwise_not.default", .validator = requires_bool({"self"}))(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.bitwise_not.default", .validator = requires_integer_or_bool({"self"}))(const Scope& s, const NodeArgs& args) {
   return one(un::bitwise_not(s, args.tensor("self")));
 }
 ATENRT_CONVERTER(kFamily, "aten.square.default")(const Scope& s, const NodeArgs& args) {

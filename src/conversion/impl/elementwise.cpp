@@ -98,6 +98,18 @@ NetworkTensor* compare(const Scope& s, const Operand& a, const Operand& b, Eleme
   return s.add_elementwise("", as_tensor(s, a, dt), as_tensor(s, b, dt), op);
 }
 
+NetworkTensor* bitwise(const Scope& s, const Operand& a, const Operand& b, ElementwiseOp op,
+                       std::optional<DType> out) {
+  const DType dt = out.value_or(result_type(a, b));
+  if (dt == DType::Bool) return logical(s, a, b, op);  // the same on bools
+  check(is_integral(dt), "bitwise " + std::string(network::elementwise_op_name(op)) + " of " +
+                             std::string(dtype_name(dt)) + " is not defined (integer and bool tensors only)");
+  const ElementwiseOp bit = op == ElementwiseOp::And ? ElementwiseOp::BitAnd
+                            : op == ElementwiseOp::Or ? ElementwiseOp::BitOr
+                                                      : ElementwiseOp::BitXor;
+  return s.add_elementwise("", as_tensor(s, a, dt), as_tensor(s, b, dt), bit);
+}
+
 NetworkTensor* logical(const Scope& s, const Operand& a, const Operand& b, ElementwiseOp op) {
   // Non-zero is true in both inputs: compare in bool.
   auto* ta = as_tensor(s, a, DType::Bool);

@@ -27,6 +27,12 @@ NetworkTensor* atan2(const Scope& s, const Operand& a, const Operand& b);
 NetworkTensor* compare(const Scope& s, const Operand& a, const Operand& b, ElementwiseOp op);
 // logical_and/or/xor: any dtypes, non-zero is true, bool result.
 NetworkTensor* logical(const Scope& s, const Operand& a, const Operand& b, ElementwiseOp op);
+// bitwise_and/or/xor (op: And, Or or Xor): promote; bool results are the
+// logical ops, integer results the bitwise layers; floats are refused.
+// `out`: the result dtype when the graph records one (torch 1.13 types a bool
+// Scalar as an int, so bool & True is int64 there).
+NetworkTensor* bitwise(const Scope& s, const Operand& a, const Operand& b, ElementwiseOp op,
+                       std::optional<DType> out = std::nullopt);
 // clamp(x, min, max) with promotion over all three (either bound may be absent).
 NetworkTensor* clamp(const Scope& s, const Operand& x,
                      const std::optional<Operand>& min, const std::optional<Operand>& max);

@@ -31,9 +31,12 @@ NetworkTensor* logical_not(const Scope& s, NetworkTensor* x) {
 }
 
 NetworkTensor* bitwise_not(const Scope& s, NetworkTensor* x) {
-  check(x->dtype == DType::Bool, "bitwise_not of " + std::string(dtype_name(x->dtype)) +
-                                     " is not supported (only bool)");
-  return unary(s, x, UnaryOp::Not);
+  if (x->dtype == DType::Bool) return unary(s, x, UnaryOp::Not);
+  check(is_integral(x->dtype), "bitwise_not of " + std::string(dtype_name(x->dtype)) +
+                                   " is not defined (integer and bool tensors only)");
+  // ~x is x ^ (all ones): -1 in the signed dtypes, 255 in uint8.
+  const double ones = x->dtype == DType::UInt8 ? 255.0 : -1.0;
+  return s.add_elementwise("", x, scalar_constant(s, ones, x->dtype), network::ElementwiseOp::BitXor);
 }
 
 NetworkTensor* square(const Scope& s, NetworkTensor* x) {

@@ -94,7 +94,8 @@ std::vector<OracleCase> elementwise_cases() {
       {ElementwiseOp::Or, "torch.logical_or(x0, x1)", Gen::SmallInt, Gen::SmallInt},
       {ElementwiseOp::Xor, "torch.logical_xor(x0, x1)", Gen::SmallInt, Gen::SmallInt},
   };
-  static_assert(sizeof(float_ops) / sizeof(float_ops[0]) == kElementwiseOpCount);
+  // Every op but the bitwise ones, which take integers only (below).
+  static_assert(sizeof(float_ops) / sizeof(float_ops[0]) == kElementwiseOpCount - 3);
   const std::pair<Dims, Dims> shapes[] = {
       {{2, 3}, {2, 3}}, {{2, 1, 4}, {3, 1}}, {{5}, {}}, {{1}, {4, 1, 3}}, {{3, 7}, {1}}};
   std::vector<OracleCase> cases;
@@ -122,6 +123,9 @@ std::vector<OracleCase> elementwise_cases() {
       {ElementwiseOp::Fmod, "torch.fmod(x0, x1)", Gen::SmallInt, Gen::NonZeroInt},
       {ElementwiseOp::Less, "x0 < x1", Gen::SmallInt, Gen::SmallInt},
       {ElementwiseOp::Equal, "x0 == x1", Gen::SmallInt, Gen::SmallInt},
+      {ElementwiseOp::BitAnd, "torch.bitwise_and(x0, x1)", Gen::SmallInt, Gen::SmallInt},
+      {ElementwiseOp::BitOr, "torch.bitwise_or(x0, x1)", Gen::SmallInt, Gen::SmallInt},
+      {ElementwiseOp::BitXor, "torch.bitwise_xor(x0, x1)", Gen::SmallInt, Gen::SmallInt},
   };
   for (const auto& o : int_ops) {
     const std::string n(elementwise_op_name(o.op));

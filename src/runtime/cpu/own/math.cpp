@@ -46,6 +46,9 @@ std::optional<std::int64_t> int_op(ElementwiseOp op, std::int64_t a, std::int64_
     case ElementwiseOp::Mul: return wrap(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
     case ElementwiseOp::Min: return std::min(a, b);
     case ElementwiseOp::Max: return std::max(a, b);
+    case ElementwiseOp::BitAnd: return a & b;
+    case ElementwiseOp::BitOr: return a | b;
+    case ElementwiseOp::BitXor: return a ^ b;
     default: {
       const auto c = reference::math::compare(op, a, b);
       return c ? std::optional<std::int64_t>(*c) : std::nullopt;
