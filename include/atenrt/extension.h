@@ -100,7 +100,8 @@ class NodeInfo {
 //                softplus(alpha=beta,beta=threshold) clip(alpha=min,beta=max)
 //                gelu_erf gelu_tanh hard_sigmoid(alpha,beta) hard_swish silu mish
 //   elementwise: add sub mul div pow min max floor_div trunc_div remainder fmod
-//                eq ne lt le gt ge and or xor  (one dtype; comparisons give bool)
+//                eq ne lt le gt ge and or xor bit_and bit_or bit_xor  (one dtype; comparisons
+//                give bool; bit_* take integers)
 //   unary:       exp log log2 log10 log1p expm1 sqrt rsqrt abs neg reciprocal sin
 //                cos tan asin acos atan sinh cosh asinh acosh atanh erf floor ceil
 //                round trunc sign not isnan isinf lgamma digamma erfinv erfc i0
