@@ -37,10 +37,13 @@ BF16_EMULATION_FACTOR = 2.0
 # >= BF16_DIFFERS * max|emu - ref| (emu: PyTorch rounding where atenrt says it rounds; an engine that
 # ignores --precision bf16 scores ~1e-4). Models marked bf16_exact must also be that emulation:
 # max|out - emu| <= BF16_MATCH * max|emu - ref| (measured: bert_encoder 5e-5, gpt_decoder 0.02,
-# squeezenet1_0 0.04; an fp32 engine scores 1). Elsewhere atenrt's bf16 is not yet where the
+# squeezenet1_0 0.04; an fp32 engine scores 1). The emulation's own fp32 sums depend on the BLAS
+# PyTorch runs on, and a bf16 rounding point that a 1e-7 difference flips moves gpt_decoder's
+# logits: with Debian's reference BLAS gpt_decoder scores 0.02, with OpenBLAS (what a fresh
+# Debian 12 machine gets with libtorch-dev) 0.16; hence 0.25, still far from fp32's 1. Elsewhere atenrt's bf16 is not yet where the
 # emulation rounds: 0.4-0.65 on the batch-norm CNNs (resnet18, mobilenet_v3_small), alexnet 0.57,
 # swin_small 0.5, vit_small 1.0 (reported; until explained they are held to the bounds above only).
-BF16_MATCH = 0.1
+BF16_MATCH = 0.25
 BF16_DIFFERS = 0.25
 
 
