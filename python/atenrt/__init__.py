@@ -11,23 +11,35 @@ from .runtime import (AtenrtError, Engine, Error, ExecutionContext, FormatError,
                       TensorSpec, UnsupportedError, compile, dry_run, load, load_engine, load_plugin, loaded_plugins,
                       reset_log_callback, set_log_callback, settings_table)
 
-try:
-    from .export import LAYOUTS, export, save
-    from ._dynamic import Dim
-except ModuleNotFoundError as _e:  # torch absent: the runtime still works, the exporter says why not
-    if not (_e.name or "").startswith("torch"):
-        raise
-    _torch_missing = str(_e)
-    LAYOUTS = ()
+# The exporter (save, export, Dim, LAYOUTS) needs torch, and importing torch costs a serving
+# process over a second and ~150 MB: it is imported on first use, so `import atenrt` for the
+# runtime alone never loads torch.
+_EXPORTER_NAMES = ("save", "export", "Dim", "LAYOUTS")
 
-    def export(*args, **kwargs):
-        raise ImportError(f"atenrt.export needs PyTorch ({_torch_missing})")
 
-    def save(*args, **kwargs):
-        raise ImportError(f"atenrt.save needs PyTorch ({_torch_missing})")
+def _exporter(name):
+    try:
+        import importlib
+        # By name: `from . import export` would ask this module's __getattr__ for it first.
+        _export_module = importlib.import_module(__name__ + ".export")
+        _dim = importlib.import_module(__name__ + "._dynamic").Dim
+        found = {"save": _export_module.save, "export": _export_module.export, "Dim": _dim,
+                 "LAYOUTS": _export_module.LAYOUTS}
+    except ModuleNotFoundError as e:  # torch absent: the runtime still works, the exporter says why not
+        if not (e.name or "").startswith("torch"):
+            raise
+        missing = str(e)
 
-    def Dim(*args, **kwargs):
-        raise ImportError(f"atenrt.Dim needs PyTorch ({_torch_missing})")
+        def needs_torch(what):
+            def refuse(*args, **kwargs):
+                raise ImportError(f"atenrt.{what} needs PyTorch ({missing})")
+            return refuse
+
+        found = {"save": needs_torch("save"), "export": needs_torch("export"), "Dim": needs_torch("Dim"),
+                 "LAYOUTS": ()}
+    globals().update(found)
+    return found[name]
+
 
 __all__ = ["save", "export", "ExportError", "LAYOUTS", "Dim",
            "compile", "dry_run", "load", "load_engine", "load_plugin", "loaded_plugins", "set_log_callback", "reset_log_callback", "Input", "DryRunReport", "Segment", "StepSpec",
@@ -46,4 +58,6 @@ def __getattr__(name):
     # __version__ comes from the compiled module (CMake's project version, set in one place).
     if name == "__version__":
         return build_info()["version"]
+    if name in _EXPORTER_NAMES:
+        return _exporter(name)
     raise AttributeError(f"module 'atenrt' has no attribute {name!r}")
