@@ -92,5 +92,29 @@ class MappedWeightsAreShared(unittest.TestCase):
             self.assertLessEqual(pss, 0.6 * rss, f"Pss {pss} kB: the pages are counted half to each process")
 
 
+
+@unittest.skipIf(NATIVE_MISSING, f"atenrt's compiled module is not available: {NATIVE_MISSING}")
+@unittest.skipIf(torch is None, "PyTorch (Debian python3-torch) is needed to export the model")
+class RuntimeOnlyProcesses(unittest.TestCase):
+    def test_loading_and_running_an_engine_never_imports_torch(self):
+        """torch costs a serving process over a second and ~150 MB: only the exporter may load it."""
+        with tempfile.TemporaryDirectory(prefix="atenrt_notorch_") as folder:
+            pt2 = os.path.join(folder, "lin.pt2")
+            path = os.path.join(folder, "lin.atrt")
+            atenrt.save(nn.Linear(4, 3).eval(), (torch.randn(2, 4),), pt2)
+            atenrt.compile(pt2).save(path)
+            env = dict(os.environ)
+            env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(atenrt.__path__[0])] +
+                                                [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+            script = ("import sys, numpy as np, atenrt\n"
+                      "engine = atenrt.load(sys.argv[1])\n"
+                      "out = engine.create_context().run([np.ones((2, 4), np.float32)])\n"
+                      "print(out[0].shape, 'torch' in sys.modules)\n")
+            result = subprocess.run([sys.executable, "-c", script, path], capture_output=True, text=True, env=env,
+                                    timeout=120)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(result.stdout.split(), ["(2,", "3)", "False"])
+
+
 if __name__ == "__main__":
     unittest.main()
