@@ -1,4 +1,5 @@
 // Per-kind tables (names) and the shape-inference dispatch.
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <sstream>
@@ -133,7 +134,9 @@ std::int64_t window_output(const InferContext& ctx, std::int64_t in, std::int64_
 Dims resolve_reshape(const InferContext& ctx, const Dims& target, std::int64_t numel) {
   Dims out = target;
   int infer_at = -1;
-  std::int64_t known = 1;
+  // In 128 bits, saturated at 2^64: a hostile target's product must not wrap.
+  __int128 product = 1;
+  bool zero = false;
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (out[i] == -1) {
       if (infer_at >= 0) ctx.fail("reshape dims " + dims_to_string(target) + " have more than one -1");
@@ -141,9 +144,15 @@ Dims resolve_reshape(const InferContext& ctx, const Dims& target, std::int64_t n
     } else if (out[i] < 0) {
       ctx.fail("reshape dims " + dims_to_string(target) + " have a negative size");
     } else {
-      known *= out[i];
+      zero = zero || out[i] == 0;
+      product = std::min<__int128>(product * out[i], __int128{1} << 64);
     }
   }
+  if (zero) product = 0;
+  if (product > std::numeric_limits<std::int64_t>::max()) {
+    ctx.fail("reshape dims " + dims_to_string(target) + " hold more than 2^63 - 1 elements");
+  }
+  const std::int64_t known = static_cast<std::int64_t>(product);
   if (numel < 0) return out;  // input size unknown: -1 stays dynamic
   if (infer_at >= 0) {
     if (known == 0 || numel % known != 0) {

@@ -167,6 +167,9 @@ TEST(Network, HugeParametersDoNotWrap) {
   auto* w = n.add_constant("w", Tensor(DType::Float32, {2, 2, 1, 1}));
   expect_error<LayerError>([&] { n.add_convolution("conv", x, w, nullptr, conv); },
                            {"layer 'conv' (Convolution)", "does not fit in int64"});
+  // A reshape target whose product passes 2^63 (found by the engine-file fuzzer).
+  expect_error<LayerError>([&] { n.add_reshape("rs_big", x, {kBig, kBig, 0, -1}); }, {"layer 'rs_big'"});
+  expect_error<LayerError>([&] { n.add_reshape("rs_huge", x, {kBig, 4, 8}); }, {"more than 2^63 - 1 elements"});
   // A slice step near INT64_MAX selects one element.
   EXPECT_EQ(n.add_slice("sl", x, {2}, {0}, {8}, {std::numeric_limits<std::int64_t>::max()})->dims,
             (Dims{1, 2, 1, 8}));
