@@ -226,17 +226,9 @@ std::string Engine::describe() const {
     out << "\n";
   }
   if (hybrid_) out << "segments: " << segments_summary() << "\n";
-  runtime::MemoryStats mem;
-  for (const auto* e : internal_engines()) {
-    const auto m = e->memory();
-    mem.arena_bytes += m.arena_bytes;
-    mem.naive_bytes += m.naive_bytes;
-    mem.constant_bytes += m.constant_bytes;
-    mem.scratch_bytes = std::max(mem.scratch_bytes, m.scratch_bytes);
-  }
-  out << "memory: activations " << mem.arena_bytes << " bytes planned (" << mem.naive_bytes
-      << " without reuse), weights " << mem.constant_bytes << " bytes, scratch " << mem.scratch_bytes
-      << " bytes\n";
+  const MemoryBreakdown mem = memory();
+  out << "memory: activations " << mem.activations << " bytes planned (" << mem.activations_without_reuse
+      << " without reuse), weights " << mem.weights_plain << " bytes, scratch " << mem.scratch << " bytes\n";
   return out.str();
 }
 
