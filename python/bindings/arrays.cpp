@@ -1,24 +1,15 @@
 #include "arrays.h"
 
-#include <bit>
 #include <cstdint>
 #include <cstring>
 
 #include "errors.h"
+#include "ir/element.h"
 
 namespace py = pybind11;
 
 namespace atenrt::python {
 namespace {
-
-std::uint16_t float_to_bfloat16(float f) {
-  const std::uint32_t bits = std::bit_cast<std::uint32_t>(f);
-  if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((bits >> 16) | 0x40u);  // quiet NaN
-  const std::uint32_t rounding = 0x7fffu + ((bits >> 16) & 1u);  // to nearest, ties to even
-  return static_cast<std::uint16_t>((bits + rounding) >> 16);
-}
-
-float bfloat16_to_float(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 
 std::string describe_array(const py::array& a) {
   std::vector<std::int64_t> dims(a.shape(), a.shape() + a.ndim());
@@ -68,7 +59,7 @@ void copy_input(const BoundInput& in, Tensor& dst) {
   if (in.to_bfloat16) {
     const auto* src = static_cast<const float*>(in.data);
     auto* out = dst.mutable_data<std::uint16_t>();
-    for (std::int64_t i = 0, n = dst.numel(); i < n; ++i) out[i] = float_to_bfloat16(src[i]);
+    for (std::int64_t i = 0, n = dst.numel(); i < n; ++i) out[i] = ir::float_to_bf16(src[i]);
     return;
   }
   if (dst.nbytes()) std::memcpy(dst.raw_mutable_data(), in.data, dst.nbytes());
@@ -82,7 +73,7 @@ py::array to_numpy(const Tensor& t) {
   if (c.dtype() == DType::BFloat16) {
     const auto* src = c.data<std::uint16_t>();
     auto* dst = static_cast<float*>(out.mutable_data());
-    for (std::int64_t i = 0, n = c.numel(); i < n; ++i) dst[i] = bfloat16_to_float(src[i]);
+    for (std::int64_t i = 0, n = c.numel(); i < n; ++i) dst[i] = ir::bf16_to_float(src[i]);
   } else if (c.dtype() == DType::Bool) {  // numpy bools must be exactly 0 or 1
     const auto* src = c.data<std::uint8_t>();
     auto* dst = static_cast<std::uint8_t*>(out.mutable_data());

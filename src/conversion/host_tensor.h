@@ -12,8 +12,8 @@ namespace atenrt::conversion {
 // Element `flat` of a contiguous tensor, converted.
 double element_as_double(const Tensor& t, std::int64_t flat);
 std::int64_t element_as_int(const Tensor& t, std::int64_t flat);
-// Stores `v` into element `flat` of a contiguous tensor (rounded / truncated
-// as a cast to the dtype would).
+// Stores `v` into element `flat` of a contiguous tensor as a cast to the
+// dtype would (ir/element.h: float -> int as torch does on x86).
 void set_element(Tensor& t, std::int64_t flat, double v);
 void set_element_int(Tensor& t, std::int64_t flat, std::int64_t v);
 
@@ -23,11 +23,5 @@ Tensor scalar_tensor_int(DType dtype, std::int64_t v);
 // A contiguous tensor of `sizes` filled from `values` (row-major).
 Tensor tensor_from(DType dtype, std::vector<std::int64_t> sizes, const std::vector<double>& values);
 Tensor int64_tensor(std::vector<std::int64_t> sizes, const std::vector<std::int64_t>& values);
-
-// float <-> half / bfloat16 bit patterns (round to nearest even).
-std::uint16_t float_to_half(float f);
-float half_to_float(std::uint16_t h);
-std::uint16_t float_to_bfloat16(float f);
-float bfloat16_to_float(std::uint16_t b);
 
 }  // namespace atenrt::conversion

@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <algorithm>
-#include <cstring>
 #include <unordered_set>
 
+#include "ir/element.h"
 #include "lowering/graph_builder.h"
 #include "lowering/node_args.h"
 
@@ -32,28 +32,6 @@ bool supported_dtype(DType t) {
   return t == DType::Float32 || t == DType::Float64 || t == DType::Int64 || t == DType::Int32 || t == DType::Bool;
 }
 
-double read(const std::byte* p, DType t) {
-  switch (t) {
-    case DType::Float32: { float v; std::memcpy(&v, p, 4); return v; }
-    case DType::Float64: { double v; std::memcpy(&v, p, 8); return v; }
-    case DType::Int64: { std::int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
-    case DType::Int32: { std::int32_t v; std::memcpy(&v, p, 4); return v; }
-    case DType::Bool: return *reinterpret_cast<const std::uint8_t*>(p) ? 1.0 : 0.0;
-    default: return 0;
-  }
-}
-
-void write(std::byte* p, DType t, double v) {
-  switch (t) {
-    case DType::Float32: { float f = static_cast<float>(v); std::memcpy(p, &f, 4); break; }
-    case DType::Float64: std::memcpy(p, &v, 8); break;
-    case DType::Int64: { auto i = static_cast<std::int64_t>(v); std::memcpy(p, &i, 8); break; }
-    case DType::Int32: { auto i = static_cast<std::int32_t>(v); std::memcpy(p, &i, 4); break; }
-    case DType::Bool: { std::uint8_t b = v != 0; std::memcpy(p, &b, 1); break; }
-    default: break;
-  }
-}
-
 // Elements of `t` broadcast to `sizes`, row-major, as doubles.
 std::vector<double> broadcast_values(const Tensor& t, const std::vector<std::int64_t>& sizes) {
   std::vector<std::int64_t> strides(sizes.size(), 0);
@@ -65,14 +43,14 @@ std::vector<double> broadcast_values(const Tensor& t, const std::vector<std::int
   const auto bytes = view.to_bytes();
   const std::size_t es = element_size(t.dtype());
   std::vector<double> out(bytes.size() / es);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = read(bytes.data() + i * es, t.dtype());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = ir::read_f64(bytes.data() + i * es, t.dtype());
   return out;
 }
 
 Tensor from_values(const std::vector<double>& v, DType t, const std::vector<std::int64_t>& sizes) {
   Tensor out(t, sizes);
   const std::size_t es = element_size(t);
-  for (std::size_t i = 0; i < v.size(); ++i) write(out.raw_mutable_data() + i * es, t, v[i]);
+  for (std::size_t i = 0; i < v.size(); ++i) ir::write_f64(out.raw_mutable_data() + i * es, t, v[i]);
   return out;
 }
 

@@ -561,7 +561,7 @@ std::string GraphBuilder::index_select(const std::string& x, std::int64_t dim, c
 }
 std::string GraphBuilder::arange(double start, double end, double step, DType dtype) {
   auto n = [&](double v) -> ir::Argument {
-    if (is_integral(dtype) && v == std::floor(v)) return static_cast<std::int64_t>(v);
+    if (is_integral(dtype) && v == std::floor(v) && std::fabs(v) < 0x1p63) return static_cast<std::int64_t>(v);
     return v;
   };
   return emit("aten.arange.start_step", {na("start", n(start)), na("end", n(end)), na("step", n(step)),

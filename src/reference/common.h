@@ -9,6 +9,7 @@
 
 #include "atenrt/errors.h"
 #include "atenrt/tensor.h"
+#include "ir/element.h"
 #include "network/network.h"
 
 namespace atenrt::reference::detail {
@@ -16,20 +17,15 @@ namespace atenrt::reference::detail {
 using network::Dims;
 using network::TensorDesc;
 
-// IEEE half and bfloat16, round to nearest even.
-float half_to_float(std::uint16_t h);
-std::uint16_t float_to_half(float f);
-float bf16_to_float(std::uint16_t b);
-std::uint16_t float_to_bf16(float f);
-
-// One element at `p` of `dtype`, as double or int64.
-double read_f64(const std::byte* p, DType dtype);
-std::int64_t read_i64(const std::byte* p, DType dtype);
-// Writes with torch conversion rules: float→int truncates toward zero (NaN
-// and out-of-range give INT64_MIN before narrowing, as x86 does), integers
-// narrow by wrapping, anything→bool is != 0.
-void write_f64(std::byte* p, DType dtype, double v);
-void write_i64(std::byte* p, DType dtype, std::int64_t v);
+// Element conversion is the ground floor's (ir/element.h): torch's rules.
+using ir::bf16_to_float;
+using ir::float_to_bf16;
+using ir::float_to_half;
+using ir::half_to_float;
+using ir::read_f64;
+using ir::read_i64;
+using ir::write_f64;
+using ir::write_i64;
 
 // Row-major values of any view.
 std::vector<double> load_f64(const Tensor& t);

@@ -105,7 +105,8 @@ NetworkTensor* scalar_constant(const Scope& s, double v, DType dtype, int rank) 
 NetworkTensor* scalar_constant(const Scope& s, const Scalar& v, DType dtype, int rank) {
   if (!is_floating(dtype) && dtype != DType::Bool) {
     Tensor t(dtype, Dims(static_cast<std::size_t>(rank), 1));
-    set_element_int(t, 0, v.is_float() ? static_cast<std::int64_t>(v.f) : v.i);
+    if (v.is_float()) set_element(t, 0, v.f);
+    else set_element_int(t, 0, v.i);
     return s.add_constant("const", t);
   }
   return scalar_constant(s, v.f, dtype, rank);

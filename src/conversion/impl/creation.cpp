@@ -18,8 +18,8 @@ Value full(const Scope& s, const std::vector<std::int64_t>& size, const Scalar& 
   if (numel(size) > kMaxFolded) return fill(s, size, value.f, dtype);
   Tensor t(dtype, size);
   for (std::int64_t i = 0; i < t.numel(); ++i) {
-    if (is_floating(dtype) || dtype == DType::Bool) set_element(t, i, value.f);
-    else set_element_int(t, i, value.is_float() ? static_cast<std::int64_t>(value.f) : value.i);
+    if (is_floating(dtype) || dtype == DType::Bool || value.is_float()) set_element(t, i, value.f);
+    else set_element_int(t, i, value.i);
   }
   return t;
 }
@@ -63,8 +63,8 @@ Tensor arange(const ArangeArgs& a, DType dtype) {
   Tensor t(dtype, {*n});
   for (std::int64_t i = 0; i < *n; ++i) {
     const double v = a.start.f + static_cast<double>(i) * a.step.f;
-    if (is_floating(dtype)) set_element(t, i, v);
-    else set_element_int(t, i, floating ? static_cast<std::int64_t>(v) : a.start.i + i * a.step.i);
+    if (is_floating(dtype) || floating) set_element(t, i, v);
+    else set_element_int(t, i, a.start.i + i * a.step.i);
   }
   return t;
 }

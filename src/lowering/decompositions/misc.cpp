@@ -10,7 +10,7 @@ namespace {
 
 // A number operand that keeps integer tensors integer (torch writes 2, not 2.0).
 ir::Argument number_for(GraphBuilder& b, const std::string& like, double v) {
-  if (!is_floating(b.dtype(like)) && v == std::floor(v)) return ir::Argument(static_cast<std::int64_t>(v));
+  if (!is_floating(b.dtype(like)) && v == std::floor(v) && std::fabs(v) < 0x1p63) return ir::Argument(static_cast<std::int64_t>(v));
   return num(v);
 }
 

@@ -8,7 +8,6 @@
 #include <limits>
 
 #include "network/network.h"
-#include "reference/common.h"
 #include "reference/reference.h"
 
 namespace atenrt::network {
@@ -294,26 +293,6 @@ TEST(Reference, HandComputedCases) {
   Tensor transposed(base.storage(), DType::Float32, {3, 2}, {1, 3}, 0);
   EXPECT_EQ(floats(reference::run_kernel("neg", UnaryParams{UnaryOp::Neg}, {transposed})[0]),
             (std::vector<float>{-1, -4, -2, -5, -3, -6}));
-}
-
-TEST(Reference, HalfAndBFloat16Conversion) {
-  using namespace reference::detail;
-  EXPECT_EQ(float_to_half(1.0f), 0x3c00);
-  EXPECT_EQ(float_to_half(65504.0f), 0x7bff);
-  EXPECT_EQ(float_to_half(65520.0f), 0x7c00);  // rounds to inf
-  EXPECT_EQ(float_to_half(-0.0f), 0x8000);
-  EXPECT_EQ(float_to_half(5.960464477539063e-08f), 0x0001);  // smallest subnormal
-  EXPECT_EQ(float_to_half(1.0f + 1.0f / 2048), 0x3c00);       // tie rounds to even
-  EXPECT_EQ(half_to_float(0x0001), 5.960464477539063e-08f);
-  EXPECT_EQ(half_to_float(0xc000), -2.0f);
-  EXPECT_TRUE(std::isnan(half_to_float(float_to_half(NAN))));
-  EXPECT_EQ(float_to_bf16(1.0f), 0x3f80);
-  EXPECT_EQ(float_to_bf16(1.00390625f), 0x3f80);  // tie to even
-  EXPECT_EQ(float_to_bf16(1.01171875f), 0x3f82);  // tie rounds up to even
-  EXPECT_TRUE(std::isnan(bf16_to_float(float_to_bf16(NAN))));
-  for (std::uint32_t h = 0; h < 0x7c00; h += 7) {  // every 7th finite half round-trips
-    EXPECT_EQ(float_to_half(half_to_float(static_cast<std::uint16_t>(h))), h);
-  }
 }
 
 TEST(Network, KindTablesAreComplete) {

@@ -1,8 +1,5 @@
 #include "runtime/cpu/own/util.h"
 
-#include <cmath>
-#include <limits>
-
 namespace atenrt::runtime::cpu::own {
 
 bool numeric(DType d) {
@@ -10,79 +7,6 @@ bool numeric(DType d) {
     case DType::Float32: case DType::Float64: case DType::Int64: case DType::Int32:
     case DType::Int16: case DType::Int8: case DType::UInt8: case DType::Bool: return true;
     default: return false;
-  }
-}
-
-namespace {
-template <typename T>
-T at(const void* base, std::int64_t i) {
-  T v;
-  std::memcpy(&v, static_cast<const std::byte*>(base) + i * static_cast<std::int64_t>(sizeof(T)), sizeof(T));
-  return v;
-}
-template <typename T>
-void put(void* base, std::int64_t i, T v) {
-  std::memcpy(static_cast<std::byte*>(base) + i * static_cast<std::int64_t>(sizeof(T)), &v, sizeof(T));
-}
-// Float to integer as x86 truncation does: out-of-range and NaN give the minimum.
-template <typename T>
-T trunc_to(double v) {
-  if (!(v > static_cast<double>(std::numeric_limits<std::int64_t>::min()) - 1.0 &&
-        v < static_cast<double>(std::numeric_limits<std::int64_t>::max()))) {
-    return static_cast<T>(std::numeric_limits<std::int64_t>::min());
-  }
-  return static_cast<T>(static_cast<std::int64_t>(v));
-}
-}  // namespace
-
-double load_f(DType d, const void* b, std::int64_t i) {
-  switch (d) {
-    case DType::Float32: return at<float>(b, i);
-    case DType::Float64: return at<double>(b, i);
-    case DType::Int64: return static_cast<double>(at<std::int64_t>(b, i));
-    case DType::Int32: return at<std::int32_t>(b, i);
-    case DType::Int16: return at<std::int16_t>(b, i);
-    case DType::Int8: return at<std::int8_t>(b, i);
-    case DType::UInt8: return at<std::uint8_t>(b, i);
-    case DType::Bool: return at<std::uint8_t>(b, i) ? 1.0 : 0.0;
-    default: return 0.0;
-  }
-}
-
-std::int64_t load_i(DType d, const void* b, std::int64_t i) {
-  switch (d) {
-    case DType::Float32: return trunc_to<std::int64_t>(at<float>(b, i));
-    case DType::Float64: return trunc_to<std::int64_t>(at<double>(b, i));
-    case DType::Int64: return at<std::int64_t>(b, i);
-    case DType::Int32: return at<std::int32_t>(b, i);
-    case DType::Int16: return at<std::int16_t>(b, i);
-    case DType::Int8: return at<std::int8_t>(b, i);
-    case DType::UInt8: return at<std::uint8_t>(b, i);
-    case DType::Bool: return at<std::uint8_t>(b, i) ? 1 : 0;
-    default: return 0;
-  }
-}
-
-void store_f(DType d, void* b, std::int64_t i, double v) {
-  switch (d) {
-    case DType::Float32: put<float>(b, i, static_cast<float>(v)); break;
-    case DType::Float64: put<double>(b, i, v); break;
-    case DType::Bool: put<std::uint8_t>(b, i, v != 0.0 ? 1 : 0); break;
-    default: store_i(d, b, i, trunc_to<std::int64_t>(v)); break;
-  }
-}
-
-void store_i(DType d, void* b, std::int64_t i, std::int64_t v) {
-  switch (d) {
-    case DType::Float32: put<float>(b, i, static_cast<float>(v)); break;
-    case DType::Float64: put<double>(b, i, static_cast<double>(v)); break;
-    case DType::Int64: put<std::int64_t>(b, i, v); break;
-    case DType::Int32: put<std::int32_t>(b, i, static_cast<std::int32_t>(v)); break;
-    case DType::Int16: put<std::int16_t>(b, i, static_cast<std::int16_t>(v)); break;
-    case DType::Int8: put<std::int8_t>(b, i, static_cast<std::int8_t>(v)); break;
-    case DType::UInt8: put<std::uint8_t>(b, i, static_cast<std::uint8_t>(v)); break;
-    case DType::Bool: put<std::uint8_t>(b, i, v != 0 ? 1 : 0); break;
-    default: break;
   }
 }
 

@@ -6,16 +6,27 @@
 #include <string>
 
 #include "atenrt/dtype.h"
+#include "ir/element.h"
 #include "runtime/cpu/kernel.h"
 
 namespace atenrt::runtime::cpu::own {
 
 // Whether our kernels can read/write this dtype as numbers (not f16/bf16).
 bool numeric(DType d);
-double load_f(DType d, const void* base, std::int64_t i);
-std::int64_t load_i(DType d, const void* base, std::int64_t i);
-void store_f(DType d, void* base, std::int64_t i, double v);  // float → int truncates
-void store_i(DType d, void* base, std::int64_t i, std::int64_t v);
+// Element i of a buffer of dtype d, through the ground floor's conversion
+// (ir/element.h: float -> int as torch does on x86).
+inline double load_f(DType d, const void* base, std::int64_t i) {
+  return ir::read_f64(static_cast<const std::byte*>(base) + i * static_cast<std::int64_t>(element_size(d)), d);
+}
+inline std::int64_t load_i(DType d, const void* base, std::int64_t i) {
+  return ir::read_i64(static_cast<const std::byte*>(base) + i * static_cast<std::int64_t>(element_size(d)), d);
+}
+inline void store_f(DType d, void* base, std::int64_t i, double v) {
+  ir::write_f64(static_cast<std::byte*>(base) + i * static_cast<std::int64_t>(element_size(d)), d, v);
+}
+inline void store_i(DType d, void* base, std::int64_t i, std::int64_t v) {
+  ir::write_i64(static_cast<std::byte*>(base) + i * static_cast<std::int64_t>(element_size(d)), d, v);
+}
 
 // Copies an N-d view (dims, src strides in elements, may be negative) into a
 // contiguous destination, element by element of `elem` bytes.
