@@ -11,7 +11,6 @@
 #include "ir/checked_math.h"
 #include "ir/memory_limit.h"
 #include "reference/reference.h"
-#include "runtime/cpu/weight_packs.h"
 
 namespace atenrt::builder {
 
@@ -159,7 +158,7 @@ DynamicEngine::DynamicEngine(Network net, BuilderConfig config, std::vector<Inpu
       config_(std::move(config)),
       ranges_(std::move(ranges)),
       capacity_(std::max<std::size_t>(1, capacity)),
-      packs_(std::make_shared<runtime::cpu::WeightPacks>()) {
+      packs_(runtime::make_shared_weight_packs()) {
   if (ranges_.size() != net_.inputs().size()) {
     throw std::logic_error("dynamic engine: " + std::to_string(ranges_.size()) + " ranges for " +
                            std::to_string(net_.inputs().size()) + " inputs");

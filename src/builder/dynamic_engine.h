@@ -10,8 +10,9 @@
 // runtime::Engine (kernels, layouts, memory plan) for exactly that shape.
 // Specializations are made on first use and cached (bounded, shared by every
 // context, thread safe); the opt shape's is made at compile time. All of them
-// share one WeightPacks: a weight is packed once, by the first
-// specialization that needs it, and read by the rest in place.
+// share one store of weight packs (runtime::SharedWeightPacks): a weight is
+// packed once, by the first specialization that needs it, and read by the
+// rest in place.
 #pragma once
 
 #include <cstdint>
@@ -109,7 +110,7 @@ class DynamicEngine {
   BuilderConfig config_;
   std::vector<InputRange> ranges_;
   std::size_t capacity_;
-  std::shared_ptr<runtime::cpu::WeightPacks> packs_;
+  std::shared_ptr<runtime::SharedWeightPacks> packs_;
   std::shared_ptr<const runtime::Engine> opt_;
   std::vector<Dims> corner_outputs_[2];
 

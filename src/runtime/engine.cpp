@@ -202,11 +202,17 @@ Engine::Engine(Program program, EngineOptions options, std::shared_ptr<const Loa
   impl_ = std::move(impl);
 }
 
-Engine::Engine(Program program, EngineOptions options, std::shared_ptr<cpu::WeightPacks> packs) {
+struct SharedWeightPacks {
+  cpu::WeightPacks packs;
+};
+
+std::shared_ptr<SharedWeightPacks> make_shared_weight_packs() { return std::make_shared<SharedWeightPacks>(); }
+
+Engine::Engine(Program program, EngineOptions options, std::shared_ptr<SharedWeightPacks> shared) {
   auto impl = std::make_shared<Impl>();
   impl->program = std::move(program);
   impl->options = options;
-  impl->packs = std::move(packs);
+  if (shared) impl->packs = std::shared_ptr<cpu::WeightPacks>(shared, &shared->packs);  // keeps `shared` alive
   impl->compile();
   impl_ = std::move(impl);
 }

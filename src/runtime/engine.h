@@ -82,9 +82,11 @@ struct MemoryStats {
 
 // What a loaded engine keeps of its file (engine_impl.h).
 struct LoadedFile;
-namespace cpu {
-class WeightPacks;
-}
+// Weight packs that engines made from one network share (the shape
+// specializations of a dynamic engine): a weight one of them packed is not
+// packed again. Opaque outside the runtime: the backend decides what a pack is.
+struct SharedWeightPacks;
+std::shared_ptr<SharedWeightPacks> make_shared_weight_packs();
 
 class ExecutionContext;
 
@@ -97,7 +99,7 @@ class Engine {
   // made from the same network (the shape specializations of a dynamic
   // engine): a weight one of them packed is not packed again. Engines that
   // share packs must be made one at a time.
-  Engine(Program program, EngineOptions options, std::shared_ptr<cpu::WeightPacks> packs);
+  Engine(Program program, EngineOptions options, std::shared_ptr<SharedWeightPacks> packs);
 
   const std::vector<TensorInfo>& inputs() const;
   const std::vector<TensorInfo>& outputs() const;

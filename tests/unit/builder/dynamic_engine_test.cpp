@@ -10,7 +10,7 @@
 #include "builder/dynamic_engine.h"
 #include "engine_resign.h"
 #include "runtime/serialize.h"
-#include "test_util.h"
+#include "support/engine_check.h"
 
 namespace atenrt::builder {
 namespace {

@@ -3,7 +3,7 @@
 // outputs the reference computes.
 #include <gtest/gtest-spi.h>
 
-#include "test_util.h"
+#include "support/engine_check.h"
 
 namespace atenrt::testing {
 namespace {

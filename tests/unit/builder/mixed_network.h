@@ -2,7 +2,7 @@
 // input checks).
 #pragma once
 
-#include "test_util.h"
+#include "support/engine_check.h"
 
 namespace atenrt::testing {
 

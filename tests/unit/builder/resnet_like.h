@@ -2,7 +2,7 @@
 // residual adds, a downsampling block, global pooling, a classifier).
 #pragma once
 
-#include "test_util.h"
+#include "support/engine_check.h"
 
 namespace atenrt::testing {
 

@@ -1,4 +1,4 @@
-// Shared helpers for the builder/runtime tests: random inputs, the reference
+// Shared helpers for the builder and runtime tests: random inputs, the reference
 // oracle and tolerant comparison.
 #pragma once
 

@@ -3,7 +3,7 @@
 // reference over a table of shapes, and that the engine really picks them.
 #include <gtest/gtest.h>
 
-#include "test_util.h"
+#include "support/engine_check.h"
 
 namespace atenrt::testing {
 namespace {

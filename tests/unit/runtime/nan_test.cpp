@@ -8,7 +8,7 @@
 
 #include <limits>
 
-#include "test_util.h"
+#include "support/engine_check.h"
 
 namespace atenrt::testing {
 namespace {

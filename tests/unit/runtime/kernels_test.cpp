@@ -5,7 +5,7 @@
 // double (error ~ sqrt(K) * 2^-24 * sum|terms| for K up to a few hundred).
 #include <gtest/gtest.h>
 
-#include "test_util.h"
+#include "support/engine_check.h"
 
 namespace atenrt::testing {
 namespace {

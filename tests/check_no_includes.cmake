@@ -1,0 +1,18 @@
+# Fails when a file under DIR (recursively) includes a project header whose
+# path matches FORBIDDEN (a regex on the quoted path). WHY says the rule.
+file(GLOB_RECURSE files ${DIR}/*.cpp ${DIR}/*.h)
+set(bad "")
+foreach(f ${files})
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+  foreach(line ${lines})
+    string(REGEX REPLACE "^[^\"]*\"([^\"]*)\".*$" "\\1" path "${line}")
+    if(path MATCHES "${FORBIDDEN}")
+      list(APPEND bad "${f}: ${line}")
+    endif()
+  endforeach()
+endforeach()
+if(bad)
+  list(JOIN bad "\n" text)
+  message(FATAL_ERROR "${WHY}:\n${text}")
+endif()
+message(STATUS "${DIR}: no include matches ${FORBIDDEN}")
