@@ -138,6 +138,11 @@ class ATENRT_API Engine {
   // "precision bf16 (20 of 61 steps), blocked layouts, pre-packed weights".
   std::string built_settings() const;
 
+  // Text stored with the engine in its file (at most 1 MiB; "" for none):
+  // the Python package keeps the module's input and output structure there.
+  const std::string& metadata() const { return metadata_; }
+  Engine with_metadata(std::string text) const;
+
   void save(const std::string& path) const;
   // Loads an engine file and applies the load-time settings of `settings`
   // (num_threads). A compile-time setting that differs from its default is a
@@ -178,6 +183,7 @@ class ATENRT_API Engine {
   std::vector<TensorSpec> inputs_;
   std::vector<TensorSpec> outputs_;
   int num_threads_ = 0;
+  std::string metadata_;
 };
 
 // Runs an Engine; use one per thread. Outputs are owned by the context and

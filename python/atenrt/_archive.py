@@ -65,7 +65,7 @@ def _payloads(entries, prefix):
     return {"config": config}, files
 
 
-def write(path, layout, program, weights, constants, example_inputs, schema_version=None):
+def write(path, layout, program, weights, constants, example_inputs, schema_version=None, example_kwargs=None):
     """weights/constants: lists of (fqn, real tensor, is_param). `program` is already in
     `schema_version` (default: the layout's own), which picks the legacy records' names."""
     if layout not in LAYOUTS:
@@ -74,7 +74,7 @@ def write(path, layout, program, weights, constants, example_inputs, schema_vers
     for fqn, tensor, _ in weights + constants:
         if tensor.device.type != "cpu":
             raise ExportError(f"tensor '{fqn}' is on {tensor.device}; move the module to the CPU first")
-    sample = _torch_save_bytes((tuple(example_inputs), {}))
+    sample = _torch_save_bytes((tuple(example_inputs), dict(example_kwargs or {})))
     version = tuple(schema_version or SCHEMA_VERSIONS[layout])
     check_schema(layout, version)
     if layout == "legacy":

@@ -178,11 +178,15 @@ def _rnn_weights_follow_state(module):
             m._flat_weights = weights
 
 
-def _flatten_inputs(module, example_inputs):
-    """The tensors of `example_inputs` (tensors, or lists, tuples and dicts of them, as torch.export
-    takes) in pytree order, their placeholder names (an argument's name, then the path inside it:
-    images_0, batch_boxes), and the structure to rebuild the arguments from the tensors."""
+def _flatten_inputs(module, example_inputs, example_kwargs):
+    """The tensors of `example_inputs` and then of `example_kwargs` (tensors, or lists, tuples and
+    dicts of them, as torch.export takes) in pytree order, their placeholder names (an argument's
+    name, then the path inside it: images_0, batch_boxes), and the structure to rebuild the
+    arguments (a list of the positional ones and a dict of the keyword ones) from the tensors."""
     arg_names = _user_input_names(module, len(example_inputs))
+    clash = [k for k in example_kwargs if k in arg_names]
+    if clash:
+        raise ExportError(f"example kwarg {clash[0]!r} is also given by position")
     leaves, names = [], []
 
     def walk(value, name, where):
@@ -203,21 +207,28 @@ def _flatten_inputs(module, example_inputs):
 
     for i, (x, name) in enumerate(zip(example_inputs, arg_names)):
         walk(x, name, f"example input {i}")
+    for key, x in example_kwargs.items():
+        if not isinstance(key, str) or not key.isidentifier():
+            raise ExportError(f"example kwarg {key!r} is not an argument name")
+        walk(x, key, f"example kwarg {key!r}")
     from torch.utils import _pytree as pytree
-    flat, spec = pytree.tree_flatten(list(example_inputs))
+    flat, spec = pytree.tree_flatten([list(example_inputs), dict(example_kwargs)])
     if len(flat) != len(leaves) or any(a is not b for a, b in zip(flat, leaves)):
         raise ExportError("the example inputs flatten in an order atenrt does not follow "
                           "(a container type torch's pytree treats specially?)")
     return leaves, names, spec
 
 
-def trace(module, example_inputs, dynamic_shapes=None):
+def trace(module, example_inputs, dynamic_shapes=None, example_kwargs=None):
     """dynamic_shapes: {input name or position: {dim: atenrt.Dim}} (or a list by position); traces
-    symbolically (make_fx tracing_mode="symbolic") and keeps only those dims symbolic."""
+    symbolically (make_fx tracing_mode="symbolic") and keeps only those dims symbolic.
+    example_kwargs: keyword arguments of forward(), bound after the positional ones, by name."""
     if not isinstance(module, torch.nn.Module):
         raise ExportError(f"expected a torch.nn.Module, got {type(module).__name__}")
     example_inputs = tuple(example_inputs)
-    user_leaves, user_names, in_spec = _flatten_inputs(module, example_inputs)
+    if example_kwargs is not None and not isinstance(example_kwargs, dict):
+        raise ExportError(f"example kwargs must be a dict by argument name, got {type(example_kwargs).__name__}")
+    user_leaves, user_names, in_spec = _flatten_inputs(module, example_inputs, dict(example_kwargs or {}))
     spec = _dynamic.normalize_spec(dynamic_shapes, user_names, user_leaves)
     mode = "symbolic" if spec else "fake"
     from torch.utils import _pytree as pytree
@@ -238,8 +249,8 @@ def trace(module, example_inputs, dynamic_shapes=None):
                     owner = module.get_submodule(owner_fqn)
                     saved.append((owner, attr, getattr(owner, attr)))
                     setattr(owner, attr, value)
-            args = pytree.tree_unflatten(list(flat[n_state + len(consts):]), in_spec)
-            return functional_call(module, state, tuple(args))
+            args, kwargs = pytree.tree_unflatten(list(flat[n_state + len(consts):]), in_spec)
+            return functional_call(module, state, tuple(args), kwargs)
         finally:
             for owner, attr, old in reversed(saved):
                 setattr(owner, attr, old)

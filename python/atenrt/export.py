@@ -22,11 +22,12 @@ def _has_torch_export():
 class Exported:
     """Result of `export` on torch 1.13: the traced FX graph, the JSON program and the state."""
 
-    def __init__(self, traced, program, example_inputs):
+    def __init__(self, traced, program, example_inputs, example_kwargs=None):
         self.traced = traced
         self.graph_module = traced.graph_module
         self.program = program                 # dict in the torch.export JSON schema
         self.example_inputs = tuple(example_inputs)
+        self.example_kwargs = dict(example_kwargs or {})
         self.weights = [(s.target, s.tensor, s.kind == "parameter") for s in traced.slots
                         if s.kind == "parameter" or (s.kind == "buffer" and s.persistent)]
         self.constants = [(s.target, s.tensor, False) for s in traced.slots
@@ -40,7 +41,8 @@ class Exported:
         version = _schema_versions.normalize(schema_version or SCHEMA_VERSIONS[layout])
         _archive.check_schema(layout, version)
         program = _schema_versions.rewrite(self.program, version)
-        _archive.write(path, layout, program, self.weights, self.constants, self.example_inputs, version)
+        _archive.write(path, layout, program, self.weights, self.constants, self.example_inputs, version,
+                       self.example_kwargs)
 
     def call_nodes(self):
         """(FX node, serialized node) for every node written to the graph, in order."""
@@ -50,8 +52,10 @@ class Exported:
         return list(zip(fx, nodes))
 
 
-def export(module, example_inputs, schema_version=SCHEMA_VERSIONS["pt2"], dynamic_shapes=None):
-    """Trace `module` on `example_inputs`.
+def export(module, example_inputs, schema_version=SCHEMA_VERSIONS["pt2"], dynamic_shapes=None,
+           example_kwargs=None):
+    """Trace `module` on `example_inputs` (and the keyword arguments `example_kwargs`, bound by
+    name after the positional ones; their graph inputs are named after them).
 
     torch >= 2.1: returns `torch.export.export(module, inputs).run_decompositions()`.
     torch 1.13:   returns an `Exported` (graph_module, program dict, weights, constants).
@@ -59,13 +63,14 @@ def export(module, example_inputs, schema_version=SCHEMA_VERSIONS["pt2"], dynami
     """
     example_inputs = tuple(example_inputs)
     if _has_torch_export():
-        return torch.export.export(module, example_inputs, dynamic_shapes=dynamic_shapes).run_decompositions()
-    traced = _trace.trace(module, example_inputs, dynamic_shapes)
+        return torch.export.export(module, example_inputs, kwargs=example_kwargs,
+                                   dynamic_shapes=dynamic_shapes).run_decompositions()
+    traced = _trace.trace(module, example_inputs, dynamic_shapes, example_kwargs)
     program = _serialize.serialize_program(traced, schema_version)
-    return Exported(traced, program, example_inputs)
+    return Exported(traced, program, example_inputs, example_kwargs)
 
 
-def save(module, example_inputs, path, layout="pt2", schema_version=None, dynamic_shapes=None):
+def save(module, example_inputs, path, layout="pt2", schema_version=None, dynamic_shapes=None, example_kwargs=None):
     """Write `module` traced on `example_inputs` to the `.pt2` file `path`.
 
     layout (torch 1.13 only; newer torch writes its own container):
@@ -79,6 +84,8 @@ def save(module, example_inputs, path, layout="pt2", schema_version=None, dynami
     dynamic_shapes: {input name or position: {dim: atenrt.Dim(name, min=, max=)}} (the structure
       torch.export takes); those dims stay symbolic (torch 1.13: make_fx's experimental symbolic
       tracing; use example sizes >= 2 that no other dim has), every other dim is specialized.
+    example_kwargs: {name: tensor (or lists, tuples, dicts of them)} for forward()'s keyword
+      arguments; they follow the positional inputs, named after their argument.
     """
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
@@ -86,8 +93,9 @@ def save(module, example_inputs, path, layout="pt2", schema_version=None, dynami
         if schema_version is not None:
             raise ValueError("schema_version is only for the torch 1.13 exporter; "
                              "torch.export.save writes its own")
-        torch.export.save(export(module, example_inputs, dynamic_shapes=dynamic_shapes), os.fspath(path))
+        torch.export.save(export(module, example_inputs, dynamic_shapes=dynamic_shapes,
+                                 example_kwargs=example_kwargs), os.fspath(path))
         return
-    exported = export(module, example_inputs, dynamic_shapes=dynamic_shapes)
+    exported = export(module, example_inputs, dynamic_shapes=dynamic_shapes, example_kwargs=example_kwargs)
     exported.write(path, layout, schema_version)
     return exported

@@ -54,9 +54,8 @@ class Input:
     def example(self, torch):
         """A tensor of this shape and dtype (zeros) for tracing."""
         if not self.is_static:
-            raise NotImplementedError(
-                "atenrt.Input with min_shape/opt_shape/max_shape needs a symbolic export, which atenrt's "
-                "exporter does not do yet (dynamic shapes); give a static shape=")
+            raise ValueError("a range atenrt.Input has no single example; atenrt.compile(module, ...) picks one "
+                             "inside the range for its symbolic export")
         return torch.zeros(self.shape, dtype=getattr(torch, self.dtype))
 
     def __repr__(self):

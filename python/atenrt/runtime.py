@@ -168,13 +168,18 @@ def _setting_value(row, value):
     return value
 
 
-def compile(obj, inputs=None, **settings):
+def compile(obj, inputs=None, kwarg_inputs=None, **settings):
     """Compile `obj` into an Engine: an nn.Module (exported with atenrt's exporter on `inputs`), a
     torch.export.ExportedProgram (torch >= 2.1), or the path of a `.pt2` archive.
 
-    inputs: example tensors or atenrt.Input(shape=..., dtype=...), by position. Needed for a module;
-        for a path or an ExportedProgram they are checked against what the engine takes.
-    The engine is callable: engine(*tensors) returns torch tensors in the module's output structure.
+    inputs: example tensors or atenrt.Input(shape=..., dtype=...), by position (alone or in lists,
+        tuples and dicts, as forward() takes them). Needed for a module; for a path or an
+        ExportedProgram they are checked against what the engine takes.
+    kwarg_inputs: {name: the same} for forward()'s keyword arguments (a module only); the engine's
+        inputs for them are named after them.
+    The engine is callable: engine(*args, **kwargs) takes what the module took and returns torch
+    tensors in the module's output structure; the structure is saved with the engine, so
+    atenrt.load(path) returns the same.
 
     Settings (see settings_table() and docs/python.md): precision ("fp32" or "bf16": bf16 compute
     where the CPU has it; inputs and outputs keep their dtypes), optimization_level (0-3),
@@ -191,8 +196,14 @@ def compile(obj, inputs=None, **settings):
     name; the message suggests the nearest), FormatError (bad archive), UnsupportedError, Error.
     """
     if isinstance(obj, (str, bytes, os.PathLike)):
+        if kwarg_inputs:
+            raise TypeError("kwarg_inputs are for an nn.Module; a .pt2 archive's inputs are given by position "
+                            "(inputs=[...]) or by name (engine(**tensors))")
         settings = _with_input_ranges(inputs, settings, lambda: _archive_user_inputs(obj))
-        engine = _compile_path(obj, settings)
+        from ._progress import progress
+        shown = repr(os.fsdecode(obj))[1:-1]  # a path's odd bytes escaped
+        with progress(f"compiling {shown}", f"compiled {shown}"):
+            engine = _compile_path(obj, settings)
         if inputs is not None:
             from .torch_api import check_inputs
             check_inputs(engine, inputs)
@@ -202,7 +213,7 @@ def compile(obj, inputs=None, **settings):
                         f"got {type(obj).__name__}")
     _settings(_load_native(), settings)  # bad settings fail before the export, not after
     from .torch_api import compile_torch
-    return compile_torch(obj, inputs, _compile_path, settings)
+    return compile_torch(obj, inputs, kwarg_inputs, _compile_path, settings)
 
 
 def _with_input_ranges(inputs, settings, names):
@@ -298,10 +309,17 @@ def load(path, **settings):
     """Load an engine file written by Engine.save (or the CLI). Takes the load-time settings
     (num_threads, max_memory); a compile-time one is a SettingsError naming what the engine was built with.
     Raises FormatError when the file is corrupt."""
+    from . import _structure
     native = _load_native()
     engine = native.load_engine(os.fspath(path), _settings(native, settings))
-    return Engine(engine, CompileReport(steps=_steps(engine), precision=engine.precision,
-                                        num_threads=engine.num_threads, source=f"loaded from {os.fspath(path)}"))
+    loaded = Engine(engine, CompileReport(steps=_steps(engine), precision=engine.precision,
+                                          num_threads=engine.num_threads, source=f"loaded from {os.fspath(path)}"))
+    try:
+        structure = _structure.decode(engine.metadata, len(loaded.inputs), len(loaded.outputs))
+    except _structure.MetadataError as e:
+        raise FormatError(f"'{os.fspath(path)}': engine file: {e}") from None
+    loaded._output_structure, loaded._arg_structures, loaded._kwarg_structures = structure
+    return loaded
 
 
 load_engine = load  # the earlier name
@@ -346,7 +364,11 @@ class Engine:
     def __init__(self, native_engine, report):
         self._engine = native_engine
         self.report = report  # CompileReport: compile's full report, or what a loaded file tells
-        self._output_spec = None  # the module's output structure (a torch pytree spec), when known
+        # The module's output structure and its arguments' (_structure.py), when known: set by
+        # compile for a module, read back from the file's metadata by load.
+        self._output_structure = None
+        self._arg_structures = None    # a structure per positional argument
+        self._kwarg_structures = None  # {keyword argument name: structure}
         self.inputs = _specs(native_engine.inputs)
         self.outputs = _specs(native_engine.outputs)
         self._local = threading.local()
@@ -364,8 +386,22 @@ class Engine:
     def weight_bytes(self):
         return self._engine.weight_bytes
 
+    def _set_structure(self, outputs, args=None, kwargs=None):
+        """Keep the module's output and argument structures, in this engine and in its file."""
+        from . import _structure
+        if outputs is not None and _structure.leaves(outputs) != len(self.outputs):
+            outputs = None  # the export flattened differently: keep the engine's flat outputs
+        if args is not None and (any(a is None for a in args) or any(k is None for k in kwargs.values()) or
+                                 sum(map(_structure.leaves, args)) + sum(map(_structure.leaves, kwargs.values()))
+                                 != len(self.inputs)):
+            args = kwargs = None
+        self._output_structure, self._arg_structures, self._kwarg_structures = outputs, args, kwargs
+        if outputs is not None or args is not None:
+            self._engine = self._engine.with_metadata(_structure.encode(outputs, args, kwargs))
+
     def save(self, path):
-        """Write the engine to `path` (versioned, checksummed); load it with atenrt.load."""
+        """Write the engine to `path` (versioned, checksummed, with the module's input and output
+        structure when compiled from a module); load it with atenrt.load."""
         self._engine.save(os.fspath(path))
 
     def create_context(self):
@@ -406,10 +442,57 @@ class Engine:
         return self._engine.segments_summary
 
     def __call__(self, *args, **kwargs):
-        """Run on torch tensors (or numpy arrays) by position or by input name. With torch tensors:
-        requires_grad is ignored, non-contiguous tensors are made contiguous, and the result is
-        torch tensors in the module's output structure (tuple, dict, list...; for an engine
-        compiled from a path or loaded from a file: one tensor, or a tuple of them)."""
+        """Run on torch tensors (or numpy arrays) as the module took them: by position and keyword,
+        nested in lists, tuples and dicts (an engine compiled from a module, also after save and
+        load), or else by position or by input name. With torch tensors: requires_grad is ignored,
+        non-contiguous tensors are made contiguous, and the result is torch tensors. Outputs come in
+        the module's output structure (tuple, dict, list...; without one: one tensor, or a tuple)."""
+        from . import _structure
+        args = self._flat_arguments(args, kwargs)
+        is_torch = [type(a).__module__.startswith("torch") for a in args]
+        if any(is_torch):
+            from . import torch_api
+            arrays = [torch_api.to_array(a, spec) if t else a
+                      for a, t, spec in zip(args, is_torch, self.inputs)] + list(args[len(self.inputs):])
+            outputs = torch_api.to_torch(self.run(*arrays), self)
+        else:
+            outputs = self.run(*args)
+        if self._output_structure is not None:
+            return _structure.unflatten(outputs, self._output_structure)
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    def _flat_arguments(self, args, kwargs):
+        """The engine's inputs, in order, from a call's arguments."""
+        from . import _structure
+        names = [s.name for s in self.inputs]
+        # Every engine input by name (engine(x=..., mask=...)) binds by name, as for any engine.
+        if self._arg_structures is not None and not (kwargs and not args and set(kwargs) == set(names)):
+            if len(args) > len(self._arg_structures):
+                raise InputError(f"{len(args)} positional arguments given, the module took "
+                                f"{len(self._arg_structures)}")
+            unknown = [k for k in kwargs if k not in self._kwarg_structures]
+            if unknown:
+                took = ", ".join(self._kwarg_structures) or "none"
+                raise InputError(f"unexpected keyword argument {unknown[0]!r} (the module was compiled with: {took})")
+            missing = len(self._arg_structures) - len(args)
+            if missing:
+                raise InputError(f"{missing} positional argument(s) missing: the module was compiled with "
+                                f"{len(self._arg_structures)}")
+            absent = [k for k in self._kwarg_structures if k not in kwargs]
+            if absent:
+                raise InputError(f"keyword argument {absent[0]!r} is missing (the module was compiled with it)")
+
+            def is_leaf(x):
+                return not isinstance(x, (list, tuple, dict))
+            flat = []
+            try:
+                for i, (a, s) in enumerate(zip(args, self._arg_structures)):
+                    flat += _structure.flatten(a, s, f"argument {i}", is_leaf)
+                for k, s in self._kwarg_structures.items():
+                    flat += _structure.flatten(kwargs[k], s, f"argument {k!r}", is_leaf)
+            except TypeError as e:
+                raise InputError(str(e)) from None
+            return flat
         if kwargs:
             if args:
                 raise TypeError("give inputs by position or by name, not both")
@@ -417,17 +500,7 @@ class Engine:
         if any(isinstance(a, (list, tuple, dict)) for a in args):
             from . import torch_api  # nested inputs: flattened as the exporter bound them
             args = torch_api.flatten(args)
-        if any(type(a).__module__.startswith("torch") for a in args):
-            from . import torch_api
-            arrays = [torch_api.to_array(a, spec) if type(a).__module__.startswith("torch") else a
-                      for a, spec in zip(args, self.inputs)] + list(args[len(self.inputs):])
-            outputs = torch_api.to_torch(self.run(*arrays), self)
-            return torch_api.structure(outputs, self._output_spec)
-        outputs = self.run(*args)
-        if self._output_spec is not None:
-            from . import torch_api
-            return torch_api.structure(outputs, self._output_spec)
-        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+        return list(args)
 
     def __repr__(self):
         ins = ", ".join(map(str, self.inputs))

@@ -145,6 +145,9 @@ PYBIND11_MODULE(_atenrt, m) {
       .def_property_readonly("segments_summary", &Engine::segments_summary)
       .def("with_load_settings", &Engine::with_load_settings, py::arg("settings"))
       .def("save", &Engine::save, py::arg("path"), py::call_guard<py::gil_scoped_release>())
+      // bytes: a file's metadata is untrusted and need not be UTF-8.
+      .def_property_readonly("metadata", [](const Engine& e) { return py::bytes(e.metadata()); })
+      .def("with_metadata", &Engine::with_metadata, py::arg("text"))
       .def("create_context", [](const Engine& e) { return std::make_unique<python::Context>(e); });
 
   py::class_<python::Context>(m, "ExecutionContext")

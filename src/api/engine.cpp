@@ -262,12 +262,22 @@ MemoryBreakdown Engine::memory() const {
 
 void Engine::save(const std::string& path) const {
   if (dynamic_) {
-    dynamic_->save(path);
+    dynamic_->save(path, metadata_);
   } else if (hybrid_) {
-    hybrid_->save(path);
+    hybrid_->save(path, metadata_);
   } else {
-    engine_->save(path);
+    engine_->save(path, metadata_);
   }
+}
+
+Engine Engine::with_metadata(std::string text) const {
+  if (text.size() > runtime::file::kMaxMetadataBytes) {
+    throw InputError("engine metadata is " + std::to_string(text.size()) + " bytes, at most " +
+                     std::to_string(runtime::file::kMaxMetadataBytes));
+  }
+  Engine copy = *this;
+  copy.metadata_ = std::move(text);
+  return copy;
 }
 
 Engine Engine::with_load_settings(const CompileSettings& settings) const {
@@ -310,6 +320,7 @@ Engine Engine::load(const std::string& path, const CompileSettings& settings) {
     return Engine(std::make_shared<const runtime::HybridEngine>(runtime::HybridEngine::load(path)));
   };
   Engine engine = load_any();
+  engine.metadata_ = runtime::file::read_metadata(path);
   // A file built for another CPU is repacked at load: slower to load, and worth knowing.
   for (const auto* e : engine.internal_engines()) {
     if (!e->load_note().empty()) log(LogLevel::Warning, path + ": " + e->load_note());

@@ -86,7 +86,7 @@ class DynamicEngine {
   // Loading builds the opt shape's specialization, as compiling does; a
   // file that does not hold together is a FormatError.
   std::vector<std::byte> serialize() const;
-  void save(const std::string& path) const;
+  void save(const std::string& path, const std::string& metadata = {}) const;
   static bool is_dynamic_file(std::span<const std::byte> bytes);
   // `owner` keeps `bytes` alive (the constants view them).
   static std::shared_ptr<const DynamicEngine> deserialize(std::span<const std::byte> bytes,

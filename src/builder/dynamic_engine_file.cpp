@@ -125,11 +125,11 @@ std::vector<std::byte> DynamicEngine::serialize() const {
   return std::move(sink.out);
 }
 
-void DynamicEngine::save(const std::string& path) const {
+void DynamicEngine::save(const std::string& path, const std::string& metadata) const {
   const runtime::Program program = to_program(net_, /*allow_dynamic=*/true);
   const auto ranges = encode_ranges(config_, capacity_, ranges_);
   runtime::file::save_atomically(path, [&](runtime::file::Sink& sink) {
-    runtime::file::write_dynamic_file(sink, program, config_.engine, ranges);
+    runtime::file::write_dynamic_file(sink, program, config_.engine, ranges, metadata);
   });
 }
 

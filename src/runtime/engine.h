@@ -120,8 +120,8 @@ class Engine {
   // checksummed sections (program, weights). Loading verifies the whole file
   // before use and re-creates the kernels; a corrupt, foreign or
   // other-version file is a FormatError. save() writes a temporary file and
-  // renames it over `path`.
-  void save(const std::string& path) const;
+  // renames it over `path`; non-empty `metadata` goes into a metadata section.
+  void save(const std::string& path, const std::string& metadata = {}) const;
   // `max_memory_bytes`: EngineOptions::max_memory_bytes of the loaded engine.
   static Engine load(const std::string& path, std::uint64_t max_memory_bytes = 0);
   std::vector<std::byte> serialize() const;

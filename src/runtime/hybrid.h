@@ -86,8 +86,8 @@ class HybridEngine {
   const torch_abi::Api& plugin() const { return *plugin_; }
 
   // Engine files with a torch-segments section (docs/engine-format.md).
-  std::vector<std::byte> serialize() const;
-  void save(const std::string& path) const;
+  std::vector<std::byte> serialize(const std::string& metadata = {}) const;
+  void save(const std::string& path, const std::string& metadata = {}) const;
   static HybridEngine deserialize(std::span<const std::byte> file, const std::string& where);
   static HybridEngine load(const std::string& path);
   // Whether an engine file holds a hybrid program (checked container).

@@ -180,7 +180,7 @@ bool HybridEngine::is_hybrid_file(std::span<const std::byte> bytes) {
   return c.find(file::SectionKind::TorchSegments) != nullptr;
 }
 
-std::vector<std::byte> HybridEngine::serialize() const {
+std::vector<std::byte> HybridEngine::serialize(const std::string& metadata) const {
   auto payload = std::make_shared<std::vector<std::byte>>(encode_payload(program_));
   file::Header header;
   header.minor = kHybridMinor;
@@ -198,7 +198,9 @@ std::vector<std::byte> HybridEngine::serialize() const {
       out.insert(out.end(), p, p + n);
     }
   } sink;
-  file::write_container(sink, header, {section});
+  std::vector<file::SectionSource> sections{section};
+  if (!metadata.empty()) sections.push_back(file::metadata_section(metadata));
+  file::write_container(sink, header, sections);
   return std::move(sink.out);
 }
 
@@ -215,8 +217,8 @@ HybridEngine HybridEngine::deserialize(std::span<const std::byte> bytes, const s
   }
 }
 
-void HybridEngine::save(const std::string& path) const {
-  const auto bytes = serialize();
+void HybridEngine::save(const std::string& path, const std::string& metadata) const {
+  const auto bytes = serialize(metadata);
   file::save_atomically(path, [&](file::Sink& sink) { sink.write(bytes.data(), bytes.size()); });
 }
 

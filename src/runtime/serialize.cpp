@@ -458,9 +458,11 @@ Engine Engine::deserialize(const std::vector<std::byte>& file) {
   return deserialize_span(*copy, std::move(loaded));
 }
 
-void Engine::save(const std::string& path) const {
+void Engine::save(const std::string& path, const std::string& metadata) const {
   file::save_atomically(path, [&](file::Sink& sink) {
-    write_engine(sink, impl_->program, impl_->options, {impl_->packs.get(), &impl_->read_plain});
+    std::vector<file::SectionSource> extra;
+    if (!metadata.empty()) extra.push_back(file::metadata_section(metadata));
+    write_engine(sink, impl_->program, impl_->options, {impl_->packs.get(), &impl_->read_plain}, std::move(extra));
   });
 }
 
@@ -488,9 +490,10 @@ void file::save_atomically(const std::string& path, const std::function<void(Sin
 }
 
 void file::write_dynamic_file(Sink& out, const Program& program, const EngineOptions& options,
-                              const std::vector<std::byte>& ranges) {
+                              const std::vector<std::byte>& ranges, const std::string& metadata) {
   auto payload = std::make_shared<std::vector<std::byte>>(ranges);
   std::vector<SectionSource> extra(1);
+  if (!metadata.empty()) extra.push_back(metadata_section(metadata));
   extra[0].entry.kind = static_cast<std::uint32_t>(SectionKind::Ranges);
   extra[0].entry.flags = kSectionRequired;
   extra[0].entry.alignment = 8;

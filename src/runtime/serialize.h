@@ -38,6 +38,7 @@ enum class SectionKind : std::uint32_t {
   Ranges = 3,         // symbolic dimensions (dynamic shapes)
   TorchSegments = 4,  // fallback segments of hybrid engines
   Calibration = 5,    // int8 calibration scales
+  Metadata = 6,       // optional: the API's metadata text (the Python package's output structure)
 };
 std::string section_kind_name(std::uint32_t kind);
 
@@ -127,7 +128,7 @@ void save_atomically(const std::string& path, const std::function<void(Sink&)>& 
 inline constexpr std::uint16_t kDynamicMinor = 2;
 inline constexpr const char* kDynamicFileMarker = "holds a dynamic-shape engine";
 void write_dynamic_file(Sink& out, const Program& program, const EngineOptions& options,
-                        const std::vector<std::byte>& ranges);
+                        const std::vector<std::byte>& ranges, const std::string& metadata = {});
 struct DynamicFile {
   Program program;  // tensors and steps checked for ids, roles and dims; layers not yet inferred
   EngineOptions options;
@@ -137,5 +138,16 @@ struct DynamicFile {
 DynamicFile read_dynamic_file(std::span<const std::byte> bytes, std::shared_ptr<const void> owner);
 
 std::string producer_string();  // "atenrt <version>"
+
+// ---- metadata (an optional section, any file kind)
+//
+// Text the API stores with an engine (atenrt::Engine::with_metadata; the
+// Python package writes JSON). Readers that do not know the kind skip it.
+inline constexpr std::size_t kMaxMetadataBytes = std::size_t{1} << 20;
+// The section to add to a file's sections; `text` at most kMaxMetadataBytes.
+SectionSource metadata_section(const std::string& text);
+// The metadata of the engine file at `path` ("" when it has none), read with
+// the header, table and section checksums verified; FormatError otherwise.
+std::string read_metadata(const std::string& path);
 
 }  // namespace atenrt::runtime::file

@@ -75,6 +75,7 @@ std::string section_kind_name(std::uint32_t kind) {
     case SectionKind::Ranges: return "ranges";
     case SectionKind::TorchSegments: return "torch segments";
     case SectionKind::Calibration: return "calibration";
+    case SectionKind::Metadata: return "metadata";
   }
   return "unknown kind " + std::to_string(kind);
 }
@@ -93,7 +94,8 @@ bool understood(std::uint32_t kind) {
   return kind == static_cast<std::uint32_t>(SectionKind::Program) ||
          kind == static_cast<std::uint32_t>(SectionKind::Weights) ||
          kind == static_cast<std::uint32_t>(SectionKind::TorchSegments) ||
-         kind == static_cast<std::uint32_t>(SectionKind::Ranges);
+         kind == static_cast<std::uint32_t>(SectionKind::Ranges) ||
+         kind == static_cast<std::uint32_t>(SectionKind::Metadata);
 }
 
 std::string version_text(std::uint32_t major, std::uint32_t minor) {

@@ -26,6 +26,18 @@ def _require():
         raise AssertionError(NATIVE_MISSING)
 
 
+def lambda_module(fn, **submodules):
+    class Wrapped(nn.Module):
+        def __init__(self):
+            super().__init__()
+            for name, m in submodules.items():
+                self.add_module(name, m)
+
+        def forward(self, *args):
+            return fn(*args)
+    return Wrapped()
+
+
 def close(test, got, want, what):
     """The project's bar: max|got - want| <= 1e-4 * max|want| (fp32)."""
     test.assertEqual(got.shape, want.shape, what)
@@ -128,8 +140,11 @@ class TorchApiTest(unittest.TestCase):
             atenrt.compile(self._saved(model, torch.randn(1, 4)), inputs=[atenrt.Input(shape=(1, 4), dtype="int64")])
         with self.assertRaisesRegex(atenrt.InputError, "shape"):
             atenrt.compile(self._saved(model, torch.randn(1, 4)), inputs=[torch.randn(2, 4)])
-        with self.assertRaisesRegex(NotImplementedError, "dynamic shapes"):
-            atenrt.compile(model, inputs=[atenrt.Input(min_shape=(1, 4), opt_shape=(2, 4), max_shape=(8, 4))])
+        with self.assertRaisesRegex(ValueError, r"dim 0 has no example size in \[1, 4\] that torch 1.13"):
+            # 2 and 4 are the weight's dims, 3 the other input's: nothing left that tracing keeps apart
+            atenrt.compile(lambda_module(lambda x, y: model(x) + y.sum(), model=model),
+                           inputs=[atenrt.Input(min_shape=(1, 4), opt_shape=(2, 4), max_shape=(4, 4)),
+                                   torch.randn(3)])
         with self.assertRaisesRegex(TypeError, "inputs="):
             atenrt.compile(model)
         with self.assertRaises(TypeError):
@@ -216,6 +231,160 @@ class TorchApiTest(unittest.TestCase):
             atenrt.compile(Mixer(), inputs=[[torch.randn(2, 3), 3], extra])
         with self.assertRaisesRegex(atenrt.ExportError, r"example input 0\[1\] is a int"):
             atenrt.save(Mixer(), ([torch.randn(2, 3), 3], extra), os.path.join(self.tmp, "bad.pt2"))
+
+    def test_loaded_engine_keeps_the_module_structure(self):
+        class Heads(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = nn.Linear(8, 16)
+                self.cls, self.box = nn.Linear(16, 3), nn.Linear(16, 4)
+
+            def forward(self, x):
+                h = torch.relu(self.body(x))
+                return {"logits": self.cls(h), "extra": [self.box(h), (h.sum(dim=1), h)]}
+
+        torch.manual_seed(0)
+        model = Heads().eval()
+        x = torch.randn(2, 8)
+        path = os.path.join(self.tmp, "heads.atrt")
+        atenrt.compile(model, inputs=[x]).save(path)
+        loaded = atenrt.load(path)
+        got = loaded(x)
+        with torch.no_grad():
+            want = model(x)
+        self.assertIsInstance(got, dict)
+        self.assertEqual(list(got), ["logits", "extra"])
+        self.assertIsInstance(got["extra"], list)
+        self.assertIsInstance(got["extra"][1], tuple)
+        close(self, got["logits"], want["logits"], "logits")
+        close(self, got["extra"][0], want["extra"][0], "box")
+        close(self, got["extra"][1][0], want["extra"][1][0], "sum")
+        close(self, got["extra"][1][1], want["extra"][1][1], "h")
+        # numpy in, the same structure of arrays out
+        arrays = loaded(x.numpy())
+        self.assertEqual(type(arrays["extra"][0]).__name__, "ndarray")
+        # an engine without metadata (a .pt2 compiled by path) stays flat after load
+        flat = os.path.join(self.tmp, "heads_flat.atrt")
+        atenrt.compile(self._saved(model, x)).save(flat)
+        self.assertIsInstance(atenrt.load(flat)(x), tuple)
+        self.assertEqual(len(atenrt.load(flat)(x)), 4)
+
+    def test_keyword_inputs(self):
+        class Masked(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(6, 6)
+
+            def forward(self, x, scale, mask=None, extra=None):
+                return {"y": self.proj(x) * scale + mask, "z": extra["a"] - extra["b"]}
+
+        torch.manual_seed(0)
+        model = Masked().eval()
+        x, scale, mask = torch.randn(2, 6), torch.randn(6), torch.randn(2, 6)
+        extra = {"a": torch.randn(3), "b": torch.randn(3)}
+        engine = atenrt.compile(model, inputs=[x, scale], kwarg_inputs={"mask": mask, "extra": extra})
+        self.assertEqual([s.name for s in engine.inputs], ["x", "scale", "mask", "extra_a", "extra_b"])
+        with torch.no_grad():
+            want = model(x, scale, mask=mask, extra=extra)
+        path = os.path.join(self.tmp, "masked.atrt")
+        engine.save(path)
+        for e in (engine, atenrt.load(path)):
+            # keyword order and dict key order do not matter: bound by name
+            got = e(x, scale, extra={"b": extra["b"], "a": extra["a"]}, mask=mask)
+            close(self, got["y"], want["y"], "y")
+            close(self, got["z"], want["z"], "z")
+            with self.assertRaisesRegex(atenrt.InputError, "keyword argument 'mask' is missing"):
+                e(x, scale, extra=extra)
+            with self.assertRaisesRegex(atenrt.InputError, "unexpected keyword argument 'masc'"):
+                e(x, scale, masc=mask, extra=extra)
+            with self.assertRaisesRegex(atenrt.InputError, r"argument 'extra' has keys \['a'\]; the engine takes"):
+                e(x, scale, mask=mask, extra={"a": extra["a"]})
+            # by engine input name, as for any engine
+            got = e(x=x, scale=scale, mask=mask, extra_a=extra["a"], extra_b=extra["b"])
+            close(self, got["y"], want["y"], "y by input name")
+        with self.assertRaisesRegex(TypeError, "kwarg_inputs are for an nn.Module"):
+            atenrt.compile(self._saved(nn.Linear(4, 2).eval(), torch.randn(1, 4)), kwarg_inputs={"x": x})
+
+    def test_hostile_metadata_is_a_format_error(self):
+        from atenrt import _structure
+        model = nn.Sequential(nn.Linear(4, 2)).eval()
+        engine = atenrt.compile(model, inputs=[torch.randn(1, 4)])
+        native = engine._engine
+        cases = {
+            b"{not json": "not JSON",
+            b"\xff\xfe": "not JSON",
+            b'{"atenrt_python": 1, "outputs": {"tuple": ["tensor", "tensor"]}}': "holds 2 tensors",
+            b'{"atenrt_python": 1, "outputs": {"set": []}}': "unknown kind",
+            b'{"atenrt_python": 1, "outputs": ' + b'{"list": [' * 100 + b'"tensor"' + b"]}" * 100 + b"}":
+                "nested deeper",
+            b'{"atenrt_python": 1, "outputs": {"dict": [["a", "tensor"], ["a", "tensor"]]}}': "key twice",
+            b'{"atenrt_python": 1, "args": ["tensor"]}': "both args and kwargs",
+            b'{"atenrt_python": 9}': "format 9",
+            b"[" * 100000 + b"]" * 100000: "not JSON",
+        }
+        for text, message in cases.items():
+            path = os.path.join(self.tmp, "hostile_meta.atrt")
+            engine._engine = native.with_metadata(text)
+            engine.save(path)
+            with self.assertRaisesRegex(atenrt.FormatError, f"hostile_meta.atrt': engine file: .*{message}"):
+                atenrt.load(path)
+        # someone else's metadata: flat outputs
+        engine._engine = native.with_metadata(b'{"other": 1}')
+        engine.save(path)
+        self.assertIsInstance(atenrt.load(path)(torch.randn(1, 4)), torch.Tensor)
+        with self.assertRaisesRegex(atenrt.InputError, "at most 1048576"):
+            native.with_metadata(b" " * ((1 << 20) + 1))
+        self.assertEqual(_structure.leaves({"dict": [["a", {"tuple": ["tensor", "tensor"]}]]}), 2)
+
+    def test_progress_lines_only_when_asked_or_on_a_terminal(self):
+        import subprocess
+        script = ("import torch, atenrt\n"
+                  "atenrt.compile(torch.nn.Linear(4, 2).eval(), inputs=[torch.randn(1, 4)])\n")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ATENRT_PROGRESS")}
+        env["PYTHONPATH"] = os.pathsep.join([os.path.join(os.path.dirname(__file__), "..", "..", "python"),
+                                             env.get("PYTHONPATH", "")])
+        env["ATENRT_PYTHON_MODULE_DIR"] = os.path.dirname(runtime._load_native().__file__)
+        env["ATENRT_PROGRESS_DELAY_MS"] = "0"
+
+        def run(**more):
+            r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                               env={**env, **more}, timeout=600)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return r.stderr
+        self.assertEqual(run(), "")  # captured: not a terminal
+        self.assertEqual(run(ATENRT_PROGRESS="0"), "")
+        self.assertRegex(run(ATENRT_PROGRESS="1"), r"^atenrt: exporting Linear \.\.\.\natenrt: exported Linear in "
+                                                   r"[0-9.]+ s\natenrt: compiling Linear \.\.\.\n"
+                                                   r"atenrt: compiled Linear in [0-9.]+ s\n$")
+
+    def test_range_inputs_export_with_symbolic_dims(self):
+        class Scorer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(8, 6)
+
+            def forward(self, x, bias):
+                return torch.relu(self.proj(x)).sum(dim=1) + bias
+
+        torch.manual_seed(0)
+        model = Scorer().eval()
+        # opt batch 6 is the weight's dim: the export picks 5 (the nearest free size) as its example
+        batch = atenrt.Input(min_shape=(1, 8), opt_shape=(6, 8), max_shape=(16, 8))
+        engine = atenrt.compile(model, inputs=[batch, torch.randn(1)])
+        spec = engine.inputs[0]
+        self.assertEqual((spec.min_shape, spec.opt_shape, spec.max_shape), ((1, 8), (6, 8), (16, 8)))
+        self.assertEqual(spec.shape, (-1, 8))
+        path = os.path.join(self.tmp, "scorer_dyn.atrt")
+        engine.save(path)
+        for e in (engine, atenrt.load(path)):
+            for n in (1, 2, 6, 16):
+                x, bias = torch.randn(n, 8), torch.randn(1)
+                with torch.no_grad():
+                    close(self, e(x, bias), model(x, bias), f"batch {n}")
+            with self.assertRaisesRegex(atenrt.InputError, "outside the engine's range"):
+                e(torch.randn(17, 8), torch.randn(1))
+        with self.assertRaisesRegex(atenrt.SettingsError, "either as atenrt.Input"):
+            atenrt.compile(model, inputs=[batch, torch.randn(1)], max_shapes={"x": (4, 8)})
 
     def test_version(self):
         self.assertRegex(atenrt.__version__, r"^[0-9]+\.[0-9]+\.[0-9]+$")

@@ -315,6 +315,27 @@ TEST(Api, EngineFilesTakeLoadTimeSettingsOnly) {
   fs::remove(path);
 }
 
+// Metadata (the Python package's module structure) rides in an optional
+// section: saved, loaded back, absent from files written without it, and
+// limited in size.
+TEST(Api, EngineMetadataSurvivesSaveAndLoad) {
+  REQUIRE_FIXTURES();
+  const auto path = (fs::temp_directory_path() / "atenrt_api_metadata.atrt").string();
+  const Engine engine = compile(model("tiny_cnn"));
+  EXPECT_EQ(engine.metadata(), "");
+  engine.save(path);
+  EXPECT_EQ(Engine::load(path).metadata(), "");
+  const std::string text = std::string("{\"outputs\": \"tensor\"}\0\xff", 24);
+  const Engine tagged = engine.with_metadata(text);
+  EXPECT_EQ(engine.metadata(), "") << "with_metadata makes a copy";
+  tagged.save(path);
+  const Engine loaded = Engine::load(path);
+  EXPECT_EQ(loaded.metadata(), text);
+  EXPECT_EQ(loaded.with_load_settings({}).metadata(), text);
+  EXPECT_THROW(engine.with_metadata(std::string((1u << 20) + 1, 'x')), InputError);
+  fs::remove(path);
+}
+
 TEST(Api, InspectLoweredFollowsCompileSettings) {
   REQUIRE_FIXTURES();
   // addmm has a converter: compile keeps it, and so does inspect --lowered.

@@ -144,9 +144,10 @@ TEST(DynamicShapes, InputsOutsideTheRangeAreInputErrors) {
 TEST(DynamicShapes, SavedEnginesKeepTheirRanges) {
   const Engine engine = compile(kArchive, with({{"max_shapes", "x:8x8"}, {"opt_shapes", "x:4x3"}}));
   const std::string path = ::testing::TempDir() + "dynamic_forms.atrt";
-  engine.save(path);
+  engine.with_metadata("{\"k\": 2}").save(path);
   const Engine loaded = Engine::load(path);
   ASSERT_TRUE(loaded.is_dynamic());
+  EXPECT_EQ(loaded.metadata(), "{\"k\": 2}");
   ASSERT_EQ(loaded.inputs().size(), engine.inputs().size());
   for (std::size_t i = 0; i < engine.inputs().size(); ++i) {
     EXPECT_EQ(loaded.inputs()[i].to_string(), engine.inputs()[i].to_string());

@@ -116,6 +116,10 @@ TEST(HybridFile, AHandMadeProgramRuns) {
   EXPECT_THROW(ctx.run({Tensor(DType::Float32, {3, 2})}), InputError);
   // The same program written back is byte for byte the file.
   EXPECT_EQ(engine->serialize(), bytes);
+  // Metadata is an optional section after the torch segments; the loader skips it.
+  const auto with_metadata = engine->serialize("{\"m\": 1}");
+  EXPECT_GT(with_metadata.size(), bytes.size());
+  EXPECT_EQ(HybridEngine::deserialize(with_metadata, "h.atrt").serialize(), bytes);
 }
 
 TEST(HybridFile, BadProgramsAreRefusedNamingWhatIsWrong) {
