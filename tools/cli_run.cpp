@@ -1,5 +1,5 @@
 // `atenrt run MODEL.pt2|ENGINE.atrt --inputs IN.npz [--outputs OUT.npz]
-//            [--named-outputs] [--compare REF.npz --rtol R --atol A] [settings]`
+//            [--named-outputs] [--compare REF.npz|REF.pt --rtol R --atol A] [settings]`
 //
 // Prints one line per output (name, dtype and shape, min/max/mean) unless
 // --quiet; --json prints the same as one JSON object. --compare prints a
@@ -25,7 +25,10 @@ class RunCommand : public Command {
     sub->add_option("--inputs", inputs_, "numpy.savez(path, *arrays) file: arr_0, arr_1, ...")->required();
     sub->add_option("--outputs", outputs_, ".npz file to write (outputs in order: arr_0, arr_1, ...)");
     sub->add_flag("--named-outputs", named_outputs_, "key the --outputs file by the graph's output names");
-    sub->add_option("--compare", compare_, "reference .npz (arr_0, ... or output names): exit 1 beyond tolerance");
+    sub->add_option("--compare", compare_,
+                    "reference outputs: .npz (arr_0, ... or output names), or .pt/.pth from torch.save (a tensor, "
+                    "a tuple/list of them, or a dict by output name; read without torch, no code runs): exit 1 "
+                    "beyond tolerance");
     sub->add_option("--rtol", rtol_, "relative tolerance of --compare")->capture_default_str()->check(CLI::NonNegativeNumber);
     sub->add_option("--atol", atol_, "absolute tolerance of --compare")->capture_default_str()->check(CLI::NonNegativeNumber);
     sub->add_flag("--quiet", quiet_, "print nothing on success");
@@ -81,12 +84,14 @@ class RunCommand : public Command {
 
   // References by output name when the file uses the names, else by position.
   std::vector<Comparison> compare(const std::vector<Tensor>& outputs, const std::vector<std::string>& names) const {
-    const auto refs = read_npz(compare_);
+    const bool torch_file = compare_.ends_with(".pt") || compare_.ends_with(".pth");
+    const auto refs = torch_file ? read_torch_save(compare_) : read_npz(compare_);
     std::map<std::string, const Tensor*> by_name;
     for (const auto& [name, t] : refs) by_name[name] = &t;
     const bool named = !refs.empty() && by_name.contains(names.front()) && !by_name.contains("arr_0");
     if (!named && refs.size() != outputs.size()) {
-      throw InputError(compare_ + ": " + std::to_string(refs.size()) + " arrays, the model has " +
+      throw InputError(compare_ + ": " + std::to_string(refs.size()) + (torch_file ? " tensors" : " arrays") +
+                       ", the model has " +
                        std::to_string(outputs.size()) + " outputs");
     }
     std::vector<Comparison> table;

@@ -57,4 +57,12 @@ ATENRT_API std::vector<std::pair<std::string, Tensor>> read_npz(const std::strin
 ATENRT_API void write_npz(const std::string& path, const std::vector<Tensor>& tensors,
                const std::vector<std::string>& names = {});
 
+// Reference outputs saved with torch.save (a .pt file), read without torch
+// and treated as untrusted (the .pt2 weights' restricted unpickler: no code
+// runs, only tensor rebuilds): a tensor or tuples/lists of tensors come back
+// positional (arr_0, arr_1, ...; nested ones depth first), a dict of tensors
+// by its keys; tensors contiguous. Anything else is a FormatError naming the
+// file and where in the object.
+ATENRT_API std::vector<std::pair<std::string, Tensor>> read_torch_save(const std::string& path);
+
 }  // namespace atenrt

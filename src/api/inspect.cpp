@@ -14,6 +14,7 @@
 #include "conversion/registry.h"
 #include "frontend/inspect.h"
 #include "frontend/pt2_reader.h"
+#include "frontend/weights.h"
 #include "ir/npz.h"
 #include "lowering/lower.h"
 #include "runtime/engine.h"
@@ -193,6 +194,25 @@ std::vector<std::pair<std::string, Tensor>> read_npz(const std::string& path, co
 
 void write_npz(const std::string& path, const std::vector<Tensor>& tensors, const std::vector<std::string>& names) {
   io::write_npz(path, tensors, names);
+}
+
+std::vector<std::pair<std::string, Tensor>> read_torch_save(const std::string& path) {
+  const frontend::ReadLimits limits;
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw FormatError(path + ": cannot open file");
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw FormatError(path + ": cannot read file size");
+  if (static_cast<std::uint64_t>(size) > limits.max_entry_bytes) {
+    throw FormatError(path + ": " + std::to_string(size) + " bytes, over the " +
+                      std::to_string(limits.max_entry_bytes) + "-byte limit of one file");
+  }
+  std::vector<std::byte> bytes(static_cast<std::size_t>(size));
+  in.seekg(0);
+  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) throw FormatError(path + ": cannot read file");
+  frontend::ByteBudget budget(limits.max_total_bytes);
+  auto out = frontend::load_torch_save_outputs(bytes, path, limits, budget);
+  for (auto& [name, t] : out) t = t.contiguous();  // a saved view (x[:, 1]) becomes plain rows
+  return out;
 }
 
 }  // namespace atenrt

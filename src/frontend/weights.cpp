@@ -180,6 +180,49 @@ Tensor load_torch_save_tensor(const std::vector<std::byte>& bytes, const std::st
   return tensor_of(ts, ts.pickle.root, display, budget);
 }
 
+std::vector<std::pair<std::string, Tensor>> load_torch_save_outputs(const std::vector<std::byte>& bytes,
+                                                                   const std::string& display,
+                                                                   const ReadLimits& limits, ByteBudget& budget) {
+  ZipArchive zip(bytes.data(), bytes.size(), display, limits, budget);
+  TorchSave ts = read_torch_save(zip, limits);
+  std::vector<std::pair<std::string, Tensor>> out;
+  const auto& root = ts.pickle.at(ts.pickle.root);
+  if (root.kind == pickle::Kind::Dict) {
+    for (std::size_t k = 0; k + 1 < root.items.size(); k += 2) {
+      const auto& key = ts.pickle.at(root.items[k]);
+      if (key.kind != pickle::Kind::String) {
+        throw FormatError(display + ": a dict key is a " + pickle::kind_name(key.kind) + ", not a string");
+      }
+      for (const auto& [name, t] : out) {
+        if (name == key.s) throw FormatError(display + ": key '" + key.s + "' appears twice");
+      }
+      out.emplace_back(key.s, tensor_of(ts, root.items[k + 1], display + ": ['" + key.s + "']", budget));
+    }
+    return out;
+  }
+  // Positional: depth first through tuples and lists. The arena's values can
+  // refer to each other in cycles (a list that holds itself): the depth bound
+  // ends those too.
+  constexpr int kMaxDepth = 32;
+  auto walk = [&](auto&& self, std::size_t index, const std::string& where, int depth) -> void {
+    const auto& v = ts.pickle.at(index);
+    if (v.kind == pickle::Kind::Tuple || v.kind == pickle::Kind::List) {
+      if (depth >= kMaxDepth) throw FormatError(display + ": " + where + " is nested deeper than 32");
+      for (std::size_t i = 0; i < v.items.size(); ++i) {
+        self(self, v.items[i], where + "[" + std::to_string(i) + "]", depth + 1);
+      }
+      return;
+    }
+    if (v.kind != pickle::Kind::Tensor) {
+      throw FormatError(display + ": " + where + " is a " + pickle::kind_name(v.kind) +
+                        "; a reference holds tensors (alone, in tuples and lists, or in a dict by output name)");
+    }
+    out.emplace_back("arr_" + std::to_string(out.size()), tensor_of(ts, index, display + ": " + where, budget));
+  };
+  walk(walk, ts.pickle.root, "the saved object", 0);
+  return out;
+}
+
 TensorMap load_payload_config(const ZipArchive& zip, const std::string& dir,
                               const std::string& config_entry, const ReadLimits& limits,
                               ByteBudget& budget) {

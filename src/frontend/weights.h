@@ -23,6 +23,14 @@ TensorMap load_torch_save_dict(const std::vector<std::byte>& bytes, const std::s
 Tensor load_torch_save_tensor(const std::vector<std::byte>& bytes, const std::string& display,
                               const ReadLimits& limits, ByteBudget& budget);
 
+// A torch.save zip of reference outputs: a tensor, a tuple or list of them
+// (nested ones flattened depth first) named arr_0, arr_1, ..., or a dict of
+// them by string key (flat). Anything else (other values, nesting past 32) is
+// a FormatError naming `display` and where in the object.
+std::vector<std::pair<std::string, Tensor>> load_torch_save_outputs(const std::vector<std::byte>& bytes,
+                                                                   const std::string& display,
+                                                                   const ReadLimits& limits, ByteBudget& budget);
+
 // A PayloadConfig (`config_entry`, e.g. "model/data/weights/model_weights_config.json")
 // whose payload files sit in `dir` ("model/data/weights/").
 TensorMap load_payload_config(const ZipArchive& zip, const std::string& dir,
