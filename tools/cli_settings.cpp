@@ -1,5 +1,8 @@
 #include "cli_settings.h"
 
+#include "atenrt/text.h"
+#include "cli_progress.h"
+
 namespace atenrt::cli {
 
 void SettingsFlags::add_to(CLI::App* sub) {
@@ -64,7 +67,10 @@ CompileSettings SettingsFlags::resolve() const {
 
 Engine load_or_compile(const std::string& path, const SettingsFlags& flags, CompileReport* report) {
   const CompileSettings settings = flags.resolve();
-  if (!is_engine_file(path)) return compile(path, settings, report);
+  if (!is_engine_file(path)) {
+    const Progress progress("compiling " + escape_text(path), "compiled " + escape_text(path));
+    return compile(path, settings, report);
+  }
   std::string compile_flags;
   for (const Setting* s : flags.given()) {
     if (s->phase == SettingPhase::Compile) compile_flags += (compile_flags.empty() ? "" : ", ") + s->cli_flag;
