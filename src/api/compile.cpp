@@ -209,6 +209,10 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
   }
   conversion::ConvertedGraph converted =
       conversion::convert_segment(program.graph, engine_plan(program.graph, analysis), conversion_settings(settings));
+  // The network holds every weight it uses now: drop the program's references,
+  // so a weight the builder folds or packs is freed instead of kept beside
+  // its replacement.
+  program.graph.weights.clear();
   // Input ranges: the archive's, narrowed by the settings (static archives
   // too, where the settings may only repeat the archive's dims).
   std::vector<InputInfo> infos;

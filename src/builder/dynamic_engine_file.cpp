@@ -5,7 +5,7 @@
 
 #include "atenrt/errors.h"
 #include "builder/dynamic_engine.h"
-#include "runtime/mapped_file.h"
+#include "ir/mapped_file.h"
 #include "runtime/serialize.h"
 #include "runtime/serialize_fields.h"
 
@@ -153,7 +153,7 @@ std::shared_ptr<const DynamicEngine> DynamicEngine::deserialize(std::span<const 
 // the plain weights, and a mapped file that shrank under them would read as
 // zeros (the mapping's damage check belongs to single engines' runs).
 std::shared_ptr<const DynamicEngine> DynamicEngine::load(const std::string& path, std::uint64_t max_memory_bytes) {
-  auto mapping = runtime::MappedFile::open(path);
+  auto mapping = ir::MappedFile::open(path);
   auto copy = std::make_shared<std::vector<std::byte>>(mapping->bytes().begin(), mapping->bytes().end());
   if (mapping->damaged()) throw FormatError("'" + path + "': engine file: shrank while it was being loaded");
   mapping.reset();

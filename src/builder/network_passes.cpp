@@ -1,5 +1,7 @@
 // Passes over the Network: constant folding, batch-norm folding, dead layers.
 #include <cmath>
+#include <set>
+#include <vector>
 
 #include "builder/builder.h"
 #include "reference/reference.h"
@@ -17,6 +19,30 @@ bool is_constant(const NetworkTensor* t) {
 }
 const Tensor& constant_value(const NetworkTensor* t) {
   return t->producer->params_as<network::ConstantParams>().value;
+}
+
+// Removes `layer` if nothing uses it any more, then the producers this leaves
+// unused. A fold calls it on the layer it replaced: the weights only that
+// layer read are freed at once instead of living beside their folded
+// replacements until remove_dead_layers (ResNet-18 compiled from its .pt2
+// held every convolution's weights twice). Every layer removed precedes
+// `layer` in topological order, so a pass walking that order stays valid.
+void remove_if_unused(Network& net, network::Layer* layer) {
+  std::vector<network::Layer*> work{layer};
+  std::set<const network::Layer*> removed;
+  while (!work.empty()) {
+    network::Layer* l = work.back();
+    work.pop_back();
+    if (removed.count(l)) continue;
+    bool used = false;
+    for (auto* out : l->outputs) used = used || out->is_output || !net.consumers(out).empty();
+    if (used) continue;
+    for (auto* in : l->inputs) {
+      if (in->producer) work.push_back(in->producer);
+    }
+    removed.insert(l);
+    net.remove_layer(l);
+  }
 }
 
 }  // namespace
@@ -41,6 +67,8 @@ int fold_constants(Network& net) {
       auto* c = net.add_constant(net.unique_layer_name(layer->name + "_folded"), outs[i]);
       net.replace_all_uses(layer->output(i), c);
     }
+    values.clear();
+    remove_if_unused(net, layer);
     ++folded;
   }
   return folded;
@@ -83,6 +111,7 @@ int fold_batchnorm(Network& net) {
     auto* y = net.add_convolution(net.unique_layer_name(conv->name + "_bn"), conv->input(0), wt, bt,
                                   conv->params_as<network::ConvolutionParams>());
     net.replace_all_uses(bn->output(), y);
+    remove_if_unused(net, bn);
     ++folded;
   }
   return folded;

@@ -152,6 +152,9 @@ runtime::Engine build(network::Network net, const BuilderConfig& config, BuildRe
   if (config.fold_batchnorm) r.folded_batchnorms = fold_batchnorm(net);
   if (config.dead_layer_removal) r.removed_layers = remove_dead_layers(net);
   Program prog = to_program(net);
+  // The program holds every weight the engine needs: the network's
+  // references go, so the engine can free plain weights as it packs them.
+  net = network::Network();
   if (config.fuse_post_ops) r.fusions = fuse_post_ops(prog);
   set_precision(prog, config.precision);
   return runtime::Engine(std::move(prog), config.engine);

@@ -1,13 +1,14 @@
 #include "frontend/pt2_reader.h"
 
 #include <algorithm>
-#include <fstream>
+#include <functional>
 #include <set>
 
 #include "atenrt/errors.h"
 #include "frontend/graph_json.h"
 #include "frontend/json_util.h"
 #include "frontend/weights.h"
+#include "ir/mapped_file.h"
 
 namespace atenrt::frontend {
 
@@ -198,13 +199,13 @@ ir::ExportedProgram load_legacy(const ZipArchive& zip, const ReadLimits& limits,
   return ep;
 }
 
-}  // namespace
+using ReleaseHook = std::function<void(const std::byte*, std::size_t)>;
 
-ir::ExportedProgram load_pt2_from_memory(const std::byte* data, std::size_t size,
-                                         const std::string& display_name,
-                                         const ReadLimits& limits) {
+ir::ExportedProgram load_archive(const std::byte* data, std::size_t size, const std::string& display_name,
+                                 const ReadLimits& limits, const ReleaseHook& release) {
   ByteBudget budget(limits.max_total_bytes);
   ZipArchive zip(data, size, display_name, limits, budget);
+  if (release) zip.on_entry_read(release);
   const std::string root = common_root(zip);
   ir::ExportedProgram ep;
   if (zip.contains(root + "archive_format")) {
@@ -227,6 +228,14 @@ ir::ExportedProgram load_pt2_from_memory(const std::byte* data, std::size_t size
   return ep;
 }
 
+}  // namespace
+
+ir::ExportedProgram load_pt2_from_memory(const std::byte* data, std::size_t size,
+                                         const std::string& display_name,
+                                         const ReadLimits& limits) {
+  return load_archive(data, size, display_name, limits, nullptr);
+}
+
 ir::ExportedProgram load_pt2_from_memory(const std::vector<std::byte>& bytes,
                                          const std::string& display_name,
                                          const ReadLimits& limits) {
@@ -234,16 +243,15 @@ ir::ExportedProgram load_pt2_from_memory(const std::vector<std::byte>& bytes,
 }
 
 ir::ExportedProgram load_pt2(const std::string& path, const ReadLimits& limits) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw FormatError(path + ": cannot open file");
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw FormatError(path + ": cannot read file size");
-  std::vector<std::byte> bytes(static_cast<std::size_t>(size));
-  in.seekg(0);
-  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) {
-    throw FormatError(path + ": cannot read file");
-  }
-  return load_pt2_from_memory(bytes, path, limits);
+  // Mapped, not read whole: each entry's pages are dropped once its bytes are
+  // copied out, so the archive costs its weights once (plus one entry).
+  auto file = ir::MappedFile::open(path, "archive");
+  const auto bytes = file->bytes();
+  ir::ExportedProgram ep = load_archive(bytes.data(), bytes.size(), path, limits,
+                                        [&file](const std::byte* p, std::size_t n) { file->release(p, n); });
+  // A file that shrank while it was read has had zeros read in its place.
+  if (file->damaged()) throw FormatError(path + ": the file changed (shrank) while it was read");
+  return ep;
 }
 
 }  // namespace atenrt::frontend

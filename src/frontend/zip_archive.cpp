@@ -179,6 +179,7 @@ std::vector<std::byte> ZipArchive::extract(const ZipEntryHeader& h, std::uint64_
     // Stored entries are copied raw (read_zip_headers checked the range):
     // writers may skip the CRC (pt2_format.md §1.2).
     if (n) std::memcpy(out.data(), data_ + h.data_offset, out.size());
+    if (release_) release_(data_ + h.data_offset, static_cast<std::size_t>(h.compressed_size));
     return out;
   }
   zip_file_t* f = zip_fopen_index(zip_, index, 0);
@@ -209,6 +210,7 @@ std::vector<std::byte> ZipArchive::extract(const ZipEntryHeader& h, std::uint64_
     if (r > 0) fail("zip entry inflates to more than the " + std::to_string(h.size) + " bytes it declares");
   }
   zip_fclose(f);
+  if (release_) release_(data_ + h.data_offset, static_cast<std::size_t>(h.compressed_size));
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -80,6 +81,13 @@ class ZipArchive {
   // views may use only a part).
   std::vector<std::byte> read_prefix(const std::string& name, std::uint64_t n) const;
 
+  // Called with an entry's raw bytes once they have been copied or inflated
+  // out: an archive mapped from a file drops those pages, so reading a .pt2
+  // holds its weights once, not twice (ir::MappedFile::release).
+  void on_entry_read(std::function<void(const std::byte*, std::size_t)> release) {
+    release_ = std::move(release);
+  }
+
  private:
   const ZipEntryHeader& header(const std::string& name) const;
   // Checks the declared sizes of `h` and copies or inflates `n` bytes of it.
@@ -95,6 +103,7 @@ class ZipArchive {
   std::vector<std::string> names_;       // in central-directory order
   std::vector<ZipEntryHeader> headers_;  // the same order
   std::map<std::string, std::uint64_t> index_;
+  std::function<void(const std::byte*, std::size_t)> release_;
 };
 
 }  // namespace atenrt::frontend

@@ -98,7 +98,14 @@ void Engine::Impl::compile() {
     const Step& step = program.steps[s];
     blocked_output[s] = step.outputs.size() == 1 && blocked_allowed(step.outputs[0]);
   }
-  for (int s = 0; s < static_cast<int>(program.steps.size()); ++s) add_step(s, blocked_output);
+  for (int s = 0; s < static_cast<int>(program.steps.size()); ++s) {
+    add_step(s, blocked_output);
+    for (int id : program.steps[s].inputs) {
+      if (buffers[id].where == Where::Constant && !consumers[id].empty() && consumers[id].back().first == s) {
+        drop_plain_if_packed(id);
+      }
+    }
+  }
 
   // Memory plan over arena buffers (activations and conversion buffers).
   std::vector<int> first(buffers.size(), -1), last(buffers.size(), -1);

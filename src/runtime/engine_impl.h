@@ -8,13 +8,13 @@
 #include "runtime/cpu/kernel.h"
 #include "runtime/cpu/weight_packs.h"
 #include "runtime/engine.h"
-#include "runtime/mapped_file.h"
+#include "ir/mapped_file.h"
 
 namespace atenrt::runtime {
 
 struct LoadedFile {
   std::shared_ptr<const void> owner;     // keeps the bytes alive (the mapping, or a copy)
-  std::shared_ptr<MappedFile> mapping;   // null for engines deserialized from memory
+  std::shared_ptr<ir::MappedFile> mapping;   // null for engines deserialized from memory
   std::map<int, cpu::StoredPack> packs;  // weights stored pre-packed, by tensor id
   std::uint32_t packing_key = 0;         // of the weights section (0: portable)
 };
@@ -55,6 +55,10 @@ struct Engine::Impl {
   std::string load_note;
   void begin_weights();
   void note_weight_uses(const Step& step, bool packing_kernel);
+  // Frees a weight's plain bytes once every step that reads it has its
+  // kernel and all of them read the pack: compiling holds each weight about
+  // once, not plain and packed side by side.
+  void drop_plain_if_packed(int id);
   void finish_weights();
   // Refuses to run when the mapped file was truncated (mapped_file.h).
   void check_file() const;

@@ -21,6 +21,7 @@ std::string megabytes(std::size_t bytes) {
 void Engine::Impl::begin_weights() {
   if (!packs) packs = std::make_shared<cpu::WeightPacks>();
   read_plain.assign(program.tensors.size(), false);
+  for (int id : program.outputs) read_plain[id] = true;
   if (!file) return;
   for (const auto& [id, pack] : file->packs) packs->add_stored(&program.tensors[id], pack, file->owner);
 }
@@ -32,25 +33,26 @@ void Engine::Impl::note_weight_uses(const Step& step, bool packing_kernel) {
   }
 }
 
-void Engine::Impl::finish_weights() {
-  for (int id : program.outputs) read_plain[id] = true;
+void Engine::Impl::drop_plain_if_packed(int id) {
   // A compiled engine keeps a weight once: packed, when every kernel reads
   // the pack (and a file can name its layout), not also plain. Engines that
   // share the store (dynamic shapes' specializations) keep the plain bytes:
   // later specializations find their packs by them.
-  if (!file && packs.use_count() == 1) {
-    for (std::size_t i = 0; i < program.tensors.size(); ++i) {
-      auto& t = program.tensors[i];
-      if (t.role != TensorRole::Constant || read_plain[i] || !t.value.defined() || !packs->for_file(&t)) continue;
-      t.pack_key = t.value.raw_data();
-      if (!packs->release_plain(&t)) {
-        t.pack_key = nullptr;
-        continue;
-      }
-      t.value = Tensor();
-      t.stored_packed = true;
-    }
+  if (file || packs.use_count() != 1) return;
+  auto& t = program.tensors[id];
+  if (t.role != TensorRole::Constant || read_plain[id] || !t.value.defined() || !packs->for_file(&t)) return;
+  t.pack_key = t.value.raw_data();
+  if (!packs->release_plain(&t)) {
+    t.pack_key = nullptr;
+    return;
   }
+  t.value = Tensor();
+  t.stored_packed = true;
+}
+
+void Engine::Impl::finish_weights() {
+  // Most were dropped as their last step was made (compile()); the rest now.
+  for (std::size_t i = 0; i < program.tensors.size(); ++i) drop_plain_if_packed(static_cast<int>(i));
   const bool mapped = file && file->mapping;
   memory.constant_bytes = 0;
   memory.mapped_bytes = 0;

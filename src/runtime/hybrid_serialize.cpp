@@ -8,7 +8,7 @@
 
 #include "atenrt/errors.h"
 #include "runtime/hybrid.h"
-#include "runtime/mapped_file.h"
+#include "ir/mapped_file.h"
 #include "runtime/serialize.h"
 #include "runtime/serialize_fields.h"
 
@@ -223,7 +223,7 @@ void HybridEngine::save(const std::string& path, const std::string& metadata) co
 }
 
 HybridEngine HybridEngine::load(const std::string& path) {
-  auto mapping = MappedFile::open(path);
+  auto mapping = ir::MappedFile::open(path);
   return deserialize(mapping->bytes(), path);
 }
 

@@ -16,7 +16,7 @@
 #include "runtime/cpu/isa.h"
 #include "runtime/engine.h"
 #include "runtime/engine_impl.h"
-#include "runtime/mapped_file.h"
+#include "ir/mapped_file.h"
 #include "runtime/serialize.h"
 #include "runtime/serialize_fields.h"
 
@@ -535,7 +535,7 @@ file::DynamicFile file::read_dynamic_file(std::span<const std::byte> bytes, std:
 // every process that loads the same file, and are verified (checksums) before
 // anything uses them.
 Engine Engine::load(const std::string& path, std::uint64_t max_memory_bytes) {
-  auto mapping = MappedFile::open(path);
+  auto mapping = ir::MappedFile::open(path);
   auto loaded = std::make_shared<LoadedFile>();
   loaded->owner = mapping;
   loaded->mapping = mapping;

@@ -1,5 +1,5 @@
 // Read-only file mappings and the SIGBUS guard for files truncated while mapped.
-#include "runtime/mapped_file.h"
+#include "ir/mapped_file.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -15,7 +15,7 @@
 
 #include "atenrt/errors.h"
 
-namespace atenrt::runtime {
+namespace atenrt::ir {
 
 namespace {
 
@@ -84,25 +84,25 @@ int claim_slot(std::uintptr_t begin, std::uintptr_t end) {
   return -1;
 }
 
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw FormatError("engine file '" + path + "': " + what + " (" + std::strerror(errno) + ")");
+[[noreturn]] void fail(const std::string& kind, const std::string& path, const std::string& what) {
+  throw FormatError(kind + " '" + path + "': " + what + " (" + std::strerror(errno) + ")");
 }
 
 }  // namespace
 
-std::shared_ptr<MappedFile> MappedFile::open(const std::string& path) {
+std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, const std::string& kind) {
   std::shared_ptr<MappedFile> f(new MappedFile());
   f->path_ = path;
   f->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (f->fd_ < 0) fail(path, "cannot open");
+  if (f->fd_ < 0) fail(kind, path, "cannot open");
   struct stat st;
-  if (::fstat(f->fd_, &st) != 0) fail(path, "cannot stat");
-  if (!S_ISREG(st.st_mode)) throw FormatError("engine file '" + path + "': not a regular file");
+  if (::fstat(f->fd_, &st) != 0) fail(kind, path, "cannot stat");
+  if (!S_ISREG(st.st_mode)) throw FormatError(kind + " '" + path + "': not a regular file");
   f->size_ = static_cast<std::size_t>(st.st_size);
   if (f->size_ == 0) return f;  // nothing to map; the container check refuses it
   install_handler();
   void* p = ::mmap(nullptr, f->size_, PROT_READ, MAP_SHARED, f->fd_, 0);
-  if (p == MAP_FAILED) fail(path, "cannot map");
+  if (p == MAP_FAILED) fail(kind, path, "cannot map");
   f->data_ = static_cast<const std::byte*>(p);
   const auto begin = reinterpret_cast<std::uintptr_t>(p);
   f->slot_ = claim_slot(begin, begin + f->size_);
@@ -125,4 +125,15 @@ bool MappedFile::damaged() const {
   return fd_ >= 0 && ::fstat(fd_, &st) == 0 && static_cast<std::size_t>(st.st_size) < size_;
 }
 
-}  // namespace atenrt::runtime
+void MappedFile::release(const std::byte* p, std::size_t n) const {
+  const auto begin = reinterpret_cast<std::uintptr_t>(p);
+  const auto mapped = reinterpret_cast<std::uintptr_t>(data_);
+  if (!data_ || begin < mapped || n > size_ || begin - mapped > size_ - n) return;
+  // Only whole pages: a page shared with a neighbouring entry may still be read.
+  const std::uintptr_t page = ~g_page_mask + 1;
+  const std::uintptr_t first = (begin + page - 1) & g_page_mask;
+  const std::uintptr_t last = (begin + n) & g_page_mask;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+}  // namespace atenrt::ir
