@@ -1,11 +1,13 @@
 // `atenrt run MODEL.pt2|ENGINE.atrt --inputs IN.npz [--outputs OUT.npz]
 //            [--named-outputs] [--compare REF.npz|REF.pt --rtol R --atol A] [settings]`
+//   or `atenrt run MODEL.pt2 --inputs IN.npz --compare-layers [--rtol R --atol A]`
 //
 // Prints one line per output (name, dtype and shape, min/max/mean) unless
 // --quiet; --json prints the same as one JSON object. --compare prints a
 // per-output error table and exits 1 beyond tolerance (as Polygraphy does).
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "atenrt/inspect.h"
@@ -29,6 +31,12 @@ class RunCommand : public Command {
                     "reference outputs: .npz (arr_0, ... or output names), or .pt/.pth from torch.save (a tensor, "
                     "a tuple/list of them, or a dict by output name; read without torch, no code runs): exit 1 "
                     "beyond tolerance");
+    sub->add_flag("--compare-layers", compare_layers_,
+                  "a .pt2 only: compile it marking every node value as an output and compare each with atenrt's "
+                  "reference executor (plain double-precision kernels) on the same lowered, converted network; "
+                  "prints the first value beyond tolerance and exits 1. Finds where kernels, fusions or precision "
+                  "depart from the network, not converter or decomposition errors against PyTorch (both sides "
+                  "share those: use atenrt.debug.compare_layers in Python for PyTorch)");
     sub->add_option("--rtol", rtol_, "relative tolerance of --compare")->capture_default_str()->check(CLI::NonNegativeNumber);
     sub->add_option("--atol", atol_, "absolute tolerance of --compare")->capture_default_str()->check(CLI::NonNegativeNumber);
     sub->add_flag("--quiet", quiet_, "print nothing on success");
@@ -39,6 +47,7 @@ class RunCommand : public Command {
 
   int run() override {
     if (named_outputs_ && outputs_.empty()) throw UsageError("run: --named-outputs needs --outputs FILE.npz");
+    if (compare_layers_) return run_compare_layers();
     const Engine engine = load_or_compile(model_, flags_);
     const std::vector<Tensor> inputs = checked_inputs(engine);
     auto context = engine.create_context();
@@ -80,6 +89,57 @@ class RunCommand : public Command {
     for (auto& [name, t] : read_npz(inputs_, check)) inputs.push_back(std::move(t));
     if (inputs.size() != expected.size()) throw count_error(inputs.size());
     return inputs;
+  }
+
+  int run_compare_layers() const {
+    if (!compare_.empty() || !outputs_.empty()) {
+      throw UsageError("run: --compare-layers compares every layer itself; give it without --compare and --outputs");
+    }
+    if (is_engine_file(model_)) {
+      throw UsageError("run: --compare-layers needs the .pt2 (an engine file has no graph to evaluate by reference)");
+    }
+    std::vector<Tensor> inputs;
+    for (auto& [name, t] : read_npz(inputs_)) inputs.push_back(std::move(t));
+    const auto values = reference_layer_values(model_, inputs, flags_.resolve());
+    std::vector<Comparison> table;
+    std::optional<std::size_t> first;
+    for (const auto& v : values) {
+      table.push_back(compare_tensors(v.name, v.engine, v.reference, rtol_, atol_));
+      if (!first && !table.back().ok()) first = table.size() - 1;
+    }
+    if (json_) {
+      nlohmann::json rows = nlohmann::json::array();
+      for (const auto& c : table) {
+        rows.push_back({{"name", c.name}, {"ok", c.ok()}, {"max_abs_error", c.max_abs}, {"max_rel_error", c.max_rel},
+                        {"mismatched", c.mismatched}, {"total", c.total}, {"problem", c.problem}});
+      }
+      nlohmann::json j = {{"model", model_}, {"reference", "atenrt reference executor"}, {"rtol", rtol_},
+                          {"atol", atol_}, {"layers", rows},
+                          {"first_divergence", first ? nlohmann::json(table[*first].name) : nlohmann::json()}};
+      std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    } else if (!quiet_) {
+      std::printf("compared %zu values with the reference executor (rtol %g, atol %g)\n", table.size(), rtol_, atol_);
+      std::printf("  %-32s %-6s %12s %12s %s\n", "value", "result", "max abs err", "max rel err", "mismatched");
+      for (std::size_t i = 0; i < table.size(); ++i) {
+        // Up to the first divergence, or every row with --verbose.
+        if (first && i > *first && !verbose_) break;
+        if (!first && !verbose_ && i + 1 < table.size()) continue;
+        const auto& c = table[i];
+        if (!c.problem.empty()) {
+          std::printf("  %-32s %-6s %s\n", escape_text(c.name).c_str(), "FAIL", escape_text(c.problem).c_str());
+        } else {
+          std::printf("  %-32s %-6s %12.3g %12.3g %lld of %lld\n", escape_text(c.name).c_str(), c.ok() ? "ok" : "FAIL",
+                      c.max_abs, c.max_rel, static_cast<long long>(c.mismatched), static_cast<long long>(c.total));
+        }
+      }
+    }
+    if (first) {
+      std::cerr << "atenrt: error: value '" << escape_text(table[*first].name) << "' (" << *first + 1 << " of "
+                << table.size() << ") is the first that differs from the reference beyond rtol " << rtol_
+                << ", atol " << atol_ << "\n";
+      return 1;
+    }
+    return 0;
   }
 
   // References by output name when the file uses the names, else by position.
@@ -161,6 +221,7 @@ class RunCommand : public Command {
   double rtol_ = 1e-4;
   double atol_ = 1e-5;
   bool named_outputs_ = false;
+  bool compare_layers_ = false;
   bool quiet_ = false;
   bool json_ = false;
   bool verbose_ = false;

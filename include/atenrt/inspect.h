@@ -65,4 +65,22 @@ ATENRT_API void write_npz(const std::string& path, const std::vector<Tensor>& te
 // file and where in the object.
 ATENRT_API std::vector<std::pair<std::string, Tensor>> read_torch_save(const std::string& path);
 
+// Layer-by-layer values without PyTorch (`atenrt run --compare-layers`): the
+// archive compiled with mark_all_outputs and run on `inputs`, and the same
+// lowered and converted network run by the reference executor (src/reference:
+// plain kernels, computing in double). Both sides share the lowering and the
+// converters, so this finds where the engine's kernels, fusions, layouts or
+// precision depart from what the network means, not a converter or a
+// decomposition that is wrong against PyTorch (atenrt.debug.compare_layers in
+// Python compares with PyTorch). One entry per node value the engine marked,
+// in graph order, then the graph outputs; UnsupportedError when the graph
+// needs the libtorch fallback.
+struct LayerValues {
+  std::string name;  // the graph value's name
+  Tensor engine, reference;
+};
+ATENRT_API std::vector<LayerValues> reference_layer_values(const std::string& pt2_path,
+                                                           const std::vector<Tensor>& inputs,
+                                                           const CompileSettings& settings = {});
+
 }  // namespace atenrt

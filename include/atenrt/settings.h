@@ -39,6 +39,10 @@ struct CompileSettings {
   bool require_full_compilation = false;
   bool use_fast_partitioner = true;
   bool assume_dynamic_shape_support = false;
+  // Debugging: every node's tensor value is also an engine output, named
+  // after the value (Polygraphy's "mark all"; docs/python.md, atenrt.debug).
+  // Needs a graph that is one engine (no libtorch fallback).
+  bool mark_all_outputs = false;
 
   // Lowering: decompositions and graph passes.
   bool lowering = true;

@@ -4,6 +4,7 @@ compile and run them (atenrt.compile, atenrt.load_engine; see runtime.py and doc
 The runtime needs neither torch nor, until first called, its compiled module `_atenrt`; the
 exporter needs torch.
 """
+from . import debug
 from .errors import ExportError
 from .inputs import Input
 from .reports import CompileReport, DryRunReport, Segment, StepSpec, UnsupportedNode
@@ -41,7 +42,7 @@ def _exporter(name):
     return found[name]
 
 
-__all__ = ["save", "export", "ExportError", "LAYOUTS", "Dim",
+__all__ = ["save", "export", "ExportError", "LAYOUTS", "Dim", "debug",
            "compile", "dry_run", "load", "load_engine", "load_plugin", "loaded_plugins", "set_log_callback", "reset_log_callback", "Input", "DryRunReport", "Segment", "StepSpec",
            "UnsupportedNode", "__version__", "build_info", "Engine", "ExecutionContext", "TensorSpec", "CompileReport",
            "AtenrtError", "Error", "FormatError", "UnsupportedError", "InputError", "SettingsError",

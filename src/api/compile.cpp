@@ -30,6 +30,7 @@ namespace {
 conversion::ConversionSettings conversion_settings(const CompileSettings& s) {
   conversion::ConversionSettings c;
   c.assume_dynamic_shape_support = s.assume_dynamic_shape_support;
+  c.mark_all_outputs = s.mark_all_outputs;
   return c;
 }
 
@@ -142,13 +143,6 @@ conversion::SegmentPlan engine_plan(const ir::Graph& graph, const Analysis& anal
   return plan;
 }
 
-// The reader holds weights whole: it may hold no more than the memory limit.
-frontend::ReadLimits reader_limits(const CompileSettings& s) {
-  frontend::ReadLimits limits;
-  limits.max_total_bytes =
-      std::min(limits.max_total_bytes, resolve_memory_limit(static_cast<std::uint64_t>(s.max_memory)));
-  return limits;
-}
 
 // Engine segments built on their own, the rest run by the libtorch fallback.
 Engine compile_hybrid(const ir::Graph& graph, const Analysis& analysis, const CompileSettings& settings,
@@ -182,7 +176,7 @@ Engine compile(const std::string& pt2_path, const CompileSettings& settings, Com
   const auto start = std::chrono::steady_clock::now();
   CompileReport local;
   CompileReport& r = report ? *report : local;
-  Engine engine = api::compile_program(frontend::load_pt2(pt2_path, reader_limits(settings)), settings, &r);
+  Engine engine = api::compile_program(frontend::load_pt2(pt2_path, api::reader_limits(settings)), settings, &r);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (log_enabled(LogLevel::Info)) {
     log(LogLevel::Info, "compiled " + pt2_path + ": " + std::to_string(r.supported_ops) + " of " +
@@ -202,6 +196,10 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
   if (!analysis.partition.fully_supported()) {
     if (settings.require_full_compilation) {
       throw UnsupportedError("require_full_compilation is set but not every operator is supported.\n" + r.partition);
+    }
+    if (settings.mark_all_outputs) {
+      throw UnsupportedError("mark_all_outputs needs a graph that compiles into one engine, and this one needs the "
+                             "libtorch fallback.\n" + r.partition);
     }
     Engine engine = compile_hybrid(program.graph, analysis, settings, r);
     r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -242,10 +240,27 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
   return std::move(*result);
 }
 
+// The reader holds weights whole: it may hold no more than the memory limit.
+frontend::ReadLimits api::reader_limits(const CompileSettings& s) {
+  frontend::ReadLimits limits;
+  limits.max_total_bytes =
+      std::min(limits.max_total_bytes, resolve_memory_limit(static_cast<std::uint64_t>(s.max_memory)));
+  return limits;
+}
+
+conversion::ConvertedGraph api::convert_program(ir::ExportedProgram& program, const CompileSettings& settings) {
+  CompileReport r;
+  const Analysis analysis = analyze(program, settings, r);
+  if (!analysis.partition.fully_supported()) {
+    throw UnsupportedError("the graph needs the libtorch fallback; this needs one engine.\n" + r.partition);
+  }
+  return conversion::convert_segment(program.graph, engine_plan(program.graph, analysis), conversion_settings(settings));
+}
+
 CompileReport dry_run(const std::string& pt2_path, const CompileSettings& settings) {
   validate(settings);
   CompileReport report;
-  ir::ExportedProgram program = frontend::load_pt2(pt2_path, reader_limits(settings));
+  ir::ExportedProgram program = frontend::load_pt2(pt2_path, api::reader_limits(settings));
   analyze(program, settings, report);
   return report;
 }

@@ -188,6 +188,10 @@ std::vector<Setting> make_table() {
   t.push_back(row("assume_dynamic_shape_support", "--assume-dynamic-shape-support", SettingType::Bool,
                   "treat every converter as supporting dynamic shapes",
                   ATENRT_FIELD_ACCESS(assume_dynamic_shape_support, bool)));
+  t.push_back(row("mark_all_outputs", "--mark-all-outputs", SettingType::Bool,
+                  "debugging: every node's tensor value is also an engine output, named after it (layer-by-layer "
+                  "comparison; keeps every value, so fewer fusions; no libtorch fallback)",
+                  ATENRT_FIELD_ACCESS(mark_all_outputs, bool)));
   t.push_back(inverted(row("lowering", "--no-lowering", SettingType::Bool,
                            "decompositions and graph passes; --no-lowering skips them",
                            ATENRT_FIELD_ACCESS(lowering, bool))));

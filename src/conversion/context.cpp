@@ -438,6 +438,7 @@ ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, 
     ctx.net().mark_output(t);
     result.outputs.push_back(t);
   }
+  if (settings.mark_all_outputs) mark_node_values(ctx, graph, plan, result);
   result.network = ctx.release_network();
   return result;
 }

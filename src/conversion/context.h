@@ -140,6 +140,10 @@ struct ConvertedGraph {
   std::vector<network::NetworkTensor*> inputs;
   // One entry per graph output: the network output tensor.
   std::vector<network::NetworkTensor*> outputs;
+  // With ConversionSettings::mark_all_outputs: the node values also made
+  // network outputs (after the graph outputs), in graph order, each named
+  // after its value.
+  std::vector<network::NetworkTensor*> marked;
 };
 
 // What to convert: nodes (indices into graph.nodes, in graph order) and,
@@ -161,5 +165,11 @@ ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, 
 // Selects a converter for every node (registry order rules), then
 // convert_segment: for callers without a partition (tests, tools).
 ConvertedGraph convert_graph(const ir::Graph& graph, const ConversionSettings& settings = {});
+
+// Marks the tensor value of every node of `plan` as a network output (see
+// ConversionSettings::mark_all_outputs); values that are inputs, weights,
+// folded to constants, already outputs, or whose name another tensor or
+// layer holds are left out.
+void mark_node_values(ConversionContext& ctx, const ir::Graph& graph, const SegmentPlan& plan, ConvertedGraph& result);
 
 }  // namespace atenrt::conversion

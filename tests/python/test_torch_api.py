@@ -386,6 +386,63 @@ class TorchApiTest(unittest.TestCase):
         with self.assertRaisesRegex(atenrt.SettingsError, "either as atenrt.Input"):
             atenrt.compile(model, inputs=[batch, torch.randn(1)], max_shapes={"x": (4, 8)})
 
+    def test_compare_layers_finds_the_first_divergence(self):
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(3, 16, 3)
+                self.fc = nn.Linear(16, 5)
+
+            def forward(self, x):
+                y = x * 2.0 + 1.0  # elementwise: exact in any precision
+                h = torch.relu(self.conv(y)).mean(dim=(2, 3))
+                return torch.sigmoid(self.fc(h))
+
+        torch.manual_seed(0)
+        model = Net().eval()
+        x = torch.randn(2, 3, 12, 12)
+        report = atenrt.debug.compare_layers(model, [x])
+        self.assertIsNone(report.first_divergence, report.to_text())
+        names = [d.name for d in report.layers]
+        self.assertGreaterEqual(len(names), 5, report.to_text())
+        self.assertTrue(any("convolution" in d.op for d in report.layers), report.to_text())
+        self.assertTrue(all(d.ok and d.total > 0 for d in report.layers))
+        self.assertIn("all within tolerance", repr(report))
+        # bf16 convolutions and matmuls: the first value past 1e-4 is the convolution's, and the
+        # elementwise values before it still match.
+        bf16 = atenrt.debug.compare_layers(model, [x], precision="bf16")
+        if bf16.precision != "bf16":
+            self.skipTest("this CPU computes no bf16")
+        first = bf16.first_divergence
+        self.assertIsNotNone(first, bf16.to_text())
+        self.assertIn("convolution", first.op, bf16.to_text())
+        before = bf16.layers[:bf16.layers.index(first)]
+        self.assertTrue(before and all(d.ok for d in before), bf16.to_text())
+        self.assertTrue(any(d.op.startswith("aten.mul") for d in before), bf16.to_text())
+        text = bf16.to_text()
+        self.assertIn(f"first divergence: '{first.name}'", text)
+        self.assertNotIn("sigmoid", text.split("first divergence")[0])  # the table stops at the first
+        self.assertIn("sigmoid", bf16.to_text(all_rows=True))
+        # a loose tolerance lets bf16 pass
+        self.assertIsNone(atenrt.debug.compare_layers(model, [x], rtol=0.1, atol=0.1,
+                                                      precision="bf16").first_divergence)
+        with self.assertRaisesRegex(NotImplementedError, "torch.export.load"):
+            atenrt.debug.compare_layers(self._saved(model, x), [x])
+        with self.assertRaisesRegex(TypeError, "sets mark_all_outputs itself"):
+            atenrt.debug.compare_layers(model, [x], mark_all_outputs=False)
+
+    def test_mark_all_outputs_needs_one_engine(self):
+        path = self._saved(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)).eval(), torch.randn(1, 4))
+        with self.assertRaisesRegex(atenrt.UnsupportedError, "mark_all_outputs needs a graph that compiles into one"):
+            atenrt.compile(path, mark_all_outputs=True, torch_executed_ops=["aten.relu"])
+        engine = atenrt.compile(path, mark_all_outputs=True)
+        self.assertGreater(len(engine.outputs), 1)
+        plain = atenrt.compile(path)
+        self.assertEqual(len(plain.outputs), 1)
+        x = torch.randn(1, 4).numpy()
+        # the graph output comes first
+        close(self, torch.from_numpy(engine.run(x)[0]), torch.from_numpy(plain.run(x)[0]), "marked engine")
+
     def test_version(self):
         self.assertRegex(atenrt.__version__, r"^[0-9]+\.[0-9]+\.[0-9]+$")
         self.assertIn("onednn_version", atenrt.build_info())
