@@ -89,6 +89,13 @@ def save(module, example_inputs, path, layout="pt2", schema_version=None, dynami
     """
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
+    from ._progress import progress
+    name = type(module).__name__
+    with progress(f"exporting {name}", f"exported {name}"):
+        return _save(module, example_inputs, path, layout, schema_version, dynamic_shapes, example_kwargs)
+
+
+def _save(module, example_inputs, path, layout, schema_version, dynamic_shapes, example_kwargs):
     if _has_torch_export():
         if schema_version is not None:
             raise ValueError("schema_version is only for the torch 1.13 exporter; "

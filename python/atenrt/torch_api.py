@@ -150,8 +150,7 @@ def compile_torch(obj, inputs, kwarg_inputs, compile_path, settings):
         if isinstance(obj, torch.nn.Module):
             given, given_kwargs, dynamic_shapes, ranged = _ranged_examples(obj, inputs, kwarg_inputs)
             args, kwargs = _examples(given, given_kwargs, name)
-            with progress(f"exporting {name}", f"exported {name}"):
-                save(obj, args, path, example_kwargs=kwargs, dynamic_shapes=dynamic_shapes)
+            save(obj, args, path, example_kwargs=kwargs, dynamic_shapes=dynamic_shapes)  # shows its own progress
             if ranged:
                 settings = _range_settings(path, ranged, settings)
             with torch.no_grad():

@@ -107,6 +107,9 @@ InspectReport inspect_engine(const std::string& path, const CompileSettings& set
                        {"bytes", runtime::tensor_bytes(*t)}});
   }
   j["weights"] = weights;
+  // Untrusted text: JSON carries it (invalid UTF-8 replaced), the text report only its size.
+  j["metadata_bytes"] = engine.metadata().size();
+  j["metadata"] = engine.metadata();
   r.json = dump(j);
 
   std::ostringstream out;
@@ -118,6 +121,12 @@ InspectReport inspect_engine(const std::string& path, const CompileSettings& set
   for (const auto& s : engine.inputs()) out << "  " << s.to_string() << "\n";
   out << "outputs:\n";
   for (const auto& s : engine.outputs()) out << "  " << s.to_string() << "\n";
+  if (!engine.metadata().empty()) {
+    const bool python = engine.metadata().find("\"atenrt_python\"") != std::string::npos;
+    out << "metadata:        " << engine.metadata().size() << " bytes"
+        << (python ? " (the Python module's input and output structure; --json shows it)" : " (--json shows it)")
+        << "\n";
+  }
   out << "kernels:        ";
   for (const auto& [k, n] : kernels) out << " " << k << " " << n << ",";
   out.seekp(-1, std::ios_base::cur);

@@ -356,6 +356,11 @@ class TorchApiTest(unittest.TestCase):
         self.assertRegex(run(ATENRT_PROGRESS="1"), r"^atenrt: exporting Linear \.\.\.\natenrt: exported Linear in "
                                                    r"[0-9.]+ s\natenrt: compiling Linear \.\.\.\n"
                                                    r"atenrt: compiled Linear in [0-9.]+ s\n$")
+        # the exporter alone
+        script = (f"import torch, atenrt\natenrt.save(torch.nn.Linear(4, 2), (torch.randn(1, 4),), "
+                  f"{os.path.join(self.tmp, 'progress.pt2')!r})\n")
+        self.assertRegex(run(ATENRT_PROGRESS="1"), r"^atenrt: exporting Linear \.\.\.\natenrt: exported Linear in "
+                                                   r"[0-9.]+ s\n$")
 
     def test_range_inputs_export_with_symbolic_dims(self):
         class Scorer(nn.Module):

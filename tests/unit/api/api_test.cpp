@@ -332,6 +332,9 @@ TEST(Api, EngineMetadataSurvivesSaveAndLoad) {
   const Engine loaded = Engine::load(path);
   EXPECT_EQ(loaded.metadata(), text);
   EXPECT_EQ(loaded.with_load_settings({}).metadata(), text);
+  const InspectReport report = inspect(path);
+  EXPECT_NE(report.text.find("metadata:        24 bytes (--json shows it)"), std::string::npos) << report.text;
+  EXPECT_NE(report.json.find("\"metadata_bytes\": 24"), std::string::npos) << report.json;
   EXPECT_THROW(engine.with_metadata(std::string((1u << 20) + 1, 'x')), InputError);
   fs::remove(path);
 }
