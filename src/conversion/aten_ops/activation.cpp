@@ -55,7 +55,11 @@ ATENRT_CONVERTER(kFamily, "aten.hardswish.default")(const Scope& s, const NodeAr
 ATENRT_CONVERTER(kFamily, "aten.hardtanh.default")(const Scope& s, const NodeArgs& args) {
   return one(act::hardtanh(s, args.tensor("self"), args.f("min_val"), args.f("max_val")));
 }
-ATENRT_CONVERTER(kFamily, "aten.softplus.default")(const Scope& s, const NodeArgs& args) {
+Capability nonzero_beta(const NodeView& node, const ConversionSettings&) {
+  if (node.literal_number("beta") == 0.0) return Capability::no("softplus beta must not be 0");
+  return Capability::yes();
+}
+ATENRT_CONVERTER(kFamily, "aten.softplus.default", .validator = nonzero_beta)(const Scope& s, const NodeArgs& args) {
   return one(act::softplus(s, args.tensor("self"), args.f("beta"), args.f("threshold")));
 }
 ATENRT_CONVERTER(kFamily, "aten.silu.default")(const Scope& s, const NodeArgs& args) {

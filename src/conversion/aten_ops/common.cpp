@@ -48,6 +48,45 @@ Validator requires_static(std::initializer_list<const char*> args) {
   };
 }
 
+Validator dim_in_range(const char* dim, const char* tensor, std::int64_t extra) {
+  return [=](const NodeView& node, const ConversionSettings&) {
+    const ir::TensorMeta* m = node.meta(tensor);
+    if (!m) return Capability::yes();
+    const auto rank = static_cast<std::int64_t>(m->sizes.size()) + extra;
+    std::vector<std::int64_t> dims;
+    if (auto d = node.literal_int(dim)) {
+      dims.push_back(*d);
+    } else if (auto ds = node.literal_ints(dim)) {
+      dims = *ds;
+    }
+    for (auto d : dims) {
+      if (auto why = impl::dim_problem(d, rank)) return Capability::no(std::string(dim) + ": " + *why);
+    }
+    return Capability::yes();
+  };
+}
+
+Validator distinct_dims(const char* dims, const char* tensor) {
+  return [=](const NodeView& node, const ConversionSettings&) {
+    const ir::TensorMeta* m = node.meta(tensor);
+    auto ds = node.literal_ints(dims);
+    if (!m || !ds) return Capability::yes();
+    if (auto why = impl::dims_problem(*ds, static_cast<std::int64_t>(m->sizes.size()))) {
+      return Capability::no(std::string(dims) + ": " + *why);
+    }
+    return Capability::yes();
+  };
+}
+
+std::int64_t rank_of(const NodeView& node, const char* arg) {
+  const ir::TensorMeta* m = node.meta(arg);
+  return m ? static_cast<std::int64_t>(m->sizes.size()) : -1;
+}
+
+Capability refuse_if(const std::optional<std::string>& why) {
+  return why ? Capability::no(*why) : Capability::yes();
+}
+
 Validator all_of(std::initializer_list<Validator> validators) {
   std::vector<Validator> vs(validators.begin(), validators.end());
   return [vs](const NodeView& node, const ConversionSettings& s) {

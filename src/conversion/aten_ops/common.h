@@ -25,6 +25,16 @@ Validator requires_false(const char* arg, const char* why);
 Validator requires_integer_or_bool(std::initializer_list<const char*> args);
 // Every listed tensor argument has a static shape.
 Validator requires_static(std::initializer_list<const char*> args);
+// The literal int argument `dim` (or each entry of an int list) names a dim
+// of the tensor argument `tensor`, whose rank `extra` extends for ops that
+// add a dim: the rule normalize_dim applies at conversion (impl::dim_problem).
+Validator dim_in_range(const char* dim = "dim", const char* tensor = "self", std::int64_t extra = 0);
+// The literal int list `dims` names distinct dims of `tensor` (normalize_dims' rule).
+Validator distinct_dims(const char* dims = "dims", const char* tensor = "self");
+// The rank of tensor argument `arg`, -1 when unknown.
+std::int64_t rank_of(const NodeView& node, const char* arg);
+// Capability::no(*why) when there is a reason, else yes.
+Capability refuse_if(const std::optional<std::string>& why);
 // All validators pass (first refusal wins).
 Validator all_of(std::initializer_list<Validator> validators);
 

@@ -19,24 +19,60 @@ Capability static_weight(const NodeView& node, const ConversionSettings&) {
   return Capability::yes();
 }
 
-ATENRT_CONVERTER(kFamily, "aten.convolution.default", .validator = static_weight)(const Scope& s, const NodeArgs& args) {
-  return one(impl::conv::convolution(s, args.tensor("input"), args.tensor("weight"),
-                                     args.opt_tensor("bias"), args.ints("stride"), args.ints("padding"),
-                                     args.ints("dilation"), args.b("transposed"), args.ints("output_padding"),
-                                     args.i("groups")));
+// What a key's node says: torch.convolution spells every argument; conv*d
+// and conv_transpose*d fix `transposed` and leave out what they do not take.
+// `ints`, `flag`, `integer` read an argument (nullopt when not known).
+template <typename Ints, typename Flag, typename Int>
+std::optional<impl::conv::ConvArgs> decode(std::string_view target, Ints ints, Flag flag, Int integer) {
+  impl::conv::ConvArgs a;
+  const bool full = target.starts_with("aten.convolution");
+  const bool transposed_nd = target.starts_with("aten.conv_transpose");
+  auto stride = ints("stride"), padding = ints("padding"), dilation = ints("dilation");
+  auto groups = integer("groups");
+  if (!stride || !padding || !dilation || !groups) return std::nullopt;
+  a.stride = *stride;
+  a.padding = *padding;
+  a.dilation = *dilation;
+  a.groups = *groups;
+  if (full) {
+    auto transposed = flag("transposed");
+    if (!transposed) return std::nullopt;
+    a.transposed = *transposed;
+  } else {
+    a.transposed = transposed_nd;
+  }
+  if (a.transposed && (full || transposed_nd)) {
+    auto output_padding = ints("output_padding");
+    if (!output_padding) return std::nullopt;
+    a.output_padding = *output_padding;
+  }
+  return a;
 }
-Outputs conv_nd(const Scope& s, const NodeArgs& args) {
-  return one(impl::conv::convolution(s, args.tensor("input"), args.tensor("weight"),
-                                     args.opt_tensor("bias"), args.ints("stride"), args.ints("padding"),
-                                     args.ints("dilation"), false, {0}, args.i("groups")));
+
+Capability conv_ok(const NodeView& node, const ConversionSettings& settings) {
+  if (Capability c = static_weight(node, settings); !c) return c;
+  auto a = decode(
+      node.target(), [&](const char* n) { return node.literal_ints(n); },
+      [&](const char* n) { return node.literal_bool(n); }, [&](const char* n) { return node.literal_int(n); });
+  const ir::TensorMeta* w = node.meta("weight");
+  if (a && w) {
+    if (auto why = a->problem(static_cast<std::int64_t>(w->sizes.size()))) return Capability::no(*why);
+  }
+  return Capability::yes();
 }
-Outputs conv_transpose_nd(const Scope& s, const NodeArgs& args) {
-  return one(impl::conv::convolution(s, args.tensor("input"), args.tensor("weight"),
-                                     args.opt_tensor("bias"), args.ints("stride"), args.ints("padding"),
-                                     args.ints("dilation"), true, args.ints("output_padding"), args.i("groups")));
+
+Outputs convolve(const Scope& s, const NodeArgs& args) {
+  const auto a = decode(
+      s.target(), [&](const char* n) { return std::optional(args.ints(n)); },
+      [&](const char* n) { return std::optional(args.b(n)); }, [&](const char* n) { return std::optional(args.i(n)); });
+  return one(impl::conv::convolution(s, args.tensor("input"), args.tensor("weight"), args.opt_tensor("bias"), *a));
 }
-ATENRT_REGISTER(kFamily, keys("aten.conv1d.default", "aten.conv2d.default", "aten.conv3d.default"), conv_nd, .validator = static_weight);
-ATENRT_REGISTER(kFamily, keys("aten.conv_transpose1d.default", "aten.conv_transpose2d.input", "aten.conv_transpose3d.input"), conv_transpose_nd, .validator = static_weight);
+
+ATENRT_REGISTER(kFamily, "aten.convolution.default", convolve, .validator = conv_ok);
+ATENRT_REGISTER(kFamily, keys("aten.conv1d.default", "aten.conv2d.default", "aten.conv3d.default",
+                              "aten.conv_transpose1d.default", "aten.conv_transpose2d.input",
+                              "aten.conv_transpose3d.input"),
+                convolve, .validator = conv_ok);
 
 }  // namespace
 }  // namespace atenrt::conversion::aten_ops

@@ -86,7 +86,13 @@ ATENRT_CONVERTER(kFamily, "aten.baddbmm.default")(const Scope& s, const NodeArgs
 ATENRT_CONVERTER(kFamily, "aten.linear.default")(const Scope& s, const NodeArgs& args) {
   return one(mm::linear(s, args.tensor("input"), args.tensor("weight"), args.opt_tensor("bias")));
 }
-ATENRT_CONVERTER(kFamily, "aten.t.default")(const Scope& s, const NodeArgs& args) {
+Capability at_most_2d(const NodeView& node, const ConversionSettings&) {
+  if (const ir::TensorMeta* m = node.meta("self"); m && m->sizes.size() > 2) {
+    return Capability::no("t() expects a tensor with at most 2 dims, got " + std::to_string(m->sizes.size()));
+  }
+  return Capability::yes();
+}
+ATENRT_CONVERTER(kFamily, "aten.t.default", .validator = at_most_2d)(const Scope& s, const NodeArgs& args) {
   return one(mm::t(s, args.tensor("self")));
 }
 

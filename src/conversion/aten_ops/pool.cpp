@@ -1,4 +1,5 @@
-// Pooling converters.
+// Pooling converters: every overload decodes into one PoolArgs, whose
+// problem() is both the validator's and the converter's rule.
 #include "conversion/aten_ops/common.h"
 #include "conversion/impl/pool.h"
 
@@ -8,58 +9,96 @@ namespace pool = impl::pool;
 using network::PoolingOp;
 constexpr Family kFamily{.name = "pool", .supports_dynamic_shapes = true};
 
-Outputs max_pool(const Scope& s, const NodeArgs& args, std::size_t n) {
-  return one(pool::max_pool(s, args.tensor("self"), n, args.ints("kernel_size"),
-                            args.ints("stride"), args.ints("padding"), args.ints("dilation"), args.b("ceil_mode")));
+// What a key pools: the op, the number of spatial dims, adaptive or not.
+struct PoolKind {
+  PoolingOp op;
+  std::size_t spatial;
+  bool adaptive;
+  bool with_indices;  // a second output (argmax indices) that is not computed
+};
+PoolKind kind_of(const std::string& target) {
+  const bool max = target.find("max_pool") != std::string::npos;
+  const bool adaptive = target.find("adaptive") != std::string::npos;
+  const std::size_t spatial = target.find("1d") != std::string::npos ? 1 : target.find("3d") != std::string::npos ? 3 : 2;
+  const bool with_indices = target.find("with_indices") != std::string::npos || (adaptive && max);
+  return {max ? PoolingOp::Max : PoolingOp::Average, spatial, adaptive, with_indices};
 }
-Outputs avg_pool(const Scope& s, const NodeArgs& args, std::size_t n) {
-  std::optional<std::int64_t> divisor;
-  if (args.has("divisor_override")) divisor = args.opt_i("divisor_override");
-  return one(pool::avg_pool(s, args.tensor("self"), n, args.ints("kernel_size"),
-                            args.ints("stride"), args.ints("padding"), args.b("ceil_mode"),
-                            args.b("count_include_pad"), divisor));
+
+// Decodes a pooling node's arguments; `ints` and `number` read an argument
+// (nullopt when unknown), `has` says whether the overload has it.
+template <typename Ints, typename Bool, typename OptInt, typename Has>
+std::optional<pool::PoolArgs> decode(const std::string& target, Ints ints, Bool flag, OptInt opt_int, Has has) {
+  const PoolKind k = kind_of(target);
+  pool::PoolArgs a;
+  a.op = k.op;
+  a.spatial = k.spatial;
+  a.adaptive = k.adaptive;
+  if (k.adaptive) {
+    auto size = ints("output_size");
+    if (!size) return std::nullopt;
+    a.output_size = *size;
+    return a;
+  }
+  auto kernel = ints("kernel_size"), stride = ints("stride"), padding = ints("padding");
+  auto ceil = flag("ceil_mode");
+  if (!kernel || !stride || !padding || !ceil) return std::nullopt;
+  a.kernel = *kernel;
+  a.stride = *stride;
+  a.padding = *padding;
+  a.ceil_mode = *ceil;
+  if (k.op == PoolingOp::Max) {
+    auto dilation = ints("dilation");
+    if (!dilation) return std::nullopt;
+    a.dilation = *dilation;
+  } else {
+    auto include = flag("count_include_pad");
+    if (!include) return std::nullopt;
+    a.count_include_pad = *include;
+    if (has("divisor_override")) a.divisor_override = opt_int("divisor_override");
+  }
+  return a;
 }
-Outputs adaptive(const Scope& s, const NodeArgs& args, std::size_t n, PoolingOp op) {
-  return one(pool::adaptive_pool(s, args.tensor("self"), n, args.ints("output_size"), op));
+
+std::optional<pool::PoolArgs> decode_literals(const NodeView& node) {
+  return decode(
+      node.target(), [&](const char* n) { return node.literal_ints(n); },
+      [&](const char* n) { return node.literal_bool(n); }, [&](const char* n) { return node.literal_int(n); },
+      [&](const char* n) { return node.has(n); });
 }
-// The second output (argmax indices) is not computed.
-Capability indices_unused(const NodeView& node, const ConversionSettings&) {
-  if (node.output_used(1)) return Capability::no("the indices output is used; only the pooled values are computed");
-  return Capability::yes();
+
+pool::PoolArgs decode_resolved(const Scope& s, const NodeArgs& args) {
+  return *decode(
+      s.target(), [&](const char* n) { return std::optional(args.ints(n)); },
+      [&](const char* n) { return std::optional(args.b(n)); }, [&](const char* n) { return args.opt_i(n); },
+      [&](const char* n) { return args.has(n); });
 }
-Capability padding_fits_kernel(const NodeView& node, const ConversionSettings&) {
-  auto k = node.literal_ints("kernel_size");
-  auto p = node.literal_ints("padding");
-  if (k && p && !k->empty()) {
-    for (std::size_t i = 0; i < p->size(); ++i) {
-      const auto kk = (*k)[std::min(i, k->size() - 1)];
-      if ((*p)[i] * 2 > kk) return Capability::no("padding must be at most half the kernel size");
-    }
+
+Capability pool_ok(const NodeView& node, const ConversionSettings&) {
+  if (kind_of(node.target()).with_indices && node.output_used(1)) {
+    return Capability::no("the indices output is used; only the pooled values are computed");
+  }
+  if (auto a = decode_literals(node)) {
+    const ir::TensorMeta* m = node.meta("self");
+    if (auto why = a->problem(m ? static_cast<std::int64_t>(m->sizes.size()) : -1)) return Capability::no(*why);
   }
   return Capability::yes();
 }
-Validator pool_validator(bool indices) {
-  if (indices) return all_of({padding_fits_kernel, indices_unused});
-  return padding_fits_kernel;
-}
 
-ATENRT_CONVERTER(kFamily, "aten.max_pool1d.default", .validator = pool_validator(false))(const Scope& s, const NodeArgs& args) { return max_pool(s, args, 1); }
-ATENRT_CONVERTER(kFamily, "aten.max_pool2d.default", .validator = pool_validator(false))(const Scope& s, const NodeArgs& args) { return max_pool(s, args, 2); }
-ATENRT_CONVERTER(kFamily, "aten.max_pool3d.default", .validator = pool_validator(false))(const Scope& s, const NodeArgs& args) { return max_pool(s, args, 3); }
-ATENRT_CONVERTER(kFamily, "aten.max_pool1d_with_indices.default", .validator = pool_validator(true))(const Scope& s, const NodeArgs& args) { return {max_pool(s, args, 1)[0], Value()}; }
-ATENRT_CONVERTER(kFamily, "aten.max_pool2d_with_indices.default", .validator = pool_validator(true))(const Scope& s, const NodeArgs& args) { return {max_pool(s, args, 2)[0], Value()}; }
-ATENRT_CONVERTER(kFamily, "aten.max_pool3d_with_indices.default", .validator = pool_validator(true))(const Scope& s, const NodeArgs& args) { return {max_pool(s, args, 3)[0], Value()}; }
-ATENRT_CONVERTER(kFamily, "aten.avg_pool1d.default", .validator = pool_validator(false))(const Scope& s, const NodeArgs& args) { return avg_pool(s, args, 1); }
-ATENRT_CONVERTER(kFamily, "aten.avg_pool2d.default", .validator = pool_validator(false))(const Scope& s, const NodeArgs& args) { return avg_pool(s, args, 2); }
-ATENRT_CONVERTER(kFamily, "aten.avg_pool3d.default", .validator = pool_validator(false))(const Scope& s, const NodeArgs& args) { return avg_pool(s, args, 3); }
-ATENRT_CONVERTER(kFamily, "aten.adaptive_avg_pool1d.default")(const Scope& s, const NodeArgs& args) { return adaptive(s, args, 1, PoolingOp::Average); }
-ATENRT_CONVERTER(kFamily, "aten.adaptive_avg_pool2d.default")(const Scope& s, const NodeArgs& args) { return adaptive(s, args, 2, PoolingOp::Average); }
-ATENRT_CONVERTER(kFamily, "aten.adaptive_avg_pool3d.default")(const Scope& s, const NodeArgs& args) { return adaptive(s, args, 3, PoolingOp::Average); }
-ATENRT_CONVERTER(kFamily, "aten._adaptive_avg_pool2d.default")(const Scope& s, const NodeArgs& args) { return adaptive(s, args, 2, PoolingOp::Average); }
-ATENRT_CONVERTER(kFamily, "aten._adaptive_avg_pool3d.default")(const Scope& s, const NodeArgs& args) { return adaptive(s, args, 3, PoolingOp::Average); }
-ATENRT_CONVERTER(kFamily, "aten.adaptive_max_pool1d.default", .validator = indices_unused)(const Scope& s, const NodeArgs& args) { return {adaptive(s, args, 1, PoolingOp::Max)[0], Value()}; }
-ATENRT_CONVERTER(kFamily, "aten.adaptive_max_pool2d.default", .validator = indices_unused)(const Scope& s, const NodeArgs& args) { return {adaptive(s, args, 2, PoolingOp::Max)[0], Value()}; }
-ATENRT_CONVERTER(kFamily, "aten.adaptive_max_pool3d.default", .validator = indices_unused)(const Scope& s, const NodeArgs& args) { return {adaptive(s, args, 3, PoolingOp::Max)[0], Value()}; }
+ATENRT_CONVERTER(kFamily,
+                 keys("aten.max_pool1d.default", "aten.max_pool2d.default", "aten.max_pool3d.default",
+                      "aten.max_pool1d_with_indices.default", "aten.max_pool2d_with_indices.default",
+                      "aten.max_pool3d_with_indices.default", "aten.avg_pool1d.default", "aten.avg_pool2d.default",
+                      "aten.avg_pool3d.default", "aten.adaptive_avg_pool1d.default",
+                      "aten.adaptive_avg_pool2d.default", "aten.adaptive_avg_pool3d.default",
+                      "aten._adaptive_avg_pool2d.default", "aten._adaptive_avg_pool3d.default",
+                      "aten.adaptive_max_pool1d.default", "aten.adaptive_max_pool2d.default",
+                      "aten.adaptive_max_pool3d.default"),
+                 .validator = pool_ok)
+(const Scope& s, const NodeArgs& args) {
+  auto* y = pool::pool(s, args.tensor("self"), decode_resolved(s, args));
+  if (kind_of(s.target()).with_indices) return {y, Value()};
+  return one(y);
+}
 
 }  // namespace
 }  // namespace atenrt::conversion::aten_ops

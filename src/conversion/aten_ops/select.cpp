@@ -18,6 +18,11 @@ Capability no_mask_index(const NodeView& node, const ConversionSettings& s) {
     for (const auto& t : *l) names.push_back(t.name);
   }
   if (names.empty()) return Capability::no("no index tensor");
+  if (const auto* l = a.get_if<ir::OptionalTensorList>()) {
+    if (auto why = se::index_count_problem(l->size(), rank_of(node, "self"))) return Capability::no(*why);
+  } else if (const auto* l = a.get_if<ir::TensorList>()) {
+    if (auto why = se::index_count_problem(l->size(), rank_of(node, "self"))) return Capability::no(*why);
+  }
   for (const auto& n : names) {
     const ir::TensorMeta* m = node.graph().meta(n);
     if (m && m->dtype && (*m->dtype == DType::Bool || *m->dtype == DType::UInt8)) {
@@ -27,24 +32,42 @@ Capability no_mask_index(const NodeView& node, const ConversionSettings& s) {
   return requires_static({"self"})(node, s);
 }
 
-ATENRT_CONVERTER(kFamily, "aten.select.int")(const Scope& s, const NodeArgs& args) {
+Capability select_ok(const NodeView& node, const ConversionSettings& st) {
+  if (Capability c = dim_in_range()(node, st); !c) return c;
+  const ir::TensorMeta* m = node.meta("self");
+  auto dim = node.literal_int("dim");
+  auto index = node.literal_int("index");
+  if (m && m->sizes.empty()) return Capability::no(se::kSelectOf0d);
+  if (!m || !dim || !index) return Capability::yes();
+  const auto r = static_cast<std::int64_t>(m->sizes.size());
+  const auto d = *dim < 0 ? *dim + r : *dim;
+  return refuse_if(se::select_index_problem(*index, m->sizes[static_cast<std::size_t>(d)].value.value_or(-1)));
+}
+Validator index_rank_ok(const char* op) {
+  return [op](const NodeView& node, const ConversionSettings& st) {
+    if (Capability c = dim_in_range()(node, st); !c) return c;
+    return refuse_if(se::index_rank_problem(rank_of(node, "index"), op));
+  };
+}
+
+ATENRT_CONVERTER(kFamily, "aten.select.int", .validator = select_ok)(const Scope& s, const NodeArgs& args) {
   return one(se::select(s, args.tensor("self"), args.i("dim"), args.i("index")));
 }
-ATENRT_CONVERTER(kFamily, "aten.index_select.default")(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.index_select.default", .validator = index_rank_ok("index_select"))(const Scope& s, const NodeArgs& args) {
   return one(se::index_select(s, args.tensor("self"), args.i("dim"), args.tensor("index")));
 }
-ATENRT_CONVERTER(kFamily, "aten.gather.default", .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.gather.default", .validator = dim_in_range(), .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
   return one(se::gather(s, args.tensor("self"), args.i("dim"), args.tensor("index")));
 }
-ATENRT_CONVERTER(kFamily, "aten.scatter.src")(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.scatter.src", .validator = dim_in_range())(const Scope& s, const NodeArgs& args) {
   return one(se::scatter(s, args.tensor("self"), args.i("dim"), args.tensor("index"),
                          args.operand("src"), network::ScatterReduce::None));
 }
-ATENRT_CONVERTER(kFamily, "aten.scatter.value")(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.scatter.value", .validator = dim_in_range())(const Scope& s, const NodeArgs& args) {
   return one(se::scatter(s, args.tensor("self"), args.i("dim"), args.tensor("index"),
                          args.operand("value"), network::ScatterReduce::None));
 }
-ATENRT_CONVERTER(kFamily, "aten.scatter_add.default")(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.scatter_add.default", .validator = dim_in_range())(const Scope& s, const NodeArgs& args) {
   return one(se::scatter(s, args.tensor("self"), args.i("dim"), args.tensor("index"),
                          args.operand("src"), network::ScatterReduce::Add));
 }
@@ -56,11 +79,11 @@ Capability reduce_mode(const NodeView& node, const ConversionSettings&) {
 network::ScatterReduce reduce_of(const NodeArgs& args) {
   return args.str("reduce") == "add" ? network::ScatterReduce::Add : network::ScatterReduce::Mul;
 }
-ATENRT_CONVERTER(kFamily, "aten.scatter.reduce", .validator = reduce_mode)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.scatter.reduce", .validator = all_of({dim_in_range(), reduce_mode}))(const Scope& s, const NodeArgs& args) {
   return one(se::scatter(s, args.tensor("self"), args.i("dim"), args.tensor("index"),
                          args.operand("src"), reduce_of(args)));
 }
-ATENRT_CONVERTER(kFamily, "aten.scatter.value_reduce", .validator = reduce_mode)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.scatter.value_reduce", .validator = all_of({dim_in_range(), reduce_mode}))(const Scope& s, const NodeArgs& args) {
   return one(se::scatter(s, args.tensor("self"), args.i("dim"), args.tensor("index"),
                          args.operand("value"), reduce_of(args)));
 }
@@ -83,8 +106,8 @@ ATENRT_CONVERTER(kFamily, keys("aten.index_put.default", "aten.index_put.hacked_
                            args.tensor("values"), args.b("accumulate")));
 }
 Capability index_copy_ok(const NodeView& node, const ConversionSettings& s) {
-  const ir::TensorMeta* m = node.meta("index");
-  if (m && m->sizes.size() > 1) return Capability::no("index must have at most one dim");
+  if (auto why = se::index_rank_problem(rank_of(node, "index"), "index_copy")) return Capability::no(*why);
+  if (Capability c = dim_in_range("dim", "self")(node, s); !c) return c;
   return requires_static({"self", "source", "index"})(node, s);
 }
 ATENRT_CONVERTER(kFamily, "aten.index_copy.default", .validator = index_copy_ok, .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {

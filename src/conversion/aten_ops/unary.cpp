@@ -32,7 +32,11 @@ ATENRT_CONVERTER(kFamily, "aten.log.default")(const Scope& s, const NodeArgs& ar
 ATENRT_CONVERTER(kFamily, "aten.log10.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Log10); }
 ATENRT_CONVERTER(kFamily, "aten.log1p.default", .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Log1p); }
 ATENRT_CONVERTER(kFamily, "aten.log2.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Log2); }
-ATENRT_CONVERTER(kFamily, "aten.neg.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Neg); }
+Capability not_bool(const NodeView& node, const ConversionSettings&) {
+  if (node.dtype_of("self") == DType::Bool) return Capability::no("negation of a bool tensor is not defined in PyTorch");
+  return Capability::yes();
+}
+ATENRT_CONVERTER(kFamily, "aten.neg.default", .validator = not_bool)(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Neg); }
 ATENRT_CONVERTER(kFamily, "aten.reciprocal.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Reciprocal); }
 ATENRT_CONVERTER(kFamily, "aten.round.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Round); }
 ATENRT_CONVERTER(kFamily, "aten.rsqrt.default")(const Scope& s, const NodeArgs& args) { return u(s, args, UnaryOp::Rsqrt); }

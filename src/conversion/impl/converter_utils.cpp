@@ -117,24 +117,36 @@ NetworkTensor* as_tensor(const Scope& s, const Operand& x, DType dtype) {
   return cast(s, x.tensor, dtype);
 }
 
-std::int64_t normalize_dim(std::int64_t dim, std::int64_t rank) {
+std::optional<std::string> dim_problem(std::int64_t dim, std::int64_t rank) {
   const std::int64_t r = std::max<std::int64_t>(rank, 1);
-  if (dim < -r || dim >= r) {
-    throw UnsupportedError("dim " + std::to_string(dim) + " is out of range for a tensor of rank " +
-                           std::to_string(rank));
-  }
+  if (dim >= -r && dim < r) return std::nullopt;
+  return "dim " + std::to_string(dim) + " is out of range for a tensor of rank " + std::to_string(rank);
+}
+
+std::int64_t normalize_dim(std::int64_t dim, std::int64_t rank) {
+  if (auto why = dim_problem(dim, rank)) throw UnsupportedError(*why);
+  const std::int64_t r = std::max<std::int64_t>(rank, 1);
   return dim < 0 ? dim + r : dim;
 }
 
-Dims normalize_dims(const std::vector<std::int64_t>& dims, std::int64_t rank) {
-  Dims out;
+std::optional<std::string> dims_problem(const std::vector<std::int64_t>& dims, std::int64_t rank) {
+  const std::int64_t r = std::max<std::int64_t>(rank, 1);
+  std::vector<std::int64_t> seen;
   for (auto d : dims) {
-    const auto n = normalize_dim(d, rank);
-    if (std::find(out.begin(), out.end(), n) != out.end()) {
-      throw UnsupportedError("dim " + std::to_string(d) + " appears twice in " + shape_to_string(dims));
+    if (auto why = dim_problem(d, rank)) return why;
+    const auto n = d < 0 ? d + r : d;
+    if (std::find(seen.begin(), seen.end(), n) != seen.end()) {
+      return "dim " + std::to_string(d) + " appears twice in " + shape_to_string(dims);
     }
-    out.push_back(n);
+    seen.push_back(n);
   }
+  return std::nullopt;
+}
+
+Dims normalize_dims(const std::vector<std::int64_t>& dims, std::int64_t rank) {
+  if (auto why = dims_problem(dims, rank)) throw UnsupportedError(*why);
+  Dims out;
+  for (auto d : dims) out.push_back(normalize_dim(d, rank));
   return out;
 }
 
@@ -143,6 +155,12 @@ const Dims& static_dims(const NetworkTensor* x, std::string_view why) {
     throw UnsupportedError(std::string(why) + " needs static dims, got " + network::desc_to_string(x->desc()));
   }
   return x->dims;
+}
+
+std::optional<Dims> per_spatial(std::vector<std::int64_t> v, std::size_t n) {
+  if (v.size() == 1 && n > 1) v.assign(n, v[0]);
+  if (v.size() != n) return std::nullopt;
+  return v;
 }
 
 std::int64_t numel(const Dims& dims) {

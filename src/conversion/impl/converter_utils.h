@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,10 +39,18 @@ NetworkTensor* identity(const Scope& s, NetworkTensor* x);
 // dim in [-rank, rank) → [0, rank); rank 0 accepts -1 and 0 (as torch).
 // Throws UnsupportedError saying which dim and rank.
 std::int64_t normalize_dim(std::int64_t dim, std::int64_t rank);
+// Why `dim` names no dim of a tensor of `rank` (a 0-d tensor takes -1 and 0),
+// or nullopt: normalize_dim's rule, for validators (aten_ops::dim_in_range).
+std::optional<std::string> dim_problem(std::int64_t dim, std::int64_t rank);
 Dims normalize_dims(const std::vector<std::int64_t>& dims, std::int64_t rank);
+// normalize_dims' rule: every dim in range, none twice.
+std::optional<std::string> dims_problem(const std::vector<std::int64_t>& dims, std::int64_t rank);
 // Dims of x; throws UnsupportedError when one is dynamic and `why` needs it static.
 const Dims& static_dims(const NetworkTensor* x, std::string_view why);
 std::int64_t numel(const Dims& dims);
+// A list argument with one entry per spatial dim (kernel, stride, padding...):
+// a lone entry repeats to `n`; nullopt when the length is neither 1 nor n.
+std::optional<Dims> per_spatial(std::vector<std::int64_t> v, std::size_t n);
 
 NetworkTensor* reshape(const Scope& s, NetworkTensor* x, Dims dims);
 NetworkTensor* permute(const Scope& s, NetworkTensor* x, Dims perm);

@@ -10,19 +10,35 @@ namespace atenrt::conversion::impl::select {
 using network::ElementwiseOp;
 using network::GatherMode;
 
+std::optional<std::string> select_index_problem(std::int64_t index, std::int64_t n) {
+  if (index < 0 && n >= 0) index += n;
+  if (index >= 0 && (n < 0 || index < n)) return std::nullopt;
+  return "select index " + std::to_string(index) + " out of range for dim of size " + std::to_string(n);
+}
+
+std::optional<std::string> index_rank_problem(std::int64_t index_rank, std::string_view op) {
+  if (index_rank <= 1) return std::nullopt;
+  return std::string(op) + " index must be 0-d or 1-d, got " + std::to_string(index_rank) + " dims";
+}
+
+std::optional<std::string> index_count_problem(std::size_t indices, std::int64_t rank) {
+  if (rank < 0 || indices <= static_cast<std::size_t>(rank)) return std::nullopt;
+  return std::to_string(indices) + " indices for a tensor of rank " + std::to_string(rank);
+}
+
 NetworkTensor* select(const Scope& s, NetworkTensor* x, std::int64_t dim, std::int64_t index) {
+  check(x->rank() > 0, kSelectOf0d);
   const auto d = normalize_dim(dim, x->rank());
   const auto n = x->dims[static_cast<std::size_t>(d)];
+  if (auto why = select_index_problem(index, n)) check(false, *why);
   if (index < 0 && n >= 0) index += n;
-  check(index >= 0 && (n < 0 || index < n), "select index " + std::to_string(index) + " out of range for dim of size " +
-                                                std::to_string(n));
   auto* idx = s.constant(scalar_tensor_int(DType::Int64, index), "index");
   // A 0-d index drops the dim.
   return s.add_gather("", x, idx, GatherMode::Axis, d);
 }
 
 NetworkTensor* index_select(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index) {
-  check(index->rank() <= 1, "index_select index must be 0-d or 1-d");
+  if (auto why = index_rank_problem(index->rank(), "index_select")) check(false, *why);
   if (x->rank() == 0) return identity(s, x);
   const auto d = normalize_dim(dim, x->rank());
   if (index->rank() == 0) index = reshape(s, index, {1});
@@ -98,8 +114,7 @@ struct Linearized {
 };
 
 Linearized linearize(const Scope& s, NetworkTensor* x, const std::vector<NetworkTensor*>& indices) {
-  check(indices.size() <= static_cast<std::size_t>(x->rank()), "too many indices for a tensor of rank " +
-                                                                    std::to_string(x->rank()));
+  if (auto why = index_count_problem(indices.size(), x->rank())) check(false, *why);
   const Dims& xd = static_dims(x, "advanced indexing");
   Linearized r;
   std::vector<std::int64_t> pos;
@@ -202,7 +217,7 @@ NetworkTensor* index_copy(const Scope& s, NetworkTensor* x,
                           std::int64_t dim, NetworkTensor* index, NetworkTensor* source) {
   // torch lets self, index and source be 0-d (a scalar source needs a one-element index): copy
   // through their 1-element views and give the result self's shape back.
-  check(index->rank() <= 1, "index_copy index must have at most one dim");
+  if (auto why = index_rank_problem(index->rank(), "index_copy")) check(false, *why);
   const bool scalar_self = x->rank() == 0;
   auto* self = scalar_self ? reshape(s.child("self"), x, {1}) : x;
   const auto d = normalize_dim(dim, self->rank());

@@ -2,12 +2,25 @@
 // masked_fill, advanced indexing (index / index_put).
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "conversion/impl/converter_utils.h"
 
 namespace atenrt::conversion::impl::select {
+
+// Limits the validators check with the node's numbers and the impl functions
+// with the resolved ones (nullopt: fine; a size or rank < 0: not known).
+// select's index (negative counts from the end) against the dim's size.
+std::optional<std::string> select_index_problem(std::int64_t index, std::int64_t dim_size);
+// index_select / index_copy take a 0-d or 1-d index.
+std::optional<std::string> index_rank_problem(std::int64_t index_rank, std::string_view op);
+// Advanced indexing: at most one index per dim of self.
+std::optional<std::string> index_count_problem(std::size_t indices, std::int64_t rank);
+
+inline constexpr const char* kSelectOf0d = "select() cannot be applied to a 0-d tensor";
 
 NetworkTensor* select(const Scope& s, NetworkTensor* x, std::int64_t dim, std::int64_t index);
 NetworkTensor* index_select(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index);

@@ -6,8 +6,46 @@
 
 namespace atenrt::conversion::impl::shape {
 
+std::optional<std::string> reshape_size_problem(const std::vector<std::int64_t>& size) {
+  if (std::count(size.begin(), size.end(), -1) <= 1) return std::nullopt;
+  return "reshape size " + shape_to_string(size) + " has more than one -1";
+}
+
+std::optional<std::string> permute_problem(const std::vector<std::int64_t>& dims, std::int64_t rank) {
+  if (rank < 0) return std::nullopt;
+  if (static_cast<std::int64_t>(dims.size()) != rank) {
+    return "permute dims " + shape_to_string(dims) + " do not match rank " + std::to_string(rank);
+  }
+  return rank == 0 ? std::nullopt : dims_problem(dims, rank);
+}
+
+std::optional<std::string> flatten_problem(std::int64_t start_dim, std::int64_t end_dim, std::int64_t rank) {
+  if (rank <= 0) return std::nullopt;
+  if (auto why = dim_problem(start_dim, rank)) return why;
+  if (auto why = dim_problem(end_dim, rank)) return why;
+  const auto first = start_dim < 0 ? start_dim + rank : start_dim;
+  const auto last = end_dim < 0 ? end_dim + rank : end_dim;
+  if (first <= last) return std::nullopt;
+  return "flatten start_dim " + std::to_string(start_dim) + " is after end_dim " + std::to_string(end_dim);
+}
+
+std::optional<std::string> pixel_shuffle_problem(const std::vector<std::int64_t>& d, std::int64_t r, bool inverse) {
+  const char* op = inverse ? "pixel_unshuffle" : "pixel_shuffle";
+  if (d.size() < 3) return std::string(op) + " needs at least 3 dims";
+  if (r < 1) return std::string(op) + " factor must be positive";
+  const std::size_t b = d.size() - 3;
+  const auto c = d[b], h = d[b + 1], w = d[b + 2];
+  if (!inverse && (r > 3037000499 || c % (r * r) != 0)) {  // r * r past int64: no dim is that large
+    return "pixel_shuffle channels " + std::to_string(c) + " not divisible by " + std::to_string(r) + "^2";
+  }
+  if (inverse && (h % r != 0 || w % r != 0)) {
+    return "pixel_unshuffle spatial dims not divisible by " + std::to_string(r);
+  }
+  return std::nullopt;
+}
+
 NetworkTensor* reshape(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> size) {
-  check(std::count(size.begin(), size.end(), -1) <= 1, "reshape size " + shape_to_string(size) + " has more than one -1");
+  if (auto why = reshape_size_problem(size)) check(false, *why);
   if (x->dims == size) return x;
   return s.add_reshape("", x, std::move(size));
 }
@@ -35,8 +73,7 @@ NetworkTensor* reshape_dynamic(const Scope& s, NetworkTensor* x, const std::vect
 }
 
 NetworkTensor* permute(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> dims) {
-  check(static_cast<std::int64_t>(dims.size()) == x->rank(),
-        "permute dims " + shape_to_string(dims) + " do not match rank " + std::to_string(x->rank()));
+  if (auto why = permute_problem(dims, x->rank())) check(false, *why);
   if (x->rank() == 0) return x;
   return s.add_permute("", x, normalize_dims(dims, x->rank()));
 }
@@ -80,9 +117,9 @@ NetworkTensor* squeeze(const Scope& s, NetworkTensor* x, std::vector<std::int64_
 
 NetworkTensor* flatten(const Scope& s, NetworkTensor* x, std::int64_t start_dim, std::int64_t end_dim) {
   if (x->rank() == 0) return reshape(s, x, {1});
+  if (auto why = flatten_problem(start_dim, end_dim, x->rank())) check(false, *why);
   const auto first = normalize_dim(start_dim, x->rank());
   const auto e = normalize_dim(end_dim, x->rank());
-  check(first <= e, "flatten start_dim " + std::to_string(start_dim) + " is after end_dim " + std::to_string(end_dim));
   std::vector<std::int64_t> out(x->dims.begin(), x->dims.begin() + first);
   std::int64_t n = 1;
   for (auto d = first; d <= e; ++d) {
@@ -136,8 +173,8 @@ NetworkTensor* tile(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> 
 
 NetworkTensor* pixel_shuffle(const Scope& s, NetworkTensor* x, std::int64_t r, bool inverse) {
   check(x->rank() >= 3, "pixel_shuffle needs at least 3 dims");
-  check(r >= 1, "pixel_shuffle factor must be positive");
   const Dims& d = static_dims(x, "pixel_shuffle");
+  if (auto why = pixel_shuffle_problem(d, r, inverse)) check(false, *why);
   const std::size_t b = d.size() - 3;
   const Dims batch(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(b));
   const auto c = d[b], h = d[b + 1], w = d[b + 2];
@@ -153,13 +190,11 @@ NetworkTensor* pixel_shuffle(const Scope& s, NetworkTensor* x, std::int64_t r, b
     return v;
   };
   if (!inverse) {
-    check(c % (r * r) == 0, "pixel_shuffle channels " + std::to_string(c) + " not divisible by " + std::to_string(r * r));
     const auto oc = c / (r * r);
     auto* a = impl::reshape(s, x, with_batch({oc, r, r, h, w}));
     auto* p = impl::permute(s, a, perm_with_batch({0, 3, 1, 4, 2}));
     return reshape(s, p, with_batch({oc, h * r, w * r}));
   }
-  check(h % r == 0 && w % r == 0, "pixel_unshuffle spatial dims not divisible by " + std::to_string(r));
   auto* a = impl::reshape(s, x, with_batch({c, h / r, r, w / r, r}));
   auto* p = impl::permute(s, a, perm_with_batch({0, 2, 4, 1, 3}));
   return reshape(s, p, with_batch({c * r * r, h / r, w / r}));

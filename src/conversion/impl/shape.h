@@ -2,12 +2,25 @@
 // repeat, pixel (un)shuffle.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "conversion/impl/converter_utils.h"
 
 namespace atenrt::conversion::impl::shape {
+
+// Limits the validators check with the node's numbers and the impl functions
+// with the resolved ones (nullopt: fine; a rank < 0: not known).
+std::optional<std::string> reshape_size_problem(const std::vector<std::int64_t>& size);  // at most one -1
+// One distinct dim per dim of self.
+std::optional<std::string> permute_problem(const std::vector<std::int64_t>& dims, std::int64_t rank);
+// Both dims in range, start not after end (a 0-d self takes anything).
+std::optional<std::string> flatten_problem(std::int64_t start_dim, std::int64_t end_dim, std::int64_t rank);
+// `dims` static, [..., C, H, W]; factor >= 1 and dividing C (shuffle) or H and W (unshuffle).
+std::optional<std::string> pixel_shuffle_problem(const std::vector<std::int64_t>& dims, std::int64_t factor,
+                                                 bool inverse);
 
 // torch.reshape / view: one -1 may be inferred.
 NetworkTensor* reshape(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> size);

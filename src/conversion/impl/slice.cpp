@@ -8,13 +8,60 @@
 
 namespace atenrt::conversion::impl::slice {
 
+std::optional<std::string> step_problem(std::int64_t step) {
+  if (step > 0) return std::nullopt;
+  return "slice step must be positive, got " + std::to_string(step);
+}
+
+std::optional<std::string> pad_problem(const std::vector<std::int64_t>& pad, std::int64_t rank) {
+  if (pad.size() % 2 != 0) return "pad list " + shape_to_string(pad) + " must have an even length";
+  if (rank >= 0 && pad.size() / 2 > static_cast<std::size_t>(rank)) {
+    return "pad list " + shape_to_string(pad) + " is longer than twice the rank " + std::to_string(rank);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> roll_problem(const std::vector<std::int64_t>& shifts, const std::vector<std::int64_t>& dims) {
+  if (dims.empty() && shifts.size() != 1) return "roll without dims takes one shift";
+  if (!dims.empty() && shifts.size() != dims.size()) return "roll needs one shift per dim";
+  return std::nullopt;
+}
+
+std::optional<std::string> split_size_problem(std::int64_t split_size, std::int64_t dim_size) {
+  if (split_size > 0 || (split_size == 0 && dim_size == 0)) return std::nullopt;
+  return "split size must be positive";
+}
+
+std::optional<std::string> chunks_problem(std::int64_t chunks) {
+  if (chunks > 0) return std::nullopt;
+  return "chunk count must be positive";
+}
+
+std::optional<std::string> split_sizes_problem(const std::vector<std::int64_t>& sizes, std::int64_t dim_size) {
+  std::int64_t total = 0;
+  for (auto size : sizes) {
+    if (size < 0) return "split sizes must be non-negative";
+    total += size;
+  }
+  if (dim_size >= 0 && total != dim_size) {
+    return "split sizes " + shape_to_string(sizes) + " do not add up to dim size " + std::to_string(dim_size);
+  }
+  return std::nullopt;
+}
+
+namespace {
+void refuse_if(const std::optional<std::string>& why) {
+  if (why) check(false, *why);
+}
+}  // namespace
+
 namespace {
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max() / 4;
 }
 
 NetworkTensor* slice(const Scope& s, NetworkTensor* x, std::int64_t dim,
                      std::optional<std::int64_t> start, std::optional<std::int64_t> end, std::int64_t step) {
-  check(step > 0, "slice step must be positive, got " + std::to_string(step));
+  refuse_if(step_problem(step));
   const auto d = normalize_dim(dim, x->rank());
   const auto n = x->dims[static_cast<std::size_t>(d)];
   const auto b = start.value_or(0);
@@ -32,12 +79,7 @@ std::vector<NetworkTensor*> split_with_sizes(const Scope& s,
                                              NetworkTensor* x, std::vector<std::int64_t> sizes, std::int64_t dim) {
   const auto d = normalize_dim(dim, x->rank());
   const auto n = x->dims[static_cast<std::size_t>(d)];
-  std::int64_t total = 0;
-  for (auto size : sizes) {
-    check(size >= 0, "split sizes must be non-negative");
-    total += size;
-  }
-  check(n < 0 || total == n, "split sizes " + shape_to_string(sizes) + " do not add up to dim size " + std::to_string(n));
+  refuse_if(split_sizes_problem(sizes, n));
   std::vector<NetworkTensor*> out;
   std::int64_t at = 0;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -51,7 +93,7 @@ std::vector<NetworkTensor*> split(const Scope& s, NetworkTensor* x, std::int64_t
   const auto d = normalize_dim(dim, x->rank());
   const auto n = x->dims[static_cast<std::size_t>(d)];
   check(n >= 0, "split needs a static size on the split dim");
-  check(size > 0 || (size == 0 && n == 0), "split size must be positive");
+  refuse_if(split_size_problem(size, n));
   std::vector<std::int64_t> sizes;
   if (n == 0) sizes.push_back(0);
   for (std::int64_t at = 0; at < n; at += size) sizes.push_back(std::min(size, n - at));
@@ -59,7 +101,7 @@ std::vector<NetworkTensor*> split(const Scope& s, NetworkTensor* x, std::int64_t
 }
 
 std::vector<NetworkTensor*> chunk(const Scope& s, NetworkTensor* x, std::int64_t chunks, std::int64_t dim) {
-  check(chunks > 0, "chunk count must be positive");
+  refuse_if(chunks_problem(chunks));
   const auto d = normalize_dim(dim, x->rank());
   const auto n = x->dims[static_cast<std::size_t>(d)];
   check(n >= 0, "chunk needs a static size on the split dim");
@@ -107,9 +149,7 @@ NetworkTensor* stack(const Scope& s, std::vector<NetworkTensor*> xs, std::int64_
 
 NetworkTensor* pad(const Scope& s, NetworkTensor* x,
                    std::vector<std::int64_t> pad, network::PaddingMode mode, double value) {
-  check(pad.size() % 2 == 0, "pad list " + shape_to_string(pad) + " must have an even length");
-  check(pad.size() / 2 <= static_cast<std::size_t>(x->rank()),
-        "pad list " + shape_to_string(pad) + " is longer than twice the rank " + std::to_string(x->rank()));
+  refuse_if(pad_problem(pad, x->rank()));
   network::PaddingParams p;
   p.mode = mode;
   p.value = value;
@@ -135,13 +175,13 @@ NetworkTensor* flip(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> 
 NetworkTensor* roll(const Scope& s, NetworkTensor* x,
                     std::vector<std::int64_t> shifts, std::vector<std::int64_t> dims) {
   if (dims.empty()) {
-    check(shifts.size() == 1, "roll without dims takes one shift");
+    refuse_if(roll_problem(shifts, dims));
     const Dims& d = static_dims(x, "roll");
     auto* flat = reshape(s, x, {numel(d)});
     auto* r = roll(s.child("flat"), flat, shifts, {0});
     return s.add_reshape("", r, d);
   }
-  check(shifts.size() == dims.size(), "roll needs one shift per dim");
+  refuse_if(roll_problem(shifts, dims));
   NetworkTensor* y = x;
   for (std::size_t i = 0; i < dims.size(); ++i) {
     const auto d = normalize_dim(dims[i], x->rank());
@@ -161,7 +201,7 @@ NetworkTensor* roll(const Scope& s, NetworkTensor* x,
 NetworkTensor* slice_scatter(const Scope& s, NetworkTensor* x,
                              NetworkTensor* src, std::int64_t dim, std::optional<std::int64_t> start,
                              std::optional<std::int64_t> end, std::int64_t step) {
-  check(step > 0, "slice_scatter step must be positive");
+  refuse_if(step_problem(step));
   const Dims& xd = static_dims(x, "slice_scatter");
   const Dims& sd = static_dims(src, "slice_scatter");
   const auto d = normalize_dim(dim, x->rank());

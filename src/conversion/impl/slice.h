@@ -2,12 +2,24 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "conversion/impl/converter_utils.h"
 
 namespace atenrt::conversion::impl::slice {
+
+// Limits, as functions of decoded arguments: the validators call them with
+// the numbers written in the node, the impl functions with resolved ones.
+// Each returns why the arguments are refused, or nullopt.
+std::optional<std::string> step_problem(std::int64_t step);
+std::optional<std::string> pad_problem(const std::vector<std::int64_t>& pad, std::int64_t rank);
+std::optional<std::string> roll_problem(const std::vector<std::int64_t>& shifts, const std::vector<std::int64_t>& dims);
+// split_size / chunks (> 0; 0 only for an empty dim).
+std::optional<std::string> split_size_problem(std::int64_t split_size, std::int64_t dim_size);
+std::optional<std::string> chunks_problem(std::int64_t chunks);
+std::optional<std::string> split_sizes_problem(const std::vector<std::int64_t>& sizes, std::int64_t dim_size);
 
 // Python slice semantics on one dim (start/end None: whole range).
 NetworkTensor* slice(const Scope& s, NetworkTensor* x, std::int64_t dim,
