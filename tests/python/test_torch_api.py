@@ -33,8 +33,8 @@ def lambda_module(fn, **submodules):
             for name, m in submodules.items():
                 self.add_module(name, m)
 
-        def forward(self, *args):
-            return fn(*args)
+        def forward(self, *args, **kwargs):
+            return fn(*args, **kwargs)
     return Wrapped()
 
 
@@ -435,6 +435,12 @@ class TorchApiTest(unittest.TestCase):
             atenrt.debug.compare_layers(self._saved(model, x), [x])
         with self.assertRaisesRegex(TypeError, "sets mark_all_outputs itself"):
             atenrt.debug.compare_layers(model, [x], mark_all_outputs=False)
+        # nested and keyword arguments bind as the module takes them
+        gated = lambda_module(lambda xs, gate=None: torch.tanh(xs[0] @ xs[1]) * gate)
+        pair, gate = [torch.randn(3, 4), torch.randn(4, 5)], torch.randn(3, 5)
+        keyed = atenrt.debug.compare_layers(gated, [pair], kwarg_inputs={"gate": gate})
+        self.assertIsNone(keyed.first_divergence, keyed.to_text())
+        self.assertEqual([d.op.split(".")[1] for d in keyed.layers], ["mm", "tanh", "mul"])
 
     def test_mark_all_outputs_needs_one_engine(self):
         path = self._saved(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)).eval(), torch.randn(1, 4))
