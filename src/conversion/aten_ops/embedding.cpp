@@ -9,6 +9,7 @@ namespace emb = impl::embedding;
 constexpr Family kFamily{.name = "embedding"};
 
 Capability embedding_ok(const NodeView& node, const ConversionSettings&) {
+  if (auto why = emb::weight_rank_problem(rank_of(node, "weight"))) return Capability::no(*why);
   if (node.literal_bool("scale_grad_by_freq").value_or(false)) {
     return Capability::no("scale_grad_by_freq=True is not supported (a training-only gradient option)");
   }

@@ -80,25 +80,44 @@ Capability layer_fits(const NodeView& node, const ConversionSettings&) {
   }
   return Capability::yes();
 }
-Capability group_layer_fits(const NodeView& node, const ConversionSettings& settings) {
-  if (auto c = static_channels(node, settings); !c) return c;
-  return layer_fits(node, settings);
+// The input's sizes (-1 where not static), for the shape rules.
+std::vector<std::int64_t> input_dims(const NodeView& node) {
+  std::vector<std::int64_t> dims;
+  if (const ir::TensorMeta* m = node.meta("input")) {
+    for (const auto& d : m->sizes) dims.push_back(d.value.value_or(-1));
+  }
+  return dims;
 }
-ATENRT_CONVERTER(kFamily, "aten.native_layer_norm.default", .validator = layer_fits, .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
+Capability layer_norm_shape_ok(const NodeView& node, const ConversionSettings&) {
+  auto shape = node.literal_ints("normalized_shape");
+  if (!shape || !node.meta("input")) return Capability::yes();
+  return refuse_if(norm::layer_norm_shape_problem(*shape, input_dims(node)));
+}
+// Static channels that `groups_arg` divides.
+Validator group_norm_ok(const char* groups_arg) {
+  return [groups_arg](const NodeView& node, const ConversionSettings& settings) {
+    if (auto c = static_channels(node, settings); !c) return c;
+    auto groups = node.literal_int(groups_arg);
+    const auto dims = input_dims(node);
+    if (!groups || dims.size() < 2) return Capability::yes();
+    return refuse_if(norm::group_norm_problem(dims[1], *groups));
+  };
+}
+ATENRT_CONVERTER(kFamily, "aten.native_layer_norm.default", .validator = all_of({layer_norm_shape_ok, layer_fits}), .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
   auto* out = norm::layer_norm(s, args.tensor("input"), args.ints("normalized_shape"),
                                args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps"));
   return {out, Value(), Value()};  // mean / rstd: unused (layer_fits)
 }
-ATENRT_CONVERTER(kFamily, "aten.layer_norm.default", .validator = layer_fits, .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.layer_norm.default", .validator = all_of({layer_norm_shape_ok, layer_fits}), .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
   return one(norm::layer_norm(s, args.tensor("input"), args.ints("normalized_shape"),
                               args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps")));
 }
-ATENRT_CONVERTER(kFamily, "aten.native_group_norm.default", .validator = group_layer_fits, .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.native_group_norm.default", .validator = all_of({group_norm_ok("group"), layer_fits}), .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
   auto* out = norm::group_norm(s, args.tensor("input"), args.i("group"),
                                args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps"));
   return {out, Value(), Value()};
 }
-ATENRT_CONVERTER(kFamily, "aten.group_norm.default", .validator = group_layer_fits, .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.group_norm.default", .validator = all_of({group_norm_ok("num_groups"), layer_fits}), .priority = Priority::High)(const Scope& s, const NodeArgs& args) {
   return one(norm::group_norm(s, args.tensor("input"), args.i("num_groups"),
                               args.opt_tensor("weight"), args.opt_tensor("bias"), args.f("eps")));
 }
@@ -110,18 +129,18 @@ norm::NormWithStats group_norm_stats(const Scope& s, const NodeArgs& args, const
   return norm::group_norm_with_stats(s, args.tensor("input"), args.i(groups), args.opt_tensor("weight"),
                                      args.opt_tensor("bias"), args.f("eps"));
 }
-ATENRT_CONVERTER(kFamily, "aten.native_layer_norm.default")(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.native_layer_norm.default", .validator = layer_norm_shape_ok)(const Scope& s, const NodeArgs& args) {
   auto r = layer_norm_stats(s, args);
   return {r.out, r.mean, r.rstd};
 }
-ATENRT_CONVERTER(kFamily, "aten.layer_norm.default")(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.layer_norm.default", .validator = layer_norm_shape_ok)(const Scope& s, const NodeArgs& args) {
   return one(layer_norm_stats(s, args).out);
 }
-ATENRT_CONVERTER(kFamily, "aten.native_group_norm.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.native_group_norm.default", .validator = group_norm_ok("group"))(const Scope& s, const NodeArgs& args) {
   auto r = group_norm_stats(s, args, "group");
   return {r.out, r.mean, r.rstd};
 }
-ATENRT_CONVERTER(kFamily, "aten.group_norm.default", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.group_norm.default", .validator = group_norm_ok("num_groups"))(const Scope& s, const NodeArgs& args) {
   return one(group_norm_stats(s, args, "num_groups").out);
 }
 // Weight-only preprocessing (wav2vec2's positional convolution): the builder folds it when v and g

@@ -4,15 +4,20 @@ namespace atenrt::conversion::impl::embedding {
 
 using network::ReduceOp;
 
+std::optional<std::string> weight_rank_problem(std::int64_t weight_rank) {
+  if (weight_rank < 0 || weight_rank == 2) return std::nullopt;
+  return "the embedding weight must be 2-d, got " + std::to_string(weight_rank) + " dims";
+}
+
 NetworkTensor* embedding(const Scope& s, NetworkTensor* weight, NetworkTensor* indices) {
-  check(weight->rank() == 2, "embedding weight must be 2-d, got " + network::desc_to_string(weight->desc()));
+  if (auto why = weight_rank_problem(weight->rank())) check(false, *why);
   return s.add_gather("", weight, indices, network::GatherMode::Axis, 0);
 }
 
 NetworkTensor* embedding_bag(const Scope& s, NetworkTensor* weight,
                              NetworkTensor* indices, std::optional<std::vector<std::int64_t>> offsets, BagMode mode,
                              NetworkTensor* per_sample_weights, bool include_last_offset) {
-  check(weight->rank() == 2, "embedding_bag weight must be 2-d");
+  if (auto why = weight_rank_problem(weight->rank())) check(false, *why);
   const auto dim = weight->dims[1];
   const ReduceOp op = mode == BagMode::Sum ? ReduceOp::Sum : mode == BagMode::Mean ? ReduceOp::Mean : ReduceOp::Max;
   auto rows = s.add_gather("rows", weight, indices, network::GatherMode::Axis, 0);

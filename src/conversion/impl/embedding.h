@@ -2,12 +2,16 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "conversion/impl/converter_utils.h"
 
 namespace atenrt::conversion::impl::embedding {
+
+// The weight is a 2-d table (a rank < 0: not known); the validators' rule too.
+std::optional<std::string> weight_rank_problem(std::int64_t weight_rank);
 
 // weight[indices] along dim 0 (any index shape).
 NetworkTensor* embedding(const Scope& s, NetworkTensor* weight, NetworkTensor* indices);

@@ -5,6 +5,30 @@
 
 namespace atenrt::conversion::impl::normalization {
 
+std::optional<std::string> layer_norm_shape_problem(const std::vector<std::int64_t>& normalized_shape,
+                                                    const std::vector<std::int64_t>& input_dims) {
+  const auto k = normalized_shape.size();
+  if (k < 1 || k > input_dims.size()) {
+    return "layer_norm normalized_shape " + shape_to_string(normalized_shape) + " does not fit an input of rank " +
+           std::to_string(input_dims.size());
+  }
+  const std::size_t axis = input_dims.size() - k;
+  for (std::size_t i = 0; i < k; ++i) {
+    const auto have = input_dims[axis + i];
+    if (have >= 0 && have != normalized_shape[i]) {
+      return "layer_norm normalized_shape " + shape_to_string(normalized_shape) + " does not match input " +
+             shape_to_string(input_dims);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> group_norm_problem(std::int64_t channels, std::int64_t groups) {
+  if (groups > 0 && (channels < 0 || channels % groups == 0)) return std::nullopt;
+  return "group_norm: " + std::to_string(channels) + " channels do not split into " + std::to_string(groups) +
+         " groups";
+}
+
 using network::ElementwiseOp;
 using network::NormalizationOp;
 using network::NormalizationParams;
@@ -67,16 +91,9 @@ NetworkTensor* layer_norm(const Scope& s, NetworkTensor* x,
                           const std::vector<std::int64_t>& normalized_shape, NetworkTensor* weight,
                           NetworkTensor* bias, double eps) {
   if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  if (auto why = layer_norm_shape_problem(normalized_shape, x->dims)) check(false, *why);
   const auto k = static_cast<std::int64_t>(normalized_shape.size());
-  check(k >= 1 && k <= x->rank(), "layer_norm normalized_shape " + shape_to_string(normalized_shape) +
-                                      " does not fit input " + network::desc_to_string(x->desc()));
   const std::int64_t axis = x->rank() - k;
-  for (std::int64_t i = 0; i < k; ++i) {
-    const auto have = x->dims[static_cast<std::size_t>(axis + i)];
-    check(have < 0 || have == normalized_shape[static_cast<std::size_t>(i)],
-          "layer_norm normalized_shape " + shape_to_string(normalized_shape) + " does not match input " +
-              network::desc_to_string(x->desc()));
-  }
   const Dims pd(normalized_shape.begin(), normalized_shape.end());
   auto* w = param_or(s, weight, pd, 1.0, x->dtype, "ones");
   auto* b = param_or(s, bias, pd, 0.0, x->dtype, "zeros");
@@ -91,6 +108,7 @@ NetworkTensor* group_norm(const Scope& s, NetworkTensor* x,
                           std::int64_t groups, NetworkTensor* weight, NetworkTensor* bias, double eps) {
   if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
   const std::int64_t c = channels(x);
+  if (auto why = group_norm_problem(c, groups)) check(false, *why);
   auto* w = param_or(s, weight, {c}, 1.0, x->dtype, "ones");
   auto* b = param_or(s, bias, {c}, 0.0, x->dtype, "zeros");
   NormalizationParams p;
@@ -120,9 +138,8 @@ NormWithStats layer_norm_with_stats(const Scope& s, NetworkTensor* x,
                                     const std::vector<std::int64_t>& normalized_shape, NetworkTensor* weight,
                                     NetworkTensor* bias, double eps) {
   if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  if (auto why = layer_norm_shape_problem(normalized_shape, x->dims)) check(false, *why);
   const auto k = static_cast<std::int64_t>(normalized_shape.size());
-  check(k >= 1 && k <= x->rank(), "layer_norm normalized_shape " + shape_to_string(normalized_shape) +
-                                      " does not fit input " + network::desc_to_string(x->desc()));
   Dims axes;
   for (std::int64_t a = x->rank() - k; a < x->rank(); ++a) axes.push_back(a);
   const Moments m = moments(s, x, axes, eps);
@@ -139,8 +156,7 @@ NormWithStats group_norm_with_stats(const Scope& s, NetworkTensor* x, std::int64
   if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
   const std::int64_t c = channels(x);
   const Dims& dims = static_dims(x, "group_norm with statistics");
-  check(groups > 0 && c % groups == 0, "group_norm: " + std::to_string(c) + " channels do not split into " +
-                                           std::to_string(groups) + " groups");
+  if (auto why = group_norm_problem(c, groups)) check(false, *why);
   const std::int64_t n = dims[0];
   auto* grouped = reshape(s, x, {n, groups, numel(dims) / std::max<std::int64_t>(n * groups, 1)});
   const Moments m = moments(s, grouped, {2}, eps);

@@ -2,11 +2,21 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "conversion/impl/converter_utils.h"
 
 namespace atenrt::conversion::impl::normalization {
+
+// Limits the validators check with the node's numbers and the impl functions
+// with the resolved ones (a size < 0: not known).
+// normalized_shape names 1..rank trailing dims of the input, each of its size.
+std::optional<std::string> layer_norm_shape_problem(const std::vector<std::int64_t>& normalized_shape,
+                                                    const std::vector<std::int64_t>& input_dims);
+// groups > 0 and dividing the channels.
+std::optional<std::string> group_norm_problem(std::int64_t channels, std::int64_t groups);
 
 struct BatchNormResult {
   NetworkTensor* out = nullptr;
