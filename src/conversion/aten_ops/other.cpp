@@ -254,32 +254,39 @@ std::optional<std::vector<double>> named_scales(const NodeArgs& args, std::initi
   }
   return out;
 }
+// The input's rank and the output_size written in the node, against impl::other::upsample_problem.
+Validator upsample_ok(std::size_t spatial, const char* input) {
+  return [=](const NodeView& node, const ConversionSettings&) {
+    const auto size = node.literal_ints("output_size").value_or(std::vector<std::int64_t>{});
+    return refuse_if(ot::upsample_problem(rank_of(node, input), spatial, size));
+  };
+}
 Outputs up_vec(const Scope& s, const NodeArgs& args, ResizeMode mode, std::size_t spatial, bool corners) {
   return one(ot::upsample(s, args.tensor("input"), mode, spatial,
                           opt_size(args, "output_size"), opt_scales(args, "scale_factors"),
                           corners && args.b("align_corners")));
 }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest1d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 1, false); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest2d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 2, false); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest3d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 3, false); }
-ATENRT_CONVERTER(kFamily, "aten._upsample_nearest_exact2d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::NearestExact, 2, false); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_linear1d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 1, true); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_bilinear2d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 2, true); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_trilinear3d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 3, true); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_bicubic2d.vec")(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Cubic, 2, true); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest1d.vec", .validator = upsample_ok(1, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 1, false); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest2d.vec", .validator = upsample_ok(2, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 2, false); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest3d.vec", .validator = upsample_ok(3, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 3, false); }
+ATENRT_CONVERTER(kFamily, "aten._upsample_nearest_exact2d.vec", .validator = upsample_ok(2, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::NearestExact, 2, false); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_linear1d.vec", .validator = upsample_ok(1, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 1, true); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bilinear2d.vec", .validator = upsample_ok(2, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 2, true); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_trilinear3d.vec", .validator = upsample_ok(3, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 3, true); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bicubic2d.vec", .validator = upsample_ok(2, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Cubic, 2, true); }
 Outputs up(const Scope& s, const NodeArgs& args, ResizeMode mode, std::size_t spatial, bool corners,
            std::initializer_list<const char*> scale_names) {
   return one(ot::upsample(s, args.tensor("self"), mode, spatial,
                           args.ints("output_size"), named_scales(args, scale_names),
                           corners && args.b("align_corners")));
 }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest1d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 1, false, {"scales"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest2d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 2, false, {"scales_h", "scales_w"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest3d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 3, false, {"scales_d", "scales_h", "scales_w"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_linear1d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 1, true, {"scales"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_bilinear2d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 2, true, {"scales_h", "scales_w"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_trilinear3d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 3, true, {"scales_d", "scales_h", "scales_w"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_bicubic2d.default")(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Cubic, 2, true, {"scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest1d.default", .validator = upsample_ok(1, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 1, false, {"scales"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest2d.default", .validator = upsample_ok(2, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 2, false, {"scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest3d.default", .validator = upsample_ok(3, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 3, false, {"scales_d", "scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_linear1d.default", .validator = upsample_ok(1, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 1, true, {"scales"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bilinear2d.default", .validator = upsample_ok(2, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 2, true, {"scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_trilinear3d.default", .validator = upsample_ok(3, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 3, true, {"scales_d", "scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bicubic2d.default", .validator = upsample_ok(2, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Cubic, 2, true, {"scales_h", "scales_w"}); }
 
 // ---------------------------------------------------------------- geometry
 ATENRT_CONVERTER(kFamily, "aten.linalg_cross.default", .validator = [](const NodeView& n, const ConversionSettings&) {
@@ -294,7 +301,9 @@ ATENRT_CONVERTER(kFamily, "aten.linalg_cross.default", .validator = [](const Nod
 }, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
   return one(ot::cross(s, args.tensor("self"), args.tensor("other"), args.i("dim")));
 }
-ATENRT_CONVERTER(kFamily, "aten._cdist_forward.default")(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten._cdist_forward.default", .validator = [](const NodeView& n, const ConversionSettings&) {
+  return refuse_if(ot::cdist_problem(rank_of(n, "x1"), rank_of(n, "x2")));
+})(const Scope& s, const NodeArgs& args) {
   return one(ot::cdist(s, args.tensor("x1"), args.tensor("x2"), args.f("p")));
 }
 ATENRT_CONVERTER(kFamily, "aten._pdist_forward.default", .validator = [](const NodeView& n, const ConversionSettings&) {

@@ -9,18 +9,34 @@ namespace atenrt::conversion::impl::other {
 
 using network::ElementwiseOp;
 
+std::optional<std::string> upsample_problem(std::int64_t rank, std::size_t spatial,
+                                            const std::vector<std::int64_t>& output_size) {
+  if (rank >= 0 && rank != static_cast<std::int64_t>(spatial) + 2) {
+    return "upsample needs [N, C] + " + std::to_string(spatial) + " spatial dims, got rank " + std::to_string(rank);
+  }
+  if (!output_size.empty() && output_size.size() != spatial) {
+    return "output_size needs " + std::to_string(spatial) + " entries";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> cdist_problem(std::int64_t rank1, std::int64_t rank2) {
+  if ((rank1 < 0 || rank1 >= 2) && (rank2 < 0 || rank2 >= 2)) return std::nullopt;
+  return "cdist inputs need at least 2 dims";
+}
+
 NetworkTensor* upsample(const Scope& s, NetworkTensor* x, network::ResizeMode mode, std::size_t spatial,
                         std::optional<std::vector<std::int64_t>> output_size,
                         std::optional<std::vector<double>> scales, bool align_corners) {
-  check(static_cast<std::size_t>(x->rank()) == spatial + 2,
-        "upsample needs [N, C] + " + std::to_string(spatial) + " spatial dims, got " + network::desc_to_string(x->desc()));
+  if (auto why = upsample_problem(x->rank(), spatial, output_size.value_or(std::vector<std::int64_t>{}))) {
+    check(false, *why);
+  }
   if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
   network::ResizeParams p;
   p.mode = mode;
   p.align_corners = align_corners;
   if (scales && scales->size() == 1 && spatial > 1) scales->assign(spatial, (*scales)[0]);
   if (output_size && !output_size->empty()) {
-    check(output_size->size() == spatial, "output_size needs " + std::to_string(spatial) + " entries");
     p.output_size = *output_size;
   } else {
     check(scales.has_value() && scales->size() == spatial, "upsample needs output_size or one scale per spatial dim");
@@ -68,7 +84,7 @@ NetworkTensor* cross(const Scope& s, NetworkTensor* a, NetworkTensor* b, std::in
 }
 
 NetworkTensor* cdist(const Scope& s, NetworkTensor* x1, NetworkTensor* x2, double p) {
-  check(x1->rank() >= 2 && x2->rank() >= 2, "cdist inputs need at least 2 dims");
+  if (auto why = cdist_problem(x1->rank(), x2->rank())) check(false, *why);
   auto* a = unsqueeze(s, x1, -2);  // [*, P, 1, M]
   auto* b = unsqueeze(s, x2, -3);  // [*, 1, R, M]
   auto* diff = ew(s, a, cast(s, b, a->dtype), ElementwiseOp::Sub);

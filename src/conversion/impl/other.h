@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -12,6 +13,13 @@
 namespace atenrt::conversion::impl::other {
 
 // output_size, or floor(in * scale) per spatial dim (then `scales` map coordinates).
+// upsample's limits, the validators' rule too: an [N, C] + `spatial` dims
+// input (rank < 0: not known), an output_size (when given) with one entry per
+// spatial dim.
+std::optional<std::string> upsample_problem(std::int64_t rank, std::size_t spatial,
+                                            const std::vector<std::int64_t>& output_size);
+// cdist's inputs have at least 2 dims (rank < 0: not known).
+std::optional<std::string> cdist_problem(std::int64_t rank1, std::int64_t rank2);
 NetworkTensor* upsample(const Scope& s, NetworkTensor* x, network::ResizeMode mode, std::size_t spatial,
                         std::optional<std::vector<std::int64_t>> output_size,
                         std::optional<std::vector<double>> scales, bool align_corners);

@@ -132,6 +132,18 @@ std::vector<Case> cases() {
        DType::Float32, "weight", index({3})},
       {"embedding with a 3-d weight", "aten.embedding.default", {4, 2, 2}, {arg("indices", A::t("i"))}, {3, 2, 2},
        false, DType::Float32, DType::Float32, "weight", index({3})},
+      // Upsampling and distances.
+      {"upsample_nearest2d", "aten.upsample_nearest2d.vec", {1, 2, 3, 3},
+       {arg("output_size", Ints{6, 6}), arg("scale_factors", ir::None{})}, {1, 2, 6, 6}, true, DType::Float32,
+       DType::Float32, "input"},
+      {"upsample_nearest2d of a 3-d input", "aten.upsample_nearest2d.vec", {2, 3, 3},
+       {arg("output_size", Ints{6, 6}), arg("scale_factors", ir::None{})}, {2, 6, 6}, false, DType::Float32,
+       DType::Float32, "input"},
+      {"upsample_nearest2d output_size with 3 entries", "aten.upsample_nearest2d.vec", {1, 2, 3, 3},
+       {arg("output_size", Ints{6, 6, 6}), arg("scale_factors", ir::None{})}, {1, 2, 6, 6}, false, DType::Float32,
+       DType::Float32, "input"},
+      {"cdist of a 1-d input", "aten._cdist_forward.default", {4}, {arg("x2", A::t("x")), arg("p", 2.0)}, {1}, false,
+       DType::Float32, DType::Float32, "x1"},
       // Elsewhere.
       {"softplus beta 0", "aten.softplus.default", {4}, {arg("beta", 0.0), arg("threshold", 20.0)}, {4}, false},
       {"t of a 3-d tensor", "aten.t.default", {2, 3, 4}, {}, {2, 3, 4}, false},
