@@ -27,6 +27,20 @@
 namespace atenrt::cli {
 namespace {
 
+// This process's peak resident set, in MiB: VmHWM, which starts afresh at
+// exec. (getrusage's ru_maxrss keeps the peak of the process that exec'd us:
+// a bench started from a Python process holding torch reported its 200 MiB.)
+double peak_rss_mib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;  // kB
+  }
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
 Tensor random_input(const TensorSpec& spec, std::mt19937& rng) {
   Tensor t(spec.dtype, spec.is_dynamic() ? spec.opt_dims : spec.dims);  // dynamic: the opt shape
   const std::int64_t n = t.numel();
@@ -169,9 +183,7 @@ class BenchCommand : public Command {
         if (!out) throw Error("cannot write the profile to '" + profile_out_ + "'");
       }
     }
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    const double peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    const double peak_rss_mb = peak_rss_mib();
     const Stats st = stats_of(ms);
     const double median = st.median, p90 = st.p90;
     const MemoryBreakdown mem = engine.memory();
