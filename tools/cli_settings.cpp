@@ -34,6 +34,9 @@ void SettingsFlags::add_to(CLI::App* sub) {
       case SettingType::Shapes:
         st.option = sub->add_option(s.cli_flag, st.text, help);
         break;
+      case SettingType::Path:
+        st.option = sub->add_option(s.cli_flag, st.text, help)->type_name("FILE");
+        break;
     }
     st.option->group(group);
   }
@@ -58,7 +61,8 @@ CompileSettings SettingsFlags::resolve() const {
       case SettingType::Choice:
       case SettingType::Bytes: set_setting(settings, s->name, st.text); break;
       case SettingType::NameList: set_setting(settings, s->name, st.names); break;
-      case SettingType::Shapes: set_setting(settings, s->name, st.text); break;
+      case SettingType::Shapes:
+      case SettingType::Path: set_setting(settings, s->name, st.text); break;
     }
   }
   validate(settings);

@@ -75,7 +75,7 @@ struct StepSpec {
   std::string name;
   std::string kind;            // "convolution", "matmul", ...
   std::string implementation;  // "onednn:<impl>", "own", "reference"
-  std::string precision;       // "fp32" or "bf16"
+  std::string precision;       // "fp32", "bf16" or "int8"
   std::string layout;          // "plain" or "blocked(...)"
   std::vector<std::string> fused;
   double flops = 0.0;          // per run: 2 x multiply-adds of a convolution or matmul; 0 for others
@@ -128,7 +128,7 @@ class ATENRT_API Engine {
   MemoryBreakdown memory() const;
 
   std::vector<StepSpec> steps() const;
-  // "bf16" when any step computes in bf16, else "fp32" (the real precision:
+  // "bf16" or "int8" when any step computes in it, else "fp32" (the real precision:
   // only convolution and matmul steps take bf16).
   std::string precision() const;
   // Threads per run as set (0: the runtime's default), and as it will be.

@@ -15,7 +15,10 @@
 
 namespace atenrt {
 
-enum class Precision { FP32, BF16 };
+enum class Precision { FP32, BF16, INT8 };
+
+// How int8 calibration turns what it saw into a scale (docs/int8.md).
+enum class CalibrationMethod { MinMax, Percentile, Entropy };
 
 // The shapes one input of a dynamic archive takes (Torch-TensorRT's
 // Input(min_shape, opt_shape, max_shape)), by the graph's input name. Parts
@@ -52,6 +55,14 @@ struct CompileSettings {
 
   // Builder and runtime.
   Precision precision = Precision::FP32;
+  // Int8 (precision INT8): post-training calibration. `calibration` is an
+  // .npz with one array per engine input, in order, each either the input's
+  // shape (one batch) or [N, *shape] (N batches); `calibration_cache` is a
+  // file of scales, read when it exists (no batches are run) and written
+  // otherwise, as TensorRT's calibration cache.
+  std::string calibration;
+  CalibrationMethod calibration_method = CalibrationMethod::Percentile;
+  std::string calibration_cache;
   // 0: no network optimization; 1: constant and batch-norm folding;
   // 2: + post-op fusion; 3 (default): + blocked layouts and weight pre-packing.
   int optimization_level = 3;
@@ -73,6 +84,7 @@ enum class SettingType {
   NameList,  // names of the kind `names` says, each checked
   Bytes,     // a byte count >= 0: an int, or text with a K/M/G/T suffix ("512M")
   Shapes,    // "name:dims,..." (dims "1x3x224x224"; "" for a scalar), one part of input_shapes
+  Path,      // a file path ("" for none)
 };
 
 // What a NameList setting names; each kind is checked against what atenrt knows.

@@ -40,6 +40,16 @@ SettingValue from_python(const Setting& s, const py::handle& value) {
                             std::string(py::str(value.get_type().attr("__name__"))));
       }
       return value.cast<std::int64_t>();
+    case SettingType::Path:
+      // A str or any os.PathLike (pathlib.Path).
+      try {
+        return py::module_::import("os").attr("fspath")(value).cast<std::string>();
+      } catch (const py::error_already_set&) {
+        throw SettingsError(where(s) + " takes a path (str or os.PathLike), got " +
+                            std::string(py::str(value.get_type().attr("__name__"))));
+      } catch (const py::cast_error&) {
+        throw SettingsError(where(s) + " takes a text path, not bytes");
+      }
     case SettingType::Choice:
       if (!py::isinstance<py::str>(value)) {
         throw SettingsError(where(s) + " takes a string (" + s.range_text() + ")");

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "api/calibration.h"
 #include "api/dry_run_report.h"
 #include "api/hybrid_compile.h"
 #include "api/input_ranges.h"
@@ -70,7 +71,9 @@ partition::PartitionSettings partition_settings(const CompileSettings& s) {
 
 builder::BuilderConfig builder_config(const CompileSettings& s) {
   builder::BuilderConfig b;
-  b.precision = s.precision == Precision::BF16 ? runtime::Precision::BFloat16 : runtime::Precision::Float32;
+  b.precision = s.precision == Precision::BF16   ? runtime::Precision::BFloat16
+                : s.precision == Precision::INT8 ? runtime::Precision::Int8
+                                                 : runtime::Precision::Float32;
   b.engine.num_threads = s.num_threads;
   b.engine.max_memory_bytes = static_cast<std::uint64_t>(s.max_memory);
   const int level = s.optimization_level;
@@ -147,6 +150,12 @@ conversion::SegmentPlan engine_plan(const ir::Graph& graph, const Analysis& anal
 // Engine segments built on their own, the rest run by the libtorch fallback.
 Engine compile_hybrid(const ir::Graph& graph, const Analysis& analysis, const CompileSettings& settings,
                       CompileReport& r) {
+  if (settings.precision == Precision::INT8) {
+    // Calibration batches are the program's inputs; an engine segment's
+    // inputs are values inside the program.
+    throw UnsupportedError("precision int8 needs a fully supported graph (one engine); this one has libtorch "
+                           "fallback segments.\n" + r.partition);
+  }
   std::string why;
   if (!runtime::torch_plugin(&why)) {
     throw UnsupportedError("the graph has operators that atenrt does not convert, and they cannot run in the "
@@ -220,6 +229,10 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
   bool dynamic = false;
   for (auto* in : converted.network.inputs()) dynamic = dynamic || !in->is_static();
   std::optional<Engine> result;
+  if (dynamic && !is_pinned(ranges) && settings.precision == Precision::INT8) {
+    throw UnsupportedError("precision int8 needs static input shapes: pin the dynamic inputs with shapes "
+                           "(--shapes) or compile for fp32/bf16");
+  }
   if (dynamic && !is_pinned(ranges)) {
     auto engine = std::make_shared<const builder::DynamicEngine>(std::move(converted.network), builder_config(settings),
                                                                  ranges);
@@ -232,8 +245,18 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
       for (const auto& range : ranges) dims.push_back(range.opt());
       net = builder::specialize(net, dims);
     }
-    result.emplace(std::make_shared<const runtime::Engine>(
-        builder::build(std::move(net), builder_config(settings), &build_report)));
+    builder::BuilderConfig config = builder_config(settings);
+    if (settings.precision == Precision::INT8) {
+      std::vector<const network::NetworkTensor*> inputs;
+      std::vector<network::Dims> dims;
+      for (const auto* in : net.inputs()) {
+        inputs.push_back(in);
+        dims.push_back(in->dims);
+      }
+      api::attach_calibration(config, settings, inputs, dims);
+    }
+    result.emplace(std::make_shared<const runtime::Engine>(builder::build(std::move(net), config, &build_report)));
+    if (settings.precision == Precision::INT8) api::save_calibration_cache(config, settings, build_report);
   }
   r.fusions = build_report.fusions;
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -28,7 +28,9 @@ std::vector<TensorSpec> specs(const std::vector<runtime::TensorInfo>& infos) {
   return out;
 }
 
-const char* precision_name(runtime::Precision p) { return p == runtime::Precision::BFloat16 ? "bf16" : "fp32"; }
+const char* precision_name(runtime::Precision p) {
+  return p == runtime::Precision::BFloat16 ? "bf16" : p == runtime::Precision::Int8 ? "int8" : "fp32";
+}
 
 // OpenMP's default thread count, from the runtime oneDNN loads (we do not
 // link OpenMP ourselves); 1 when oneDNN uses no OpenMP.
@@ -180,7 +182,7 @@ std::vector<StepSpec> Engine::steps() const {
 std::string Engine::precision() const {
   for (const auto* e : internal_engines()) {
     for (const auto& s : e->steps()) {
-      if (s.precision == runtime::Precision::BFloat16) return "bf16";
+      if (s.precision != runtime::Precision::Float32) return precision_name(s.precision);
     }
   }
   return "fp32";
@@ -189,10 +191,10 @@ std::string Engine::precision() const {
 int Engine::effective_threads() const { return num_threads_ > 0 ? num_threads_ : openmp_max_threads(); }
 
 std::string Engine::built_settings() const {
-  std::size_t bf16 = 0, all = 0;
+  std::size_t bf16 = 0, all = 0;  // steps not in fp32
   for (const auto* e : internal_engines()) {
     for (const auto& s : e->steps()) {
-      bf16 += s.precision == runtime::Precision::BFloat16;
+      bf16 += s.precision != runtime::Precision::Float32;  // bf16 or int8: an engine has one of them
       ++all;
     }
   }

@@ -161,12 +161,40 @@ std::vector<Setting> make_table() {
   Setting precision = row(
       "precision", "--precision", SettingType::Choice,
       "compute precision of convolution and matmul (inputs and outputs keep their dtypes)",
-      [](const CompileSettings& s) -> SettingValue { return std::string(s.precision == Precision::BF16 ? "bf16" : "fp32"); },
+      [](const CompileSettings& s) -> SettingValue {
+        return std::string(s.precision == Precision::BF16 ? "bf16" : s.precision == Precision::INT8 ? "int8" : "fp32");
+      },
       [](CompileSettings& s, const SettingValue& v) {
-        s.precision = as<std::string>(v, "precision") == "bf16" ? Precision::BF16 : Precision::FP32;
+        const auto& text = as<std::string>(v, "precision");
+        s.precision = text == "bf16" ? Precision::BF16 : text == "int8" ? Precision::INT8 : Precision::FP32;
       });
-  precision.choices = {"fp32", "bf16"};
+  precision.choices = {"fp32", "bf16", "int8"};
   t.push_back(precision);
+  t.push_back(row("calibration", "--calibration", SettingType::Path,
+                  "int8: calibration batches, an .npz with one array per input in order, each the input's shape or "
+                  "[N, *shape] for N batches",
+                  ATENRT_FIELD_ACCESS(calibration, std::string)));
+  Setting method = row(
+      "calibration_method", "--calibration-method", SettingType::Choice,
+      "int8: how calibration picks each scale: the largest |x| seen, the 99.99th percentile of |x|, or the "
+      "threshold that loses the least information (KL divergence)",
+      [](const CompileSettings& s) -> SettingValue {
+        return std::string(s.calibration_method == CalibrationMethod::MinMax    ? "minmax"
+                           : s.calibration_method == CalibrationMethod::Entropy ? "entropy"
+                                                                                : "percentile");
+      },
+      [](CompileSettings& s, const SettingValue& v) {
+        const auto& text = as<std::string>(v, "calibration_method");
+        s.calibration_method = text == "minmax"    ? CalibrationMethod::MinMax
+                               : text == "entropy" ? CalibrationMethod::Entropy
+                                                   : CalibrationMethod::Percentile;
+      });
+  method.choices = {"minmax", "percentile", "entropy"};
+  t.push_back(method);
+  t.push_back(row("calibration_cache", "--calibration-cache", SettingType::Path,
+                  "int8: a file of calibration scales, read when it exists (no batches are run) and written after "
+                  "calibrating otherwise",
+                  ATENRT_FIELD_ACCESS(calibration_cache, std::string)));
   t.push_back(int_row("optimization_level", "--optimization-level", 0, 3,
                       "0 none, 1 constant/batch-norm folding, 2 + post-op fusion, 3 + blocked layouts and weight "
                       "pre-packing",
@@ -298,6 +326,7 @@ std::string Setting::type_name() const {
     case SettingType::Choice: return "choice";
     case SettingType::Bytes: return "bytes";
     case SettingType::Shapes: return "shapes";
+    case SettingType::Path: return "path";
     case SettingType::NameList: break;
   }
   switch (names) {
@@ -483,6 +512,16 @@ std::string shapes_text(const ShapeList& shapes) {
 
 void validate(const CompileSettings& settings) {
   check_input_shapes(settings.input_shapes);
+  const bool int8 = settings.precision == Precision::INT8;
+  if (int8 && settings.calibration.empty() && settings.calibration_cache.empty()) {
+    throw SettingsError("precision int8 needs calibration data (calibration: an .npz of inputs) or a "
+                        "calibration_cache");
+  }
+  if (!int8 && (!settings.calibration.empty() || !settings.calibration_cache.empty() ||
+                settings.calibration_method != CalibrationMethod::Percentile)) {
+    throw SettingsError("calibration settings apply to precision int8 only (precision is " +
+                        setting_text(get_setting(settings, "precision")) + ")");
+  }
   for (const auto& s : settings_table()) {
     const SettingValue value = s.get(settings);
     if (s.type != SettingType::NameList) {

@@ -6,7 +6,8 @@
 //   dead layer removal   layers no output depends on
 //   to_program           Network → runtime::Program (static shapes required)
 //   post-op fusion       bias/residual Add and activations into conv/deconv/matmul
-//   precision            bf16 compute for conv/deconv/matmul (fp32 elsewhere)
+//   precision            bf16 compute for conv/deconv/matmul (fp32 elsewhere), or
+//                        int8 after calibration (int8.h)
 // The Engine then chooses kernels and layouts, pre-packs weights and plans
 // memory (runtime::EngineOptions, carried in the config).
 #pragma once
@@ -14,6 +15,9 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
+#include "builder/int8.h"
 #include "network/network.h"
 #include "runtime/backend.h"
 #include "runtime/engine.h"
@@ -28,6 +32,10 @@ struct BuilderConfig {
   // BFloat16: conv/deconv/matmul compute in bf16 (AMX where present) with fp32
   // results; normalization, softmax and reductions stay fp32.
   runtime::Precision precision = runtime::Precision::Float32;
+  // Int8: the scales to use (a calibration cache), or the batches to
+  // calibrate on; one of them is required.
+  std::shared_ptr<const CalibrationTable> calibration_table;
+  std::shared_ptr<const CalibrationSettings> calibration;
   runtime::EngineOptions engine;  // threads, layout, weight pre-packing, memory reuse
 };
 
@@ -36,6 +44,8 @@ struct BuildReport {
   int folded_batchnorms = 0;
   int removed_layers = 0;
   std::vector<std::string> fusions;  // "<fusion>: <layer> into <step>"
+  int int8_steps = 0;
+  CalibrationTable calibration;  // Int8: the scales used (what a cache file stores)
 };
 
 runtime::Engine build(network::Network net, const BuilderConfig& config = {},

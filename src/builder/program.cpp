@@ -1,4 +1,5 @@
 // Network → Program, the precision pass, and build() (the pass pipeline).
+#include <stdexcept>
 #include <unordered_map>
 
 #include "builder/builder.h"
@@ -135,6 +136,7 @@ network::Network network_from_program(const Program& prog) {
 }
 
 void set_precision(Program& program, runtime::Precision precision) {
+  if (precision == runtime::Precision::Int8) throw std::logic_error("set_precision: int8 steps come from quantize_steps");
   for (auto& step : program.steps) {
     const auto k = step.kind();
     const bool heavy = k == network::LayerKind::Convolution || k == network::LayerKind::Deconvolution ||
@@ -156,7 +158,18 @@ runtime::Engine build(network::Network net, const BuilderConfig& config, BuildRe
   // references go, so the engine can free plain weights as it packs them.
   net = network::Network();
   if (config.fuse_post_ops) r.fusions = fuse_post_ops(prog);
-  set_precision(prog, config.precision);
+  if (config.precision == runtime::Precision::Int8) {
+    if (config.calibration_table) {
+      r.calibration = *config.calibration_table;
+    } else if (config.calibration) {
+      r.calibration = calibrate(prog, *config.calibration, config.engine);
+    } else {
+      throw InputError("int8 precision needs calibration data (or a calibration cache)");
+    }
+    r.int8_steps = quantize_steps(prog, r.calibration);
+  } else {
+    set_precision(prog, config.precision);
+  }
   return runtime::Engine(std::move(prog), config.engine);
 }
 

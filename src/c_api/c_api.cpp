@@ -143,6 +143,7 @@ atenrt::SettingValue parse_setting(const atenrt::Setting& s, const std::string& 
     case atenrt::SettingType::Choice:
     case atenrt::SettingType::Bytes:   // set_setting reads "512M" itself
     case atenrt::SettingType::Shapes:  // and "x:1x3x224x224,mask:1x77"
+    case atenrt::SettingType::Path:
       return text;
     case atenrt::SettingType::NameList: {
       std::vector<std::string> names;

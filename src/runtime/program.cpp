@@ -1,6 +1,7 @@
 // Program checks (run on every engine, and on every loaded file).
 #include "runtime/program.h"
 
+#include <cmath>
 #include <set>
 
 #include "atenrt/errors.h"
@@ -43,6 +44,42 @@ void Program::normalize() {
   }
 }
 
+std::size_t quantized_channels(const Step& step, const Dims& weight_dims) {
+  if (step.kind() == network::LayerKind::MatMul) {
+    const auto& p = std::get<network::MatMulParams>(step.params);
+    return static_cast<std::size_t>(weight_dims[p.transpose_b ? 0 : 1]);
+  }
+  return static_cast<std::size_t>(weight_dims[0]);
+}
+
+namespace {
+
+// An Int8 step (program.h): a convolution or a matmul whose second input is
+// a constant int8 matrix, with one positive finite scale per output channel.
+void check_quantization(const Step& step, const std::vector<network::TensorDesc>& descs, const std::string& where) {
+  auto fail = [&](const std::string& what) { throw FormatError("engine program: " + where + ": " + what); };
+  const auto k = step.kind();
+  if (k != network::LayerKind::Convolution && k != network::LayerKind::MatMul) {
+    fail("int8 precision on a " + std::string(network::layer_kind_name(k)) + " step (only convolution and matmul)");
+  }
+  if (descs.size() < 2 || descs[1].dtype != DType::Int8 || descs[0].dtype != DType::Float32) {
+    fail("an int8 step takes a float32 input and an int8 weight");
+  }
+  if (k == network::LayerKind::MatMul && descs[1].dims.size() != 2) fail("an int8 matmul's weight must be a matrix");
+  if (descs[1].dims.empty()) fail("an int8 convolution's weight has no dims");
+  auto good = [](float v) { return std::isfinite(v) && v > 0.0f; };
+  if (!good(step.quant.input_scale)) fail("input scale " + std::to_string(step.quant.input_scale) + " is not positive and finite");
+  if (step.quant.weight_scales.size() != quantized_channels(step, descs[1].dims)) {
+    fail(std::to_string(step.quant.weight_scales.size()) + " weight scales for " +
+         std::to_string(quantized_channels(step, descs[1].dims)) + " output channels");
+  }
+  for (float v : step.quant.weight_scales) {
+    if (!good(v)) fail("a weight scale is not positive and finite");
+  }
+}
+
+}  // namespace
+
 void Program::validate() const {
   const auto n = static_cast<int>(tensors.size());
   auto fail = [](const std::string& what) { throw FormatError("engine program: " + what); };
@@ -57,8 +94,9 @@ void Program::validate() const {
     for (auto d : t.dims) {
       if (d < 0) fail("tensor '" + t.name + "' has a dynamic or negative dim");
     }
-    if (t.stored_packed && (t.role != TensorRole::Constant || t.value.defined() || t.dtype != DType::Float32)) {
-      fail("tensor '" + t.name + "' is marked stored-packed but is not a float32 constant without a plain value");
+    if (t.stored_packed && (t.role != TensorRole::Constant || t.value.defined() ||
+                            (t.dtype != DType::Float32 && t.dtype != DType::Int8))) {
+      fail("tensor '" + t.name + "' is marked stored-packed but is not a float32 or int8 constant without a plain value");
     }
     if (t.role == TensorRole::Constant && !t.stored_packed) {
       if (!t.value.defined() || t.value.dtype() != t.dtype || t.value.sizes() != t.dims ||
@@ -111,6 +149,13 @@ void Program::validate() const {
         values.push_back(tensors[id].role == TensorRole::Constant && tensors[id].value.defined() ? &tensors[id].value
                                                                                                : nullptr);
       }
+    }
+    if (step.precision == Precision::Int8) {
+      check_quantization(step, descs, where);
+      descs[1].dtype = DType::Float32;  // the layer sees the dequantized weight
+      values[1] = nullptr;
+    } else if (step.quant.input_scale != 0.0f || !step.quant.weight_scales.empty()) {
+      fail(where + ": quantization scales on a step that is not int8");
     }
     std::vector<network::TensorDesc> out;
     try {

@@ -20,7 +20,11 @@ namespace atenrt::runtime {
 using network::Dims;
 
 // Compute precision of conv/deconv/matmul steps; everything else runs fp32.
-enum class Precision : std::uint8_t { Float32, BFloat16 };
+// Int8 (convolution, and matmul by a constant matrix): the step's input is
+// quantized with Step::quant's per-tensor scale, its weight is stored as int8
+// with per-output-channel scales, and the result is float32 again.
+enum class Precision : std::uint8_t { Float32, BFloat16, Int8 };
+inline constexpr int kPrecisionCount = 3;
 
 enum class TensorRole : std::uint8_t { Input, Constant, Activation };
 
@@ -51,6 +55,19 @@ struct PostOp {
   std::string fused_layer;               // the layer it came from (for reports)
 };
 
+// How an Int8 step quantizes (symmetric, no zero points). The input becomes
+// q = clamp(round_half_even(x * (1 / input_scale))) in [0, 255] when
+// input_unsigned (calibration saw no negative value) and [-128, 127]
+// otherwise; the weight tensor holds int8 values w_q with
+// w = w_q * weight_scales[c] per output channel c (convolution: weight dim 0;
+// matmul: the output column); the result is
+// input_scale * weight_scales[c] * sum(q * w_q) + bias, then the post-ops.
+struct Quantization {
+  float input_scale = 0.0f;
+  bool input_unsigned = false;
+  std::vector<float> weight_scales;
+};
+
 struct Step {
   std::string name;
   network::LayerParams params;
@@ -58,6 +75,7 @@ struct Step {
   std::vector<int> outputs;  // tensor ids
   std::vector<PostOp> post_ops;
   Precision precision = Precision::Float32;
+  Quantization quant;  // Int8 steps only
 
   network::LayerKind kind() const { return network::kind_of(params); }
   // Number of inputs the layer kind itself takes (the rest are post-op operands).
@@ -79,5 +97,9 @@ struct Program {
 };
 
 std::size_t tensor_bytes(const ProgramTensor& t);
+
+// The number of output channels an Int8 step's weight scales cover
+// (convolution: weight dim 0; matmul: the result's columns).
+std::size_t quantized_channels(const Step& step, const Dims& weight_dims);
 
 }  // namespace atenrt::runtime

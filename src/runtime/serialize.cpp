@@ -87,7 +87,13 @@ std::vector<std::byte> encode_program(const Program& prog, const EngineOptions& 
       w.raw<std::int32_t>(op.operand);
       w(op.fused_layer);
     }
-    w.e(s.precision, 2);
+    w.e(s.precision, kPrecisionCount);
+    if (s.precision == Precision::Int8) {
+      w.raw<float>(s.quant.input_scale);
+      w(s.quant.input_unsigned);
+      w.raw<std::uint64_t>(s.quant.weight_scales.size());
+      for (float v : s.quant.weight_scales) w.raw<float>(v);
+    }
   }
   write_ids(w, prog.inputs);
   write_ids(w, prog.outputs);
@@ -134,7 +140,13 @@ Program decode_program(std::span<const std::byte> bytes, EngineOptions& options,
       op.operand = r.raw<std::int32_t>();
       r(op.fused_layer);
     }
-    r.e(s.precision, 2, "precision");
+    r.e(s.precision, kPrecisionCount, "precision");
+    if (s.precision == Precision::Int8) {  // Program::validate checks the values
+      s.quant.input_scale = r.raw<float>();
+      r(s.quant.input_unsigned);
+      s.quant.weight_scales.resize(r.count(4));
+      for (auto& v : s.quant.weight_scales) v = r.raw<float>();
+    }
   }
   prog.inputs = read_ids(r);
   prog.outputs = read_ids(r);
@@ -326,11 +338,26 @@ class FileSink : public file::Sink {
   std::string path_;
 };
 
-bool any_bf16(const Program& prog) {
+bool any_step(const Program& prog, Precision p) {
   for (const auto& s : prog.steps) {
-    if (s.precision == Precision::BFloat16) return true;
+    if (s.precision == p) return true;
   }
   return false;
+}
+
+// The precision a program's weights section is filed under: an engine has
+// bf16 or int8 steps (beside fp32 ones), never both.
+file::WeightPrecision weight_precision(const Program& prog) {
+  const bool bf16 = any_step(prog, Precision::BFloat16), int8 = any_step(prog, Precision::Int8);
+  if (bf16 && int8) throw FormatError("engine program: has both bf16 and int8 steps");
+  return bf16 ? file::WeightPrecision::BFloat16 : int8 ? file::WeightPrecision::Int8 : file::WeightPrecision::Float32;
+}
+
+std::uint32_t required_features(const Program& prog) {
+  const auto p = weight_precision(prog);
+  return p == file::WeightPrecision::BFloat16 ? file::kFeatureBf16
+         : p == file::WeightPrecision::Int8   ? file::kFeatureInt8
+                                              : 0;
 }
 
 // `extra` sections follow the program and weights (a dynamic engine's ranges).
@@ -339,8 +366,7 @@ void write_engine(file::Sink& out, const Program& prog, const EngineOptions& opt
   file::Header header;
   header.minor = minor;
   header.producer = file::producer_string();
-  const bool bf16 = any_bf16(prog);
-  if (bf16) header.required_features |= file::kFeatureBf16;
+  header.required_features = required_features(prog);
 
   auto program_bytes = std::make_shared<std::vector<std::byte>>(encode_program(prog, options));
   auto index = std::make_shared<std::vector<std::byte>>();
@@ -363,8 +389,7 @@ void write_engine(file::Sink& out, const Program& prog, const EngineOptions& opt
   sections[1].entry.flags = file::kSectionRequired;
   sections[1].entry.alignment = file::kPageAlignment;
   sections[1].entry.isa = packed ? cpu::packing_key() : static_cast<std::uint32_t>(file::PackIsa::Portable);
-  sections[1].entry.precision =
-      static_cast<std::uint32_t>(bf16 ? file::WeightPrecision::BFloat16 : file::WeightPrecision::Float32);
+  sections[1].entry.precision = static_cast<std::uint32_t>(weight_precision(prog));
   sections[1].size = weights_size;
   // Streams each weight from where it lives: no second copy of the weights.
   sections[1].write = [index, entries, &prog](file::Sink& s) {
@@ -416,11 +441,10 @@ Engine deserialize_span(std::span<const std::byte> bytes, std::shared_ptr<Loaded
   EngineOptions options;
   Program prog = decode_program(c.payload(*c.find(file::SectionKind::Program)), options);
   options.max_memory_bytes = max_memory_bytes;  // a load-time setting, not stored in the file
-  const bool bf16 = any_bf16(prog);
-  if (bf16 != bool(c.header.required_features & file::kFeatureBf16)) {
-    throw FormatError("engine file: the header's bf16 requirement does not match the program's steps");
+  if (required_features(prog) != c.header.required_features) {
+    throw FormatError("engine file: the header's bf16/int8 requirements do not match the program's steps");
   }
-  const auto want_precision = static_cast<std::uint32_t>(bf16 ? file::WeightPrecision::BFloat16 : file::WeightPrecision::Float32);
+  const auto want_precision = static_cast<std::uint32_t>(weight_precision(prog));
   const file::Section* weights = nullptr;
   for (const auto& s : c.sections) {
     if (s.kind == static_cast<std::uint32_t>(file::SectionKind::Weights) && s.precision == want_precision) weights = &s;

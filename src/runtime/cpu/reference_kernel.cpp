@@ -4,6 +4,7 @@
 
 #include "runtime/cpu/providers.h"
 #include "reference/reference.h"
+#include "runtime/quantization.h"
 
 namespace atenrt::runtime::cpu {
 
@@ -35,6 +36,10 @@ class ReferenceKernel final : public Kernel {
     }
     const std::size_t n = step_.layer_input_count();
     std::vector<Tensor> layer_inputs(s->inputs.begin(), s->inputs.begin() + static_cast<std::ptrdiff_t>(n));
+    if (step_.precision == Precision::Int8) {  // the int8 step's math in float32 (quantization.h)
+      layer_inputs[0] = fake_quantize_input(layer_inputs[0], step_.quant);
+      layer_inputs[1] = dequantize_weight(layer_inputs[1], step_.quant.weight_scales, weight_channel_dim(step_));
+    }
     auto outs = reference::run_kernel(step_.name, step_.params, layer_inputs);
     for (const auto& op : step_.post_ops) {
       if (op.kind == PostOpKind::Activation) {

@@ -40,7 +40,7 @@ TEST(Settings, TableDescribesEveryFieldOnceWithItsDefault) {
   EXPECT_EQ(find_setting("precision")->phase, SettingPhase::Compile);
   EXPECT_EQ(find_setting("max_memory")->phase, SettingPhase::Load);
   EXPECT_EQ(find_setting("--max-memory")->type, SettingType::Bytes);
-  EXPECT_EQ(settings_table().size(), 18u) << "a new CompileSettings field needs a row in settings_table()";
+  EXPECT_EQ(settings_table().size(), 21u) << "a new CompileSettings field needs a row in settings_table()";
 }
 
 TEST(Settings, SetChecksRangesAndChoices) {
@@ -53,6 +53,18 @@ TEST(Settings, SetChecksRangesAndChoices) {
   EXPECT_THROW(set_setting(s, "num_threads", std::int64_t{-1}), SettingsError);
   EXPECT_THROW(set_setting(s, "min_block_size", std::int64_t{0}), SettingsError);
   EXPECT_THROW(set_setting(s, "precision", std::string("fp8")), SettingsError);
+  // int8 needs calibration data or a cache; calibration settings need int8.
+  CompileSettings int8;
+  set_setting(int8, "precision", std::string("int8"));
+  EXPECT_THROW(validate(int8), SettingsError);
+  set_setting(int8, "calibration", std::string("batches.npz"));
+  EXPECT_NO_THROW(validate(int8));
+  set_setting(int8, "calibration_method", std::string("entropy"));
+  EXPECT_EQ(int8.calibration_method, CalibrationMethod::Entropy);
+  EXPECT_THROW(set_setting(int8, "calibration_method", std::string("kl")), SettingsError);
+  int8.precision = Precision::FP32;
+  EXPECT_THROW(validate(int8), SettingsError);
+  EXPECT_EQ(find_setting("--calibration-cache")->type, SettingType::Path);
   EXPECT_THROW(set_setting(s, "precision", std::int64_t{1}), SettingsError);  // wrong type
   try {
     set_setting(s, "min_blok_size", std::int64_t{1});

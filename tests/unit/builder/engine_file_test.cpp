@@ -193,7 +193,7 @@ TEST(EngineFile, HeaderAndTableChecks) {
   expect_refused_resigned(bad, "CPU features this build does not know (mask 0x80)");
   bad = good;
   put<std::uint32_t>(bad, 36, file::kFeatureBf16);  // fp32 program, header claims bf16
-  expect_refused_resigned(bad, "bf16 requirement does not match");
+  expect_refused_resigned(bad, "bf16/int8 requirements do not match");
   bad = good;
   put<std::uint32_t>(bad, 32, 5000);
   expect_refused_resigned(bad, "section count 5000 out of range");
@@ -309,8 +309,12 @@ TEST(EngineFile, ProgramSectionChecks) {
   p.tensors[activation_id].dims = {std::int64_t{1} << 40, std::int64_t{1} << 40};
   expect_refused(encode(p), "is larger than 2^62 bytes");
   p = engine.program();
-  p.steps[0].precision = static_cast<runtime::Precision>(2);
-  expect_refused(encode(p), "program section: precision 2 out of range");
+  p.steps[0].precision = static_cast<runtime::Precision>(runtime::kPrecisionCount);
+  expect_refused(encode(p), "program section: precision 3 out of range");
+  p = engine.program();  // int8 on a float32 weight
+  p.steps[0].precision = runtime::Precision::Int8;
+  p.steps[0].quant = {0.5f, false, {1.0f}};
+  expect_refused(encode(p), "an int8 step takes a float32 input and an int8 weight");
   p = engine.program();
   ASSERT_EQ(p.steps[0].kind(), LayerKind::Convolution);
   ASSERT_FALSE(p.steps[0].post_ops.empty());
@@ -367,7 +371,7 @@ TEST(EngineFile, WeightsSectionChecks) {
   expect_refused_resigned(bad, "(tensor 'x') is not a constant");
   bad = good;
   put<std::uint8_t>(bad, e0 + 4, static_cast<std::uint8_t>(DType::Int64));
-  expect_refused_resigned(bad, "packed dtype 4 is not float32 or bfloat16");
+  expect_refused_resigned(bad, "packed dtype 4 does not fit a float32 weight");
   bad = good;
   put<std::uint8_t>(bad, e0 + 5, 3);
   expect_refused_resigned(bad, "layout 3 out of range (0: plain, 1: packed)");

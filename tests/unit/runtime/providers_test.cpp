@@ -57,13 +57,13 @@ Program conv_then_pool(bool with_override) {
   conv.stride = {1, 1};
   conv.padding_pre = conv.padding_post = {1, 1};
   conv.dilation = {1, 1};
-  p.steps.push_back({"conv", conv, {x, w}, {c}, {}, Precision::Float32});
+  p.steps.push_back({"conv", conv, {x, w}, {c}, {}, Precision::Float32, {}});
   network::PoolingParams pool;
   pool.op = network::PoolingOp::Average;
   pool.kernel = pool.stride = {2, 2};
   pool.padding_pre = pool.padding_post = {0, 0};
   if (with_override) pool.divisor_override = 3;
-  p.steps.push_back({"pool", pool, {c}, {y}, {}, Precision::Float32});
+  p.steps.push_back({"pool", pool, {c}, {y}, {}, Precision::Float32, {}});
   p.inputs = {x};
   p.outputs = {y};
   return p;

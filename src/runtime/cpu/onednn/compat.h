@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace atenrt::runtime::cpu::onednn::compat {
 
@@ -32,6 +33,13 @@ struct Primitive {
 inline const dnnl::engine& cpu_engine() {
   static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   return engine;
+}
+
+// Scales on a primitive's result: common (mask 0) or one per index of a dim
+// (mask 1 << dim). 2.6 applies them to the accumulator plus bias, before the
+// post-ops; 3.x replaces output scales by per-argument scales.
+inline void set_output_scales(dnnl::primitive_attr& attr, int mask, const std::vector<float>& scales) {
+  attr.set_output_scales(mask, scales);
 }
 
 namespace detail {

@@ -36,7 +36,8 @@ void expand(std::size_t rank, memory::dims& d, memory::dims& s) {
 KernelChoice make_matmul(const KernelRequest& r) {
   const auto& step = *r.step;
   const auto& p = std::get<network::MatMulParams>(step.params);
-  if (!all_f32(r, 2)) return {};
+  const bool int8 = step.precision == Precision::Int8;
+  if (int8 ? !int8_operands(r, 2) : !all_f32(r, 2)) return {};
   const auto& a = *r.inputs[0].tensor;
   const auto& b = *r.inputs[1].tensor;
   const auto& y = *r.outputs[0];
@@ -52,24 +53,30 @@ KernelChoice make_matmul(const KernelRequest& r) {
   yd[rank - 2] = ad[rank - 2];
   yd[rank - 1] = bd[rank - 1];
   const dt compute = step.precision == Precision::BFloat16 ? dt::bf16 : dt::f32;
-  const md_t a_have(ad, dt::f32, as), b_have(bd, dt::f32, bs);
+  const md_t a_have(ad, dt::f32, as), b_have(bd, int8 ? dt::s8 : dt::f32, bs);
   Dims ydims(yd.begin(), yd.end());
   const md_t y_md = plain_md(ydims, dt::f32);
-  const md_t a_want = compute == dt::f32 ? a_have : plain_md(Dims(ad.begin(), ad.end()), compute);
+  const dt a_type = !int8 ? compute : step.quant.input_unsigned ? dt::u8 : dt::s8;
+  const md_t a_want = a_type == dt::f32 ? a_have : plain_md(Dims(ad.begin(), ad.end()), a_type);
   const bool b_const = b.role == TensorRole::Constant && r.prepack_weights;
-  const md_t b_want = b_const ? md_t(bd, compute, memory::format_tag::any)
-                              : (compute == dt::f32 ? b_have : plain_md(Dims(bd.begin(), bd.end()), compute));
+  const dt b_type = int8 ? dt::s8 : compute;
+  const md_t b_want = b_const ? md_t(bd, b_type, memory::format_tag::any)
+                              : (b_type == b_have.data_type() ? b_have : plain_md(Dims(bd.begin(), bd.end()), b_type));
   if (numel_of(y.dims) != numel_of(ydims)) return {};
   // Post-op operands broadcast against the stored output dims; only when
   // those are oneDNN's dst dims (no dropped vector dim).
   if (!step.post_ops.empty() && y.dims != ydims) return {};
   auto post = make_post_ops(r, ydims);
   if (!post) return {};
-  const auto prim = compat::matmul(a_want, b_want, y_md, make_attr(&post->ops));
+  dnnl::primitive_attr attr = make_attr(&post->ops);
+  // int8: one scale per output column (the last dst dim).
+  if (int8) compat::set_output_scales(attr, 1 << (static_cast<int>(rank) - 1), int8_output_scales(step));
+  const auto prim = compat::matmul(a_want, b_want, y_md, attr);
   if (!prim.ok) return {};
   auto k = std::make_unique<PrimitiveKernel>();
   Args args;
-  args.push_back({DNNL_ARG_SRC, k->as(k->input(0, a_have), prim.src)});
+  const int a_in = k->input(0, a_have);
+  args.push_back({DNNL_ARG_SRC, int8 ? k->quantize(a_in, prim.src, step.quant.input_scale) : k->as(a_in, prim.src)});
   args.push_back({DNNL_ARG_WEIGHTS, source(*k, r, 1, b_have, prim.weights, b_const)});
   const int out = k->output(0, y_md);
   args.push_back({DNNL_ARG_DST, out});

@@ -75,6 +75,15 @@ int PrimitiveKernel::as(int from, const md_t& want) {
   return to;
 }
 
+int PrimitiveKernel::quantize(int from, const md_t& want, float scale) {
+  const int to = temp(want);
+  dnnl::primitive_attr attr;
+  compat::set_output_scales(attr, 0, {1.0f / scale});
+  dnnl::reorder::primitive_desc pd(cpu_engine(), slots[from].md, cpu_engine(), slots[to].md, attr);
+  calls.push_back({dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}});
+  return to;
+}
+
 void PrimitiveKernel::reorder(int from, int to) {
   dnnl::reorder::primitive_desc pd(cpu_engine(), slots[from].md, cpu_engine(), slots[to].md);
   calls.push_back({dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}});
@@ -155,6 +164,23 @@ dnnl::primitive_attr make_attr(const dnnl::post_ops* ops) {
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   if (ops) attr.set_post_ops(*ops);
   return attr;
+}
+
+bool int8_operands(const KernelRequest& r, std::size_t n_inputs) {
+  if (r.step->precision != Precision::Int8 || n_inputs < 2) return false;
+  for (std::size_t i = 0; i < n_inputs; ++i) {
+    if (r.inputs[i].tensor->dtype != (i == 1 ? DType::Int8 : DType::Float32)) return false;
+  }
+  for (const auto* t : r.outputs) {
+    if (t->dtype != DType::Float32) return false;
+  }
+  return true;
+}
+
+std::vector<float> int8_output_scales(const Step& step) {
+  std::vector<float> out;
+  for (float w : step.quant.weight_scales) out.push_back(step.quant.input_scale * w);
+  return out;
 }
 
 bool all_f32(const KernelRequest& r, std::size_t n_inputs) {

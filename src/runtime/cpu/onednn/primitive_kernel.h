@@ -73,6 +73,9 @@ class PrimitiveKernel final : public Kernel {
   // Slot `from` reordered into a new slot of layout `want` (or `from` itself).
   int as(int from, const md_t& want);
   void reorder(int from, int to);
+  // Slot `from` (float32) quantized into a new int8/uint8 slot of layout
+  // `want`: round-half-even of x * (1 / scale), saturated (an Int8 step's input).
+  int quantize(int from, const md_t& want, float scale);
 
   std::size_t scratch_bytes() const override { return scratch; }
   std::string implementation() const override { return "onednn:" + impl; }
@@ -104,6 +107,11 @@ void finish(PrimitiveKernel& k, const Destination& d);
 // Attributes with a user scratchpad (and the post-ops, when given).
 dnnl::primitive_attr make_attr(const dnnl::post_ops* ops = nullptr);
 bool all_f32(const KernelRequest& r, std::size_t n_inputs);
+// An Int8 step's operands (program.h): float32 layer inputs and outputs
+// except input 1, the int8 weight.
+bool int8_operands(const KernelRequest& r, std::size_t n_inputs);
+// input_scale * weight_scales[c]: the scale of each output channel's accumulator.
+std::vector<float> int8_output_scales(const Step& step);
 
 }  // namespace onednn
 }  // namespace atenrt::runtime::cpu

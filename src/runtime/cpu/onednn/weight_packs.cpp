@@ -48,6 +48,7 @@ std::optional<dt> dt_of(DType d) {
   switch (d) {
     case DType::Float32: return dt::f32;
     case DType::BFloat16: return dt::bf16;
+    case DType::Int8: return dt::s8;
     default: return std::nullopt;
   }
 }
@@ -56,6 +57,7 @@ std::optional<DType> dtype_of(dt d) {
   switch (d) {
     case dt::f32: return DType::Float32;
     case dt::bf16: return DType::BFloat16;
+    case dt::s8: return DType::Int8;
     default: return std::nullopt;
   }
 }
@@ -126,8 +128,12 @@ bool packing_key_readable(std::uint32_t key) {
 
 void check_stored_pack(const StoredPack& p, const ProgramTensor& t, const std::string& what) {
   auto bad = [&](const std::string& why) { throw FormatError("engine file: weights section: " + what + ": " + why); };
-  if (t.dtype != DType::Float32) bad("only float32 weights are stored packed");
-  if (!dt_of(p.dtype)) bad("packed dtype " + std::to_string(static_cast<int>(p.dtype)) + " is not float32 or bfloat16");
+  // float32 weights pack as float32 or bfloat16 (bf16 steps); int8 weights (int8 steps) as int8.
+  if (t.dtype != DType::Float32 && t.dtype != DType::Int8) bad("only float32 and int8 weights are stored packed");
+  if (!dt_of(p.dtype) || (t.dtype == DType::Int8) != (p.dtype == DType::Int8)) {
+    bad("packed dtype " + std::to_string(static_cast<int>(p.dtype)) + " does not fit a " +
+        std::string(dtype_name(t.dtype)) + " weight");
+  }
   if (p.tag <= dnnl_format_tag_any || p.tag >= dnnl_format_tag_last) bad("format tag " + std::to_string(p.tag) + " out of range");
   if (p.dims.empty() || p.dims.size() > DNNL_MAX_NDIMS) bad("packed rank " + std::to_string(p.dims.size()) + " out of range");
   std::int64_t numel = 1;

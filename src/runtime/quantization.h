@@ -1,0 +1,38 @@
+// What an Int8 step computes (program.h, Quantization), written once: the
+// builder quantizes weights with it, the reference kernel runs int8 steps
+// through it, and the oneDNN kernels are tested against it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "atenrt/tensor.h"
+#include "runtime/program.h"
+
+namespace atenrt::runtime {
+
+// round-half-even(x * inv_scale), saturated to [lo, hi] (NaN gives 0).
+float quantize_value(float x, float inv_scale, float lo, float hi);
+
+// The step's input as the int8 kernel sees it, back in float32: each value
+// quantized with the step's input scale and multiplied by it again.
+Tensor fake_quantize_input(const Tensor& x, const Quantization& q);
+
+// The step's int8 weight as float32: w_q * weight_scales[c] along the
+// output-channel dim (`channel_dim`).
+Tensor dequantize_weight(const Tensor& w, const std::vector<float>& scales, int channel_dim);
+
+// The output-channel dim of an Int8 step's weight (convolution 0; matmul 0
+// when the weight is transposed, else 1).
+int weight_channel_dim(const Step& step);
+
+// A float32 weight quantized symmetrically per output channel: scale =
+// max|w| / 127 over the channel (1 for an all-zero channel), w_q =
+// round-half-even(w / scale) in [-127, 127].
+struct QuantizedWeight {
+  Tensor values;  // int8, the weight's dims
+  std::vector<float> scales;
+};
+QuantizedWeight quantize_weight(const Tensor& w, int channel_dim);
+
+}  // namespace atenrt::runtime

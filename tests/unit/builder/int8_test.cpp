@@ -1,0 +1,299 @@
+// Int8 steps (runtime/program.h Quantization) and the int8 builder pass
+// (builder/int8.h): oneDNN's int8 kernels against the quantization's
+// definition computed here with the reference kernels, calibration, the cache
+// file, and int8 engine files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "builder/builder.h"
+#include "builder/int8.h"
+#include "reference/reference.h"
+#include "runtime/quantization.h"
+#include "support/engine_check.h"
+
+namespace atenrt {
+namespace {
+
+using network::Dims;
+using runtime::Precision;
+using runtime::Program;
+using runtime::Step;
+using runtime::TensorRole;
+using testing::close;
+using testing::random_tensor;
+
+struct ProgramMaker {
+  Program p;
+  int tensor(const std::string& name, DType dtype, Dims dims, TensorRole role, Tensor value = {}) {
+    p.tensors.push_back({name, dtype, std::move(dims), role, std::move(value)});
+    return static_cast<int>(p.tensors.size()) - 1;
+  }
+};
+
+Tensor relu(const Tensor& x) {
+  return reference::run_kernel("relu", network::ActivationParams{network::ActivationOp::Relu}, {x})[0];
+}
+
+// What an int8 step means, computed the long way: the input quantized and
+// scaled back, the weight dequantized, the float32 layer, then the post-ops.
+Tensor expected(const Step& step, const Tensor& x, const Tensor& w_int8, const std::vector<Tensor>& rest) {
+  std::vector<Tensor> in{runtime::fake_quantize_input(x, step.quant),
+                         runtime::dequantize_weight(w_int8, step.quant.weight_scales, runtime::weight_channel_dim(step))};
+  in.insert(in.end(), rest.begin(), rest.end());
+  Tensor y = reference::run_kernel(step.name, step.params, in)[0];
+  for (const auto& op : step.post_ops) y = reference::run_kernel(step.name, op.activation, {y})[0];
+  return y;
+}
+
+// An int8 convolution (bias, relu post-op) built by hand: oneDNN's kernel
+// (or the reference kernel, when the bias is not a constant) must compute
+// what the quantization defines.
+void check_conv(bool unsigned_input, std::int64_t groups, bool constant_bias, const std::string& want_impl) {
+  SCOPED_TRACE("unsigned " + std::to_string(unsigned_input) + ", groups " + std::to_string(groups) +
+               ", constant bias " + std::to_string(constant_bias));
+  const Tensor x = random_tensor(DType::Float32, {2, 16, 9, 9}, 1, unsigned_input ? 0.0 : -2.0, 2.0);
+  const Tensor w = random_tensor(DType::Float32, {24, 16 / groups, 3, 3}, 2, -0.5, 0.5);
+  const Tensor b = random_tensor(DType::Float32, {24}, 3, -1.0, 1.0);
+  auto qw = runtime::quantize_weight(w, 0);
+  ProgramMaker m;
+  const int xi = m.tensor("x", DType::Float32, {2, 16, 9, 9}, TensorRole::Input);
+  const int wi = m.tensor("w", DType::Int8, {24, 16 / groups, 3, 3}, TensorRole::Constant, qw.values);
+  const int bi = constant_bias ? m.tensor("b", DType::Float32, {24}, TensorRole::Constant, b)
+                               : m.tensor("b", DType::Float32, {24}, TensorRole::Input);
+  const int yi = m.tensor("y", DType::Float32, {2, 24, 9, 9}, TensorRole::Activation);
+  network::ConvolutionParams conv;
+  conv.stride = {1, 1};
+  conv.dilation = {1, 1};
+  conv.padding_pre = conv.padding_post = {1, 1};
+  conv.groups = groups;
+  Step step;
+  step.name = "conv";
+  step.params = conv;
+  step.inputs = {xi, wi, bi};
+  step.outputs = {yi};
+  runtime::PostOp post;
+  post.activation.op = network::ActivationOp::Relu;
+  step.post_ops = {post};
+  step.precision = Precision::Int8;
+  // 2 / levels: inputs reach 2, so the top of the range is used and nothing clips.
+  step.quant = {2.0f / (unsigned_input ? 255.0f : 127.0f), unsigned_input, qw.scales};
+  m.p.steps = {step};
+  m.p.inputs = constant_bias ? std::vector<int>{xi} : std::vector<int>{xi, bi};
+  m.p.outputs = {yi};
+  runtime::Engine engine(m.p);
+  EXPECT_EQ(engine.steps()[0].implementation.rfind(want_impl, 0), 0u) << engine.steps()[0].implementation;
+  auto ctx = engine.create_context();
+  const auto& got = ctx.run(constant_bias ? std::vector<Tensor>{x} : std::vector<Tensor>{x, b});
+  const Tensor want = expected(step, x, qw.values, {b});
+  EXPECT_TRUE(close(got[0], want, 1e-4));
+  // Quantizing is not the identity: the fp32 result differs by far more.
+  EXPECT_FALSE(close(relu(reference::run_kernel("conv", conv, {x, w, b})[0]), want, 1e-4));
+}
+
+TEST(Int8Kernels, ConvolutionWithSignedInput) { check_conv(false, 1, true, "onednn"); }
+TEST(Int8Kernels, ConvolutionWithUnsignedInput) { check_conv(true, 1, true, "onednn"); }
+// Grouped int8 convolutions: whichever kernel takes them (the builder keeps
+// them fp32, int8.cpp), the definition holds.
+TEST(Int8Kernels, GroupedConvolution) { check_conv(false, 2, true, ""); }
+// oneDNN folds the scale into a constant bias; with a bias that is an input
+// the reference kernel runs the step, computing the same definition.
+TEST(Int8Kernels, ReferenceKernelRunsWhatOneDnnDeclines) { check_conv(false, 1, false, "reference"); }
+
+TEST(Int8Kernels, MatMulByAConstantMatrix) {
+  for (bool transposed : {false, true}) {
+    SCOPED_TRACE(transposed ? "weight [N, K]" : "weight [K, N]");
+    const Tensor x = random_tensor(DType::Float32, {4, 32}, 5);
+    const Dims wd = transposed ? Dims{20, 32} : Dims{32, 20};
+    const Tensor w = random_tensor(DType::Float32, wd, 6, -0.5, 0.5);
+    ProgramMaker m;
+    Step step;
+    step.name = "mm";
+    step.params = network::MatMulParams{false, transposed};
+    step.precision = Precision::Int8;
+    auto qw = runtime::quantize_weight(w, runtime::weight_channel_dim(step));
+    const int xi = m.tensor("x", DType::Float32, {4, 32}, TensorRole::Input);
+    const int wi = m.tensor("w", DType::Int8, wd, TensorRole::Constant, qw.values);
+    const int yi = m.tensor("y", DType::Float32, {4, 20}, TensorRole::Activation);
+    step.inputs = {xi, wi};
+    step.outputs = {yi};
+    step.quant = {2.0f / 127.0f, false, qw.scales};
+    m.p.steps = {step};
+    m.p.inputs = {xi};
+    m.p.outputs = {yi};
+    runtime::Engine engine(m.p);
+    EXPECT_EQ(engine.steps()[0].implementation.rfind("onednn", 0), 0u) << engine.steps()[0].implementation;
+    auto ctx = engine.create_context();
+    EXPECT_TRUE(close(ctx.run({x})[0], expected(step, x, qw.values, {}), 1e-4));
+  }
+}
+
+TEST(Int8Program, ScalesAreChecked) {
+  ProgramMaker m;
+  const int xi = m.tensor("x", DType::Float32, {4, 32}, TensorRole::Input);
+  const int wi = m.tensor("w", DType::Int8, {32, 20}, TensorRole::Constant, Tensor(DType::Int8, {32, 20}));
+  const int yi = m.tensor("y", DType::Float32, {4, 20}, TensorRole::Activation);
+  Step step;
+  step.name = "mm";
+  step.params = network::MatMulParams{};
+  step.inputs = {xi, wi};
+  step.outputs = {yi};
+  step.precision = Precision::Int8;
+  step.quant = {0.1f, false, std::vector<float>(20, 0.5f)};
+  m.p.steps = {step};
+  m.p.inputs = {xi};
+  m.p.outputs = {yi};
+  EXPECT_NO_THROW(m.p.validate());
+  auto refused = [&](auto edit, const std::string& why) {
+    Program p = m.p;
+    edit(p.steps[0]);
+    try {
+      p.validate();
+      ADD_FAILURE() << "accepted: " << why;
+    } catch (const FormatError& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  refused([](Step& s) { s.quant.input_scale = 0.0f; }, "input scale");
+  refused([](Step& s) { s.quant.input_scale = NAN; }, "input scale");
+  refused([](Step& s) { s.quant.weight_scales.pop_back(); }, "19 weight scales for 20 output channels");
+  refused([](Step& s) { s.quant.weight_scales[3] = -1.0f; }, "weight scale");
+  refused([](Step& s) { s.precision = Precision::Float32; }, "not int8");
+}
+
+// x -> conv(16->32, 3x3, bias) -> relu -> conv(32->32, 3x3) -> y, and a
+// depthwise 3x3 conv (grouped: stays fp32) on the side.
+network::Network small_cnn() {
+  network::Network n;
+  auto* x = n.add_input("x", DType::Float32, {1, 16, 8, 8});
+  network::ConvolutionParams p;
+  p.padding_pre = p.padding_post = {1, 1};
+  auto* c1 = n.add_convolution("c1", x, n.add_constant("w1", testing::weights({32, 16, 3, 3}, 11)),
+                               n.add_constant("b1", testing::weights({32}, 12)), p);
+  auto* r = n.add_activation("r", c1, network::ActivationOp::Relu);
+  auto* c2 = n.add_convolution("c2", r, n.add_constant("w2", testing::weights({32, 32, 3, 3}, 13)), nullptr, p);
+  network::ConvolutionParams dw = p;
+  dw.groups = 32;
+  auto* c3 = n.add_convolution("c3", c2, n.add_constant("w3", testing::weights({32, 1, 3, 3}, 14)), nullptr, dw);
+  n.mark_output(c3);
+  return n;
+}
+
+std::shared_ptr<builder::CalibrationSettings> batches(builder::CalibrationMethod method, int count) {
+  auto s = std::make_shared<builder::CalibrationSettings>();
+  s->method = method;
+  for (int i = 0; i < count; ++i) s->batches.push_back({random_tensor(DType::Float32, {1, 16, 8, 8}, 100 + i)});
+  return s;
+}
+
+TEST(Int8Builder, CalibratesQuantizesAndStaysClose) {
+  builder::BuilderConfig config;
+  config.precision = Precision::Int8;
+  config.calibration = batches(builder::CalibrationMethod::MinMax, 3);
+  builder::BuildReport report;
+  runtime::Engine engine = builder::build(small_cnn(), config, &report);
+  EXPECT_EQ(report.int8_steps, 2);  // c1, c2; the depthwise c3 stays fp32
+  int int8 = 0;
+  for (const auto& s : engine.steps()) int8 += s.precision == Precision::Int8;
+  EXPECT_EQ(int8, 2);
+  // min/max: the scale is exactly max|x| / 127 over every batch.
+  float top = 0.0f;
+  for (const auto& b : config.calibration->batches) {
+    for (std::int64_t i = 0; i < b[0].numel(); ++i) top = std::max(top, std::fabs(b[0].data<float>()[i]));
+  }
+  ASSERT_TRUE(report.calibration.count("x"));
+  EXPECT_FLOAT_EQ(report.calibration.at("x").scale, top / 127.0f);
+  EXPECT_FALSE(report.calibration.at("x").non_negative);
+  // c2 reads relu's output (fused into c1): never negative, so uint8.
+  ASSERT_EQ(report.calibration.size(), 2u);
+  bool unsigned_seen = false;
+  for (const auto& [name, s] : report.calibration) unsigned_seen = unsigned_seen || s.non_negative;
+  EXPECT_TRUE(unsigned_seen);
+  // Against the fp32 engine on an input calibration never saw: close, not equal.
+  runtime::Engine fp32 = builder::build(small_cnn(), {});
+  const Tensor x = random_tensor(DType::Float32, {1, 16, 8, 8}, 7);
+  auto a = engine.create_context();
+  auto b = fp32.create_context();
+  const Tensor got = a.run({x})[0], want = b.run({x})[0];
+  double err = 0.0, ref = 0.0;
+  for (std::int64_t i = 0; i < want.numel(); ++i) {
+    err = std::max(err, std::fabs(double(got.data<float>()[i]) - want.data<float>()[i]));
+    ref = std::max(ref, std::fabs(double(want.data<float>()[i])));
+  }
+  EXPECT_LT(err, 0.05 * ref);
+  EXPECT_GT(err, 1e-5 * ref);
+  // The engine file keeps the int8 weights and scales: the same results after a round trip.
+  runtime::Engine loaded = runtime::Engine::deserialize(engine.serialize());
+  auto c = loaded.create_context();
+  EXPECT_TRUE(testing::bit_identical(c.run({x})[0], got));
+  EXPECT_LT(engine.serialize().size(), fp32.serialize().size() / 2);
+}
+
+TEST(Int8Builder, PercentileAndEntropyClipBelowTheMaximum) {
+  for (auto method : {builder::CalibrationMethod::Percentile, builder::CalibrationMethod::Entropy}) {
+    SCOPED_TRACE(builder::calibration_method_name(method));
+    auto settings = batches(method, 2);
+    settings->percentile = 99.9;  // of 2048 values: two may lie above the threshold
+    // One outlier far above the rest: min/max would spend the range on it.
+    settings->batches[0][0].mutable_data<float>()[5] = 50.0f;
+    runtime::Program program = builder::to_program(small_cnn());
+    const auto table = builder::calibrate(program, *settings, {});
+    ASSERT_TRUE(table.count("x"));
+    EXPECT_FLOAT_EQ(table.at("x").abs_max, 50.0f);
+    EXPECT_LT(table.at("x").scale * 127.0f, 10.0f);
+    EXPECT_GT(table.at("x").scale * 127.0f, 1.0f);
+  }
+}
+
+TEST(Int8Builder, NeedsCalibrationAndBatchesThatFit) {
+  builder::BuilderConfig config;
+  config.precision = Precision::Int8;
+  EXPECT_THROW(builder::build(small_cnn(), config), InputError);
+  auto wrong = std::make_shared<builder::CalibrationSettings>();
+  wrong->batches.push_back({random_tensor(DType::Float32, {1, 16, 4, 4}, 1)});
+  config.calibration = wrong;
+  try {
+    builder::build(small_cnn(), config);
+    ADD_FAILURE() << "a batch of the wrong shape was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("calibration: batch 0"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Int8Builder, CalibrationCacheRoundTripsAndRefusesWhatIsMalformed) {
+  builder::CalibrationTable table;
+  table["x"] = {0.25f, false, 31.0f};
+  table["[aten]-[relu] out%"] = {0.0123456789f, true, 3.125f};
+  const std::string text = builder::calibration_cache_text(table);
+  const auto back = builder::parse_calibration_cache(text, "cache");
+  ASSERT_EQ(back.size(), 2u);
+  for (const auto& [name, s] : table) {
+    ASSERT_TRUE(back.count(name)) << name;
+    EXPECT_EQ(back.at(name).scale, s.scale);
+    EXPECT_EQ(back.at(name).non_negative, s.non_negative);
+    EXPECT_EQ(back.at(name).abs_max, s.abs_max);
+  }
+  const std::string header = "atenrt-calibration-cache 1\n";
+  for (const auto& [bad, why] : std::vector<std::pair<std::string, std::string>>{
+           {"not a cache\n", "line 1"},
+           {header + "x 0 0 1\n", "line 2: scale"},
+           {header + "x nan 0 1\n", "line 2"},
+           {header + "x 1e39 0 1\n", "line 2: scale"},
+           {header + "x 0.5 2 1\n", "line 2: scale"},
+           {header + "x 0.5 0\n", "line 2: expected"},
+           {header + "x 0.5 0 1 extra\n", "line 2: expected"},
+           {header + "x 0.5 0 1\nx 0.5 0 1\n", "line 3: tensor 'x' listed twice"},
+           {header + "x%4 0.5 0 1\n", "line 2: bad %-escape"},
+       }) {
+    try {
+      builder::parse_calibration_cache(bad, "cache");
+      ADD_FAILURE() << "accepted: " << bad;
+    } catch (const FormatError& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace atenrt
