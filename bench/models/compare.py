@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Side-by-side model latency: atenrt (fp32, bf16), PyTorch eager, TorchScript-frozen, ONNX Runtime.
+"""Side-by-side model latency: atenrt (fp32, bf16, int8), PyTorch eager, TorchScript-frozen, ONNX Runtime.
 
 Run from anywhere with Debian's Python (the one that has torch 1.13):
 
@@ -30,14 +30,16 @@ import torch  # noqa: E402
 
 from zoo import MODELS, build_model  # noqa: E402  (bench/models/zoo.py)
 
-ENGINES = ["eager", "torchscript", "onnxruntime", "atenrt-fp32", "atenrt-bf16"]
+ENGINES = ["eager", "torchscript", "onnxruntime", "atenrt-fp32", "atenrt-bf16", "atenrt-int8"]
 ENGINE_LABELS = {
     "eager": "PyTorch eager",
     "torchscript": "TorchScript frozen",
     "onnxruntime": "ONNX Runtime",
     "atenrt-fp32": "atenrt fp32",
     "atenrt-bf16": "atenrt bf16",
+    "atenrt-int8": "atenrt int8",
 }
+CALIBRATION_BATCHES = 8  # int8: random draws shaped like the example input, never the timed input
 
 
 NOISY_CORES = 0.25  # other processes' average busy cores above which a row's timing is suspect
@@ -312,6 +314,19 @@ def bench_atenrt(ctx, precision):
     pt2 = export_pt2(ctx)
     settings = ["--threads", str(args.threads), "--precision", precision]
     result = {}
+    if precision == "int8":
+        # Calibrated once per model (timed: the compile's cost), then both calls below read the cache.
+        calibration = work / f"{ctx['name']}.calibration.npz"
+        cache = work / f"{ctx['name']}.calibration.cache"
+        gen = torch.Generator().manual_seed(11)
+        draws = torch.randn((CALIBRATION_BATCHES,) + tuple(ctx["input"].shape), generator=gen)
+        np.savez(calibration, draws.to(ctx["input"].dtype).numpy())
+        cache.unlink(missing_ok=True)
+        start = time.perf_counter()
+        run_command([cli, "compile", str(pt2), "-o", str(work / f"{ctx['name']}.int8.atrt"), "--calibration",
+                     str(calibration), "--calibration-cache", str(cache)] + settings, args.timeout)
+        result["calibration_ms"] = (time.perf_counter() - start) * 1e3
+        settings = settings + ["--calibration-cache", str(cache)]
     # Correctness first: it is the cheaper call and says more when the converter is missing.
     in_npz, out_npz = work / f"{ctx['name']}.in.npz", work / f"{ctx['name']}.atenrt-{precision}.out.npz"
     np.savez(in_npz, ctx["input"].numpy())
@@ -342,6 +357,7 @@ BENCHES = {
     "onnxruntime": bench_onnxruntime,
     "atenrt-fp32": lambda ctx: bench_atenrt(ctx, "fp32"),
     "atenrt-bf16": lambda ctx: bench_atenrt(ctx, "bf16"),
+    "atenrt-int8": lambda ctx: bench_atenrt(ctx, "int8"),
 }
 
 
@@ -494,6 +510,8 @@ def markdown_table(rows, args, meta):
         if r.get("top1_same") is False and margin is not None:
             top1 += f" (gap {margin:.0e})"
         note = r.get("error") or r.get("check_error") or r.get("note") or ""
+        if r.get("calibration_ms") is not None and not note:
+            note = f"calibration + compile {r['calibration_ms']:.0f} ms ({CALIBRATION_BATCHES} batches)"
         lines.append("| " + " | ".join([
             r["model"], ENGINE_LABELS[r["engine"]],
             fmt(med, ".2f"), fmt(r.get("p90_ms"), ".2f"), fmt(r.get("min_ms"), ".2f"),
@@ -519,7 +537,7 @@ def bar_chart(rows, args, meta, path):
     models = args.models
     engines = args.engines
     colors = {"eager": "#d62728", "torchscript": "#ff7f0e", "onnxruntime": "#1f77b4",
-              "atenrt-fp32": "#2ca02c", "atenrt-bf16": "#98df8a"}
+              "atenrt-fp32": "#2ca02c", "atenrt-bf16": "#98df8a", "atenrt-int8": "#17becf"}
     by = {(r["model"], r["engine"]): r for r in rows}
     # One panel per model: latencies differ by 20x between models, a shared axis hides the small ones.
     fig, axes = plt.subplots(1, len(models), figsize=(3.6 * len(models) + 1.2, 4.2), squeeze=False)
