@@ -10,10 +10,29 @@ constexpr Family kFamily{.name = "indexing", .supports_dynamic_shapes = false};
 ATENRT_CONVERTER(kFamily, "aten.take.default", .validator = requires_static({"self", "index"}))(const Scope& s, const NodeArgs& args) {
   return one(ix::take(s, args.tensor("self"), args.tensor("index")));
 }
-ATENRT_CONVERTER(kFamily, "aten.unfold.default", .validator = requires_static({"self"}))(const Scope& s, const NodeArgs& args) {
+// The dimension in range, and the window fitting its (static) length.
+Capability unfold_ok(const NodeView& node, const ConversionSettings& st) {
+  if (Capability c = requires_static({"self"})(node, st); !c) return c;
+  if (Capability c = dim_in_range("dimension")(node, st); !c) return c;
+  const ir::TensorMeta* m = node.meta("self");
+  auto dim = node.literal_int("dimension");
+  auto size = node.literal_int("size"), step = node.literal_int("step");
+  if (!m || m->sizes.empty() || !dim || !size || !step) return Capability::yes();
+  const auto r = static_cast<std::int64_t>(m->sizes.size());
+  const auto len = m->sizes[static_cast<std::size_t>(*dim < 0 ? *dim + r : *dim)].value.value_or(-1);
+  return refuse_if(ix::unfold_problem(len, *size, *step));
+}
+Capability max_unpool_ok(const NodeView& node, const ConversionSettings& st) {
+  if (Capability c = requires_static({"self", "indices"})(node, st); !c) return c;
+  auto size = node.literal_ints("output_size");
+  if (!size) return Capability::yes();
+  return refuse_if(ix::max_unpool_problem(rank_of(node, "self"), size->size()));
+}
+
+ATENRT_CONVERTER(kFamily, "aten.unfold.default", .validator = unfold_ok)(const Scope& s, const NodeArgs& args) {
   return one(ix::unfold(s, args.tensor("self"), args.i("dimension"), args.i("size"), args.i("step")));
 }
-ATENRT_CONVERTER(kFamily, keys("aten.max_unpool2d.default", "aten.max_unpool3d.default"), .validator = requires_static({"self", "indices"}))(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, keys("aten.max_unpool2d.default", "aten.max_unpool3d.default"), .validator = max_unpool_ok)(const Scope& s, const NodeArgs& args) {
   return one(ix::max_unpool(s, args.tensor("self"), args.tensor("indices"), args.ints("output_size")));
 }
 Capability scatter_reduce_mode(const NodeView& node, const ConversionSettings& settings) {

@@ -19,12 +19,24 @@ NetworkTensor* take(const Scope& s, NetworkTensor* x, NetworkTensor* index) {
   return s.add_gather("", flat, idx, GatherMode::Axis, 0);
 }
 
+std::optional<std::string> unfold_problem(std::int64_t len, std::int64_t size, std::int64_t step) {
+  if (size >= 0 && step > 0 && (len < 0 || size <= len)) return std::nullopt;
+  return "unfold: size " + std::to_string(size) + " and step " + std::to_string(step) + " do not fit a dim of " +
+         std::to_string(len);
+}
+
+std::optional<std::string> max_unpool_problem(std::int64_t rank, std::size_t spatial) {
+  const auto k = static_cast<std::int64_t>(spatial);
+  if (rank < 0 || rank == k + 1 || rank == k + 2) return std::nullopt;
+  return "max_unpool input must have " + std::to_string(k + 1) + " or " + std::to_string(k + 2) + " dims";
+}
+
 NetworkTensor* unfold(const Scope& s, NetworkTensor* x, std::int64_t dim, std::int64_t size, std::int64_t step) {
   if (x->rank() == 0) return reshape(s, x, {1});  // torch: a 0-d tensor unfolds to [1]
   const auto d = normalize_dim(dim, x->rank());
   const auto len = x->dims[static_cast<std::size_t>(d)];
-  check(len >= 0 && size >= 0 && size <= len && step > 0, "unfold: size " + std::to_string(size) + " and step " +
-                                                             std::to_string(step) + " do not fit a dim of " + std::to_string(len));
+  check(len >= 0, "unfold needs a static size on dim " + std::to_string(dim));
+  if (auto why = unfold_problem(len, size, step)) check(false, *why);
   const std::int64_t windows = (len - size) / step + 1;
   std::vector<std::int64_t> idx;
   for (std::int64_t w = 0; w < windows; ++w) {
@@ -45,8 +57,7 @@ NetworkTensor* max_unpool(const Scope& s, NetworkTensor* x, NetworkTensor* indic
                           const std::vector<std::int64_t>& output_size) {
   const Dims& dims = static_dims(x, "max_unpool");
   const auto k = static_cast<std::int64_t>(output_size.size());
-  check(x->rank() == k + 1 || x->rank() == k + 2, "max_unpool input must have " + std::to_string(k + 1) + " or " +
-                                                      std::to_string(k + 2) + " dims");
+  if (auto why = max_unpool_problem(x->rank(), output_size.size())) check(false, *why);
   const auto lead = x->rank() - k;  // [C] or [N, C]
   Dims lead_dims(dims.begin(), dims.begin() + lead);
   std::int64_t in_spatial = 1, out_spatial = 1;

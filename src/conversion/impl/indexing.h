@@ -1,6 +1,7 @@
 // Indexing ops built on gather/scatter: take, unfold (sliding windows), max_unpool, scatter_reduce.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "conversion/impl/converter_utils.h"
@@ -9,6 +10,12 @@ namespace atenrt::conversion::impl::indexing {
 
 // torch.take: self flattened, indexed by `index` (negative indices count from the end).
 NetworkTensor* take(const Scope& s, NetworkTensor* x, NetworkTensor* index);
+// Limits, the validators' rules too. unfold: `size` <= the dim's length
+// (`len`; < 0 when not known) and `step` > 0.
+std::optional<std::string> unfold_problem(std::int64_t len, std::int64_t size, std::int64_t step);
+// max_unpool: an input of one or two more dims than output_size has entries (rank < 0: not known).
+std::optional<std::string> max_unpool_problem(std::int64_t rank, std::size_t spatial);
+
 // Tensor.unfold: windows of `size` every `step` along `dim`, the window as a new last dim.
 NetworkTensor* unfold(const Scope& s, NetworkTensor* x, std::int64_t dim, std::int64_t size, std::int64_t step);
 // max_unpool2d/3d: x scattered at its flat spatial `indices` into zeros of `output_size`.
