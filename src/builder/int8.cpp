@@ -174,11 +174,9 @@ std::vector<int> int8_candidates(const Program& program) {
     // The weight becomes int8 in place: only a float32 constant no other step reads.
     if (x.dtype != DType::Float32 || !constant_f32(w) || uses[step.inputs[1]] != 1) continue;
     if (kind == network::LayerKind::Convolution) {
-      // Grouped: oneDNN 2.6 makes no int8 kernel for them here (the
-      // reference kernel would run the step), so they stay fp32.
-      if (std::get<network::ConvolutionParams>(step.params).groups != 1) continue;
       if (n == 3 && !constant_f32(program.tensors[step.inputs[2]])) continue;  // oneDNN folds the scale into the bias
-      // A reduction this short gains nothing from int8 and loses accuracy.
+      // A reduction this short (depthwise 3x3: 9) gains nothing from int8
+      // and loses accuracy: it stays fp32.
       std::int64_t reduction = 1;
       for (std::size_t d = 1; d < w.dims.size(); ++d) reduction *= w.dims[d];
       if (reduction < 16) continue;

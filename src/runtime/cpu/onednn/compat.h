@@ -45,11 +45,20 @@ inline void set_output_scales(dnnl::primitive_attr& attr, int mask, const std::v
 namespace detail {
 // Empty (ok false) when the primitive_desc is empty.
 template <typename Prim, typename Pd>
-Primitive made(const Pd& pd) {
+Primitive made(Pd pd) {
   Primitive p;
   if (!pd) return p;
+  // A primitive_desc can still fail to make its primitive (2.6: some grouped
+  // int8 convolutions' JIT kernels): the next implementation then does.
+  for (;;) {
+    try {
+      p.prim = Prim(pd);
+      break;
+    } catch (const dnnl::error&) {
+      if (!pd.next_impl()) return p;
+    }
+  }
   p.ok = true;
-  p.prim = Prim(pd);
   p.impl = pd.impl_info_str();
   p.src = pd.src_desc();
   p.weights = pd.weights_desc();  // a zero desc for primitives without weights
