@@ -56,7 +56,7 @@ struct CompileSettings {
   // Builder and runtime.
   Precision precision = Precision::FP32;
   // Int8 (precision INT8): post-training calibration. `calibration` is an
-  // .npz with one array per engine input, in order, each either the input's
+  // .npz (or a torch.save .pt) with one array per engine input, in order, each either the input's
   // shape (one batch) or [N, *shape] (N batches); `calibration_cache` is a
   // file of scales, read when it exists (no batches are run) and written
   // otherwise, as TensorRT's calibration cache.

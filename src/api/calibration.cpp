@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "atenrt/errors.h"
+#include "atenrt/inspect.h"
 #include "ir/npz.h"
 
 namespace atenrt::api {
@@ -59,7 +60,18 @@ std::shared_ptr<builder::CalibrationSettings> read_batches(const CompileSettings
                        "; expected " + shape_text(want) + " or [N, " + shape_text(want).substr(1));
     }
   };
-  const auto arrays = io::read_npz(path, check);
+  // .pt (torch.save of a tensor, or a list/tuple/dict of them, one per
+  // input): read by the restricted unpickler, then the same checks.
+  std::vector<Tensor> arrays;
+  if (path.size() >= 3 && path.compare(path.size() - 3, 3, ".pt") == 0) {
+    const auto named = read_torch_save(path);
+    for (std::size_t i = 0; i < named.size(); ++i) {
+      check(i, path + ": " + named[i].first, named[i].second.dtype(), named[i].second.sizes());
+      arrays.push_back(named[i].second);
+    }
+  } else {
+    arrays = io::read_npz(path, check);
+  }
   if (arrays.size() != inputs.size()) {
     throw InputError(path + ": calibration data has " + std::to_string(arrays.size()) + " arrays, the engine takes " +
                      std::to_string(inputs.size()) + " inputs");

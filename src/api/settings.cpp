@@ -171,8 +171,8 @@ std::vector<Setting> make_table() {
   precision.choices = {"fp32", "bf16", "int8"};
   t.push_back(precision);
   t.push_back(row("calibration", "--calibration", SettingType::Path,
-                  "int8: calibration batches, an .npz with one array per input in order, each the input's shape or "
-                  "[N, *shape] for N batches",
+                  "int8: calibration batches, an .npz (or a torch.save .pt of a tensor, list or dict) with one array "
+                  "per input in order, each the input's shape or [N, *shape] for N batches",
                   ATENRT_FIELD_ACCESS(calibration, std::string)));
   Setting method = row(
       "calibration_method", "--calibration-method", SettingType::Choice,

@@ -61,6 +61,25 @@ class Int8Test(unittest.TestCase):
         with open(int8, "rb") as a, open(again, "rb") as b:
             self.assertEqual(a.read(), b.read())
 
+    def test_calibration_batches_from_a_torch_save_file(self):
+        """A .pt written by torch.save (read without torch) calibrates like the same .npz: the same engine."""
+        import torch
+        archive = os.path.join(FIXTURES, "tiny_cnn.pt2.pt2")
+        x = np.load(os.path.join(FIXTURES, "tiny_cnn.inputs.npz"))["arr_0"]
+        batches = np.random.default_rng(4).standard_normal((3,) + x.shape).astype(np.float32)
+        npz, pt = self.path("c.npz"), self.path("c.pt")
+        np.savez(npz, batches)
+        torch.save([torch.from_numpy(batches)], pt)
+        a, b = self.path("a.atrt"), self.path("b.atrt")
+        self.atenrt("compile", archive, "--precision", "int8", "--calibration", npz, "-o", a)
+        self.atenrt("compile", archive, "--precision", "int8", "--calibration", pt, "-o", b)
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            self.assertEqual(fa.read(), fb.read())
+        with open(pt, "r+b") as f:  # a damaged .pt is an error naming the file
+            f.truncate(100)
+        r = self.atenrt("compile", archive, "--precision", "int8", "--calibration", pt, "-o", b, code=1)
+        self.assertIn("c.pt", r.stderr)
+
     def test_misuse_is_an_error_that_says_what_to_give(self):
         archive = os.path.join(FIXTURES, "resnet18.pt2.pt2")
         out = self.path("e.atrt")
