@@ -90,7 +90,19 @@ def digits_demo():
     print(f"largest logit difference atenrt vs PyTorch: {max_err:.2e}")
     ok = np.allclose(atenrt_logits, torch_logits, rtol=1e-4, atol=1e-4) and atenrt_acc == torch_acc
     print("outputs match PyTorch within 1e-4" if ok else "OUTPUTS DIFFER FROM PYTORCH")
-    return ok
+
+    # int8: calibrated on training images (batches of the engine's input shape), judged on the test set.
+    n = len(x_test)
+    calibration = os.path.join(OUT, "digits_calibration.npz")
+    np.savez(calibration, np.stack([x_train[i * n:(i + 1) * n] for i in range(len(x_train) // n)]))
+    engine = os.path.join(OUT, "digits_int8.atrt")
+    cli("compile", path, "-o", engine, "--precision", "int8", "--calibration", calibration)
+    cli("run", engine, "--inputs", inputs, "--outputs", outputs, "--threads", str(THREADS))
+    int8_acc = float((np.load(outputs)["arr_0"].argmax(1) == y_test).mean())
+    int8_ok = int8_acc >= torch_acc - 0.01
+    print(f"int8 engine (calibrated on {len(x_train) // n} training batches): test accuracy {int8_acc:.4f} "
+          f"({'within' if int8_ok else 'MORE THAN'} 1 point of PyTorch's fp32)")
+    return ok and int8_ok
 
 
 def torch_latency(model, x, iterations, warmup):
@@ -118,14 +130,20 @@ def resnet50_demo(iterations=20, warmup=3):
     inputs, outputs = os.path.join(OUT, "resnet50_inputs.npz"), os.path.join(OUT, "resnet50_outputs.npz")
     np.savez(inputs, x.numpy())
     rows = []
-    for precision in ("fp32", "bf16"):
+    calibration, cache = os.path.join(OUT, "resnet50_calibration.npz"), os.path.join(OUT, "resnet50.cache")
+    np.savez(calibration, torch.randn((4,) + tuple(x.shape), generator=torch.Generator().manual_seed(1)).numpy())
+    if os.path.exists(cache):
+        os.remove(cache)
+    int8 = ["--calibration", calibration, "--calibration-cache", cache]  # calibrated once, then the cache
+    for precision in ("fp32", "bf16", "int8"):
+        extra = int8 if precision == "int8" else []
         cli("run", path, "--inputs", inputs, "--outputs", outputs, "--precision", precision,
-            "--threads", str(THREADS))
+            "--threads", str(THREADS), *extra)
         out = np.load(outputs)["arr_0"]
         err = float(np.max(np.abs(out - ref)) / max(1e-6, float(np.max(np.abs(ref)))))
         same_top1 = int(out.argmax()) == int(ref.argmax())
         stats = json.loads(cli("bench", path, "--json", "--precision", precision, "--threads", str(THREADS),
-                               "--iterations", str(iterations), "--warmup", str(warmup), capture=True))
+                               "--iterations", str(iterations), "--warmup", str(warmup), *extra, capture=True))
         rows.append((f"atenrt {precision}", stats["median_ms"], stats["p90_ms"], err, same_top1,
                      stats["compile_ms"]))
     median, p90 = torch_latency(model, x, iterations, warmup)
@@ -136,7 +154,8 @@ def resnet50_demo(iterations=20, warmup=3):
         print(f"{name:<22}{med:>10.2f}{p:>9.2f}{base / med:>11.2f}x{err:>13.1e}{'same' if top1 else 'DIFF':>7}"
               f"{'' if compile_ms is None else f'{compile_ms:.0f}':>12}")
     print("\n(max rel err: largest |atenrt - PyTorch| over the largest |PyTorch| logit; bf16 computes convolutions"
-          " and matmuls in bfloat16)")
+          " and matmuls in bfloat16, int8 in int8 after calibration on 4 random batches; random weights make"
+          " logits close together, so a top-1 DIFF there can be a near-tie)")
     return rows[0][3] < 1e-4 and rows[1][4]
 
 
