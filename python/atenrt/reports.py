@@ -18,7 +18,9 @@ class Segment(NamedTuple):
     """A run of nodes the partitioner keeps together. target: "engine" or "fallback" (would need
     PyTorch, which atenrt does not have at run time). inputs leave weights out; weight_inputs
     counts them. supported_nodes: in a fallback segment, nodes atenrt could convert but whose block
-    is below min_block_size."""
+    is below min_block_size. fallback_why: in a fallback segment, each node and why it runs there
+    ("inv (aten.linalg_inv_ex.default): no converter ...", "... listed in torch_executed_ops",
+    "... in a block of 2 compute ops, below min_block_size 5")."""
     target: str
     nodes: int
     compute_ops: int
@@ -26,6 +28,7 @@ class Segment(NamedTuple):
     weight_inputs: int
     outputs: Tuple[str, ...]
     supported_nodes: int
+    fallback_why: Tuple[str, ...] = ()
 
 
 class StepSpec(NamedTuple):
@@ -55,9 +58,12 @@ class DryRunReport:
         self.min_block_size = data["min_block_size"]
         self.suggested_min_block_size = data["suggested_min_block_size"]
         self.segments = tuple(Segment(s["target"], s["nodes"], s["compute_ops"], tuple(s["inputs"]),
-                                      s["weight_inputs"], tuple(s["outputs"]), s["supported_nodes"])
+                                      s["weight_inputs"], tuple(s["outputs"]), s["supported_nodes"],
+                                      tuple(s.get("fallback_why", ())))
                               for s in data["segments"])
         self.unsupported = tuple(UnsupportedNode(u["node"], u["op"], u["reason"]) for u in data["unsupported"])
+        # Nodes that must run in the fallback but that it refuses: compiling fails naming them.
+        self.refused = tuple(UnsupportedNode(u["node"], u["op"], u["reason"]) for u in data.get("refused", ()))
 
     @property
     def coverage(self):

@@ -195,6 +195,12 @@ class HybridTest(unittest.TestCase):
                 if size == 3:
                     self.assertIn("supported, but in a block of 2 compute ops, below min_block_size 3",
                                   dry.to_text())
+                    # The same reasons as data, per fallback segment and node.
+                    why = [w for s in dry.segments if s.target != "engine" for w in s.fallback_why]
+                    self.assertEqual(len(why), fallback)
+                    self.assertTrue(any("below min_block_size 3" in w for w in why), why)
+                    self.assertTrue(any("aten.eye" in w for w in why), why)
+                    self.assertTrue(all(s.fallback_why == () for s in dry.segments if s.target == "engine"))
                 engine = atenrt.compile(m, [x], min_block_size=size)
                 self.assertEqual(engine.report.dry_run.engine_segments, engines)
                 self.check(engine, m, [x])
@@ -215,6 +221,8 @@ class HybridTest(unittest.TestCase):
         path = self.export(Random(), x)
         dry = atenrt.dry_run(path, min_block_size=1)
         self.assertIn("Refused by the libtorch fallback", dry.to_text())
+        self.assertEqual([r.op for r in dry.refused], ["aten.bernoulli.default"])
+        self.assertIn("allowlist", dry.refused[0].reason)
         with self.assertRaises(atenrt.UnsupportedError) as cm:
             atenrt.compile(path, min_block_size=1)
         self.assertIn("aten.bernoulli.default", str(cm.exception))
