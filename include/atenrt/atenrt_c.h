@@ -141,10 +141,11 @@ typedef void (*atenrt_log_callback)(atenrt_log_level level, const char* message,
 /* Messages below min_level are not made at all. */
 ATENRT_API void atenrt_set_log_callback(atenrt_log_callback callback, void* user_data, atenrt_log_level min_level);
 
-/* Converter plugins (docs/plugins.md): loads a shared library written in C++
-   against atenrt/extension.h, whose converters then take part in every later
-   compile of the process; a file loaded already is not loaded again. Load
-   plugins before compiling. ATENRT_ERROR_FORMAT naming the file when it is
+/* Plugins (docs/plugins.md): loads a shared library written in C++ against
+   atenrt/extension.h, whose converters then take part in every later compile
+   of the process and whose kernels run plugin layers (engines with them load
+   only where the plugin is loaded); a file loaded already is not loaded again.
+   Load plugins before compiling or loading. ATENRT_ERROR_FORMAT naming the file when it is
    missing, not a plugin, built for another extension ABI version or registers
    a bad converter; ATENRT_ERROR_SETTINGS when one that ATENRT_PLUGINS names is. */
 ATENRT_API atenrt_status atenrt_load_plugin(const char* path);

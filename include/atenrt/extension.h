@@ -1,10 +1,13 @@
 // The extension API: converters written outside atenrt, added or put in front
-// of the built-in ones without rebuilding atenrt (docs/plugins.md).
+// of the built-in ones without rebuilding atenrt, and kernels for layer kinds
+// atenrt does not have (plugin layers, atenrt/plugin_layer.h; docs/plugins.md).
 //
 // A plugin is a shared library that defines one entry point with
 // ATENRT_PLUGIN; its register function adds converters, each keyed on an ATen
 // op overload ("aten.renorm.default") with the registry's options: enabled, a
-// capability validator, a priority and dynamic-shape support. Load it with
+// capability validator, a priority and dynamic-shape support, and kernels
+// (PluginRegistry::add_kernel) that its converters use through
+// ConverterContext::plugin_layer. Load it with
 // `atenrt --plugin libmyops.so ...`, ATENRT_PLUGINS=a.so:b.so,
 // atenrt::load_plugin(path) or atenrt.load_plugin(path) in Python.
 //
@@ -35,22 +38,16 @@
 
 #include "atenrt/dtype.h"
 #include "atenrt/export.h"
+#include "atenrt/plugin_layer.h"
 
 // Bumped whenever a class or struct below changes layout or virtual functions.
-#define ATENRT_EXTENSION_ABI_VERSION 1
+#define ATENRT_EXTENSION_ABI_VERSION 2
 
 namespace atenrt {
 
 // A tensor of the network a converter builds. Opaque: obtained from the
 // ConverterContext of the converter call and valid during that call only.
 class NetTensor;
-
-// The dtype and dims of a tensor; -1 marks a dim only known at run time.
-struct TensorInfo {
-  DType dtype = DType::Float32;
-  std::vector<std::int64_t> dims;
-  int rank() const { return static_cast<int>(dims.size()); }
-};
 
 // A validator's answer: yes, or no with a reason that the dry-run report
 // prints (the node then goes to the next candidate converter, or to the
@@ -119,6 +116,10 @@ class ConverterContext : public NodeInfo {
   virtual std::string string_arg(std::string_view arg) = 0;
   virtual std::vector<std::int64_t> ints_arg(std::string_view arg) = 0;  // int[], SymInt[]
   virtual std::optional<DType> dtype_arg(std::string_view arg) = 0;      // ScalarType?, nullopt for None
+  // The values of a tensor argument known at conversion time (a weight, a
+  // buffer, a folded constant), read-only and valid during this call;
+  // nullopt for one computed at run time, None or not a tensor.
+  virtual std::optional<ConstTensorView> constant_value(std::string_view arg) = 0;
 
   virtual TensorInfo info(const NetTensor* x) = 0;
 
@@ -150,6 +151,17 @@ class ConverterContext : public NodeInfo {
                            std::string_view suffix = {}) = 0;
   // torch.where(cond, a, b): cond bool, a and b of one dtype, broadcast.
   virtual NetTensor* select(NetTensor* cond, NetTensor* a, NetTensor* b, std::string_view suffix = {}) = 0;
+
+  // A layer of a plugin kernel ("myops::cummax", version): registered by
+  // this or an earlier loaded plugin (PluginRegistry::add_kernel). Its
+  // outputs, as the kernel's infer gives them; engine files that hold the
+  // layer need that kernel loaded to run (atenrt/plugin_layer.h).
+  virtual std::vector<NetTensor*> plugin_layer(std::string_view kernel, std::int64_t version,
+                                               std::vector<NetTensor*> inputs, PluginAttributes attributes,
+                                               std::string_view suffix = {}) = 0;
+  // A Tensor[] result: return it as the node output that is a list. Only
+  // for returning; a layer given it refuses it.
+  virtual NetTensor* list(std::vector<NetTensor*> items) = 0;
 };
 
 // One converter registration (Torch-TensorRT's dynamo_tensorrt_converter).
@@ -158,8 +170,9 @@ enum class ConverterPriority { High, Standard };
 struct ConverterSpec {
   // The op overloads it converts: "aten.renorm.default", never a packet ("aten.renorm").
   std::vector<std::string> keys;
-  // One tensor per node output, in order; nullptr for an output it does not
-  // compute (a later use is then an error naming the node).
+  // One tensor per node output, in order (ctx.list(...) for a Tensor[]
+  // output); nullptr for an output it does not compute (a later use is then
+  // an error naming the node).
   std::function<std::vector<NetTensor*>(ConverterContext&)> convert;
   // Empty: every node of its keys is taken.
   std::function<Capability(const NodeInfo&)> validator = {};
@@ -177,6 +190,9 @@ class PluginRegistry {
  public:
   virtual ~PluginRegistry() = default;
   virtual void add_converter(ConverterSpec spec) = 0;
+  // A kernel for plugin layers (atenrt/plugin_layer.h); its name and
+  // version must be new to the process.
+  virtual void add_kernel(KernelSpec spec) = 0;
 };
 
 // The plugin's entry point, found by name (atenrt_plugin_descriptor) in the
@@ -192,6 +208,7 @@ struct PluginInfo {
   std::string path;
   std::string name;
   std::size_t converters = 0;
+  std::size_t kernels = 0;
 };
 
 // Loads a plugin and adds its converters to the process-wide registry; a file

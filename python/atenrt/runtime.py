@@ -340,9 +340,10 @@ def reset_log_callback():
 
 
 def load_plugin(path):
-    """Load a converter plugin (a shared library built against include/atenrt/extension.h; see
+    """Load a plugin (a shared library built against include/atenrt/extension.h; see
     docs/plugins.md) into this process: its converters join the registry for every later compile
-    and dry run. Returns {"path", "name", "converters"}; a file loaded already is not loaded again.
+    and dry run, and its kernels run the plugin layers of engines compiled or loaded later.
+    Returns {"path", "name", "converters", "kernels"}; a file loaded already is not loaded again.
     Raises FormatError naming the file when it is missing, not a plugin, built for another extension
     ABI version, or registers a bad converter (SettingsError for one that ATENRT_PLUGINS names, which
     load first)."""

@@ -103,6 +103,7 @@ PYBIND11_MODULE(_atenrt, m) {
     d["path"] = p.path;
     d["name"] = p.name;
     d["converters"] = p.converters;
+    d["kernels"] = p.kernels;
     return d;
   };
   m.def("load_plugin", [plugin_dict](const std::string& path) { return plugin_dict(load_plugin(path)); },

@@ -8,6 +8,7 @@
 
 #include "atenrt/atenrt.h"
 #include "builder/dynamic_engine.h"
+#include "conversion/plugins.h"
 #include "ir/log.h"
 #include "runtime/engine.h"
 #include "runtime/hybrid.h"
@@ -307,6 +308,7 @@ Engine Engine::with_load_settings(const CompileSettings& settings) const {
 
 Engine Engine::load(const std::string& path, const CompileSettings& settings) {
   validate(settings);
+  conversion::load_env_plugins();  // an engine with plugin layers needs their kernels loaded
   // A hybrid program's file has no program section of its own; the plain
   // loader says so after verifying the container, and the hybrid one reads it.
   auto load_any = [&]() {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
+#include <map>
 #include <memory>
 #include <set>
 #include <utility>
@@ -12,6 +14,7 @@
 #include "conversion/scope.h"
 #include "ir/checked_math.h"
 #include "ir/memory_limit.h"
+#include "network/plugin_kernels.h"
 
 namespace atenrt::conversion {
 namespace {
@@ -79,6 +82,7 @@ class PluginConverterContext final : public NodeInfoOver<atenrt::ConverterContex
   // Tensors this call handed out; the plugin gets them back as results.
   NetworkTensor* own(const NetTensor* t, std::string_view what) const {
     if (!t) fail(std::string(what) + " is null");
+    if (lists_.count(t)) fail(std::string(what) + " is a list (from list()), not a tensor: lists are only returned");
     if (!issued_.count(t)) {
       fail(std::string(what) + " is not a tensor of this converter call (tensors are valid during the call that "
            "made them)");
@@ -104,6 +108,13 @@ class PluginConverterContext final : public NodeInfoOver<atenrt::ConverterContex
   std::string string_arg(std::string_view arg) override { return args_.str(arg); }
   std::vector<std::int64_t> ints_arg(std::string_view arg) override { return args_.ints(arg); }
   std::optional<DType> dtype_arg(std::string_view arg) override { return args_.opt_dtype(arg); }
+  std::optional<ConstTensorView> constant_value(std::string_view arg) override {
+    std::optional<Tensor> t = args_.has(arg) ? args_.host_tensor(arg) : std::nullopt;
+    if (!t || !t->defined()) return std::nullopt;
+    // Kept for the call: the view points into it.
+    const Tensor& kept = kept_.emplace_back(t->contiguous());
+    return ConstTensorView{kept.dtype(), kept.sizes(), kept.raw_data()};
+  }
 
   TensorInfo info(const NetTensor* x) override {
     const auto* t = own(x, "info(): the tensor");
@@ -175,11 +186,43 @@ class PluginConverterContext final : public NodeInfoOver<atenrt::ConverterContex
     return issue(scope_.add_select(suffix, own(cond, "select(): cond"), own(a, "select(): a"), own(b, "select(): b")));
   }
 
+  std::vector<NetTensor*> plugin_layer(std::string_view kernel, std::int64_t version, std::vector<NetTensor*> inputs,
+                                       PluginAttributes attributes, std::string_view suffix) override {
+    const network::PluginKernel* k = network::find_plugin_kernel(kernel, version);
+    if (!k) {
+      fail("plugin_layer(): no loaded plugin registers " + network::kernel_label(kernel, version) +
+           " (PluginRegistry::add_kernel)");
+    }
+    network::PluginParams params{std::string(kernel), version, k->plugin, std::move(attributes)};
+    if (auto problem = network::plugin_params_problem(params); !problem.empty()) fail("plugin_layer(): " + problem);
+    std::vector<NetworkTensor*> in;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      in.push_back(own(inputs[i], "plugin_layer(): inputs[" + std::to_string(i) + "]"));
+    }
+    network::Layer* layer = scope_.add_layer(suffix, std::move(in), std::move(params));
+    std::vector<NetTensor*> out;
+    for (auto* t : layer->outputs) out.push_back(issue(t));
+    return out;
+  }
+  NetTensor* list(std::vector<NetTensor*> items) override {
+    std::vector<NetworkTensor*> tensors;
+    for (std::size_t i = 0; i < items.size(); ++i) tensors.push_back(own(items[i], "list(): items[" + std::to_string(i) + "]"));
+    // The handle is the address of the list's entry: never a NetworkTensor.
+    auto& entry = list_store_.emplace_back(std::move(tensors));
+    const auto* handle = reinterpret_cast<const NetTensor*>(&entry);
+    lists_[handle] = &entry;
+    return const_cast<NetTensor*>(handle);
+  }
+
   // The converter's results as the registry's Outputs.
   Outputs results(const std::vector<NetTensor*>& outs) const {
     Outputs out;
     for (std::size_t k = 0; k < outs.size(); ++k) {
-      if (outs[k]) {
+      if (auto it = lists_.find(outs[k]); it != lists_.end()) {
+        Value::List items;
+        for (auto* t : *it->second) items.emplace_back(t);
+        out.emplace_back(std::move(items));
+      } else if (outs[k]) {
         out.emplace_back(own(outs[k], "output " + std::to_string(k)));
       } else {
         out.emplace_back();
@@ -199,6 +242,9 @@ class PluginConverterContext final : public NodeInfoOver<atenrt::ConverterContex
   const Scope& scope_;
   const NodeArgs& args_;
   std::set<const NetTensor*> issued_;
+  std::deque<Tensor> kept_;                              // what constant_value views
+  std::deque<std::vector<NetworkTensor*>> list_store_;  // list() results
+  std::map<const NetTensor*, const std::vector<NetworkTensor*>*> lists_;
 };
 
 // "aten.renorm.default": a namespace, an op and an overload, nothing empty.

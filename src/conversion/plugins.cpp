@@ -15,6 +15,7 @@
 #include "conversion/extension_context.h"
 #include "conversion/registry.h"
 #include "ir/log.h"
+#include "network/plugin_kernels.h"
 
 namespace atenrt {
 namespace conversion {
@@ -53,7 +54,18 @@ class CollectingRegistry final : public PluginRegistry {
       pending_.push_back(std::move(r));
     }
   }
+  void add_kernel(KernelSpec spec) override {
+    std::string problem = network::plugin_kernel_problem(spec);
+    for (const auto& k : kernels_) {
+      if (problem.empty() && k.spec.name == spec.name && k.spec.version == spec.version) {
+        problem = network::kernel_label(spec.name, spec.version) + " is registered twice";
+      }
+    }
+    if (!problem.empty()) throw FormatError(source_ + ": " + problem);
+    kernels_.push_back({std::move(spec), family_, source_});
+  }
   std::vector<ConverterRegistration>& pending() { return pending_; }
+  std::vector<network::PluginKernel>& kernels() { return kernels_; }
 
  private:
   void check_distinct(const ConverterRegistration& e, const ConverterRegistration& r) const {
@@ -65,6 +77,7 @@ class CollectingRegistry final : public PluginRegistry {
   std::string family_;
   std::string source_;
   std::vector<ConverterRegistration> pending_;
+  std::vector<network::PluginKernel> kernels_;
 };
 
 // A plugin's name becomes its converters' family: short, printable, no spaces.
@@ -131,10 +144,12 @@ PluginInfo load_locked(PluginState& s, const std::string& path) {
   } catch (...) {
     throw FormatError(what + ": registering its converters threw something that is not a std::exception");
   }
-  PluginInfo info{path, name, registry.pending().size()};
+  PluginInfo info{path, name, registry.pending().size(), registry.kernels().size()};
+  for (auto& k : registry.kernels()) network::add_plugin_kernel(std::move(k));
   for (auto& r : registry.pending()) ConverterRegistry::global().add(std::move(r));
   s.loaded.push_back({canonical, info});
-  log(LogLevel::Info, "loaded plugin " + path + " (" + name + "): " + std::to_string(info.converters) + " converters");
+  log(LogLevel::Info, "loaded plugin " + path + " (" + name + "): " + std::to_string(info.converters) + " converters, " +
+                        std::to_string(info.kernels) + " kernels");
   return info;
 }
 

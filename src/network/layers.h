@@ -8,11 +8,13 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
 #include "atenrt/dtype.h"
+#include "atenrt/plugin_layer.h"
 #include "atenrt/tensor.h"
 
 namespace atenrt::network {
@@ -46,8 +48,9 @@ enum class LayerKind : std::uint8_t {
   Cumulative,     // in: x                       out: y
   Shape,          // in: x                       out: int64[rank]
   Fill,           // in: -[, shape (int64 1-d)]  out: y
+  Plugin,         // in: any                     out: what the plugin kernel infers
 };
-inline constexpr int kLayerKindCount = 24;
+inline constexpr int kLayerKindCount = 25;
 
 std::string_view layer_kind_name(LayerKind kind);  // "Convolution"
 
@@ -385,13 +388,26 @@ struct FillParams {
   std::int64_t axis = 0;
 };
 
+// ---------------------------------------------------------------- plugin
+// A layer computed by a kernel that a plugin registered (atenrt/plugin_layer.h,
+// network/plugin_kernels.h): shape inference and execution ask the kernel
+// named `kernel` at `version`. `plugin` is the name of the plugin that
+// registered it when the layer was made: messages name it when that kernel is
+// not loaded (any plugin registering the same kernel and version serves).
+struct PluginParams {
+  std::string kernel;  // "namespace::name"
+  std::int64_t version = 1;
+  std::string plugin;
+  PluginAttributes attributes;
+};
+
 // Alternatives in LayerKind order: params.index() == kind.
 using LayerParams =
     std::variant<ActivationParams, ElementwiseParams, UnaryParams, MatMulParams, ConvolutionParams,
                  DeconvolutionParams, PoolingParams, SoftmaxParams, NormalizationParams,
                  ReduceParams, ShuffleParams, SliceParams, ConcatenationParams, GatherParams,
                  ScatterParams, SelectParams, ConstantParams, CastParams, PaddingParams,
-                 ResizeParams, TopKParams, CumulativeParams, ShapeParams, FillParams>;
+                 ResizeParams, TopKParams, CumulativeParams, ShapeParams, FillParams, PluginParams>;
 static_assert(std::variant_size_v<LayerParams> == kLayerKindCount,
               "LayerParams must have one alternative per LayerKind");
 

@@ -13,7 +13,8 @@ constexpr std::array<std::string_view, kLayerKindCount> kKindNames = {
     "Activation", "Elementwise",   "Unary",  "MatMul",   "Convolution", "Deconvolution",
     "Pooling",    "Softmax",       "Normalization", "Reduce", "Shuffle", "Slice",
     "Concatenation", "Gather",     "Scatter", "Select",  "Constant",    "Cast",
-    "Padding",    "Resize",        "TopK",   "Cumulative", "Shape",     "Fill"};
+    "Padding",    "Resize",        "TopK",   "Cumulative", "Shape",     "Fill",
+    "Plugin"};
 static_assert(kKindNames.size() == kLayerKindCount);
 }  // namespace
 

@@ -7,6 +7,7 @@
 // against its range, every dim and weight size, and finally the program
 // (Program::validate re-runs shape inference on every step); then the kernels
 // are re-created on this machine.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <typeinfo>
@@ -411,6 +412,10 @@ void write_engine(file::Sink& out, const Program& prog, const EngineOptions& opt
     }
   };
   for (auto& e : extra) sections.push_back(std::move(e));
+  if (auto plugins = file::plugin_kernels_section(prog)) {
+    sections.push_back(std::move(*plugins));
+    header.minor = std::max(header.minor, file::kPluginMinor);
+  }
   file::write_container(out, header, sections);
 }
 
@@ -438,8 +443,11 @@ Engine deserialize_span(std::span<const std::byte> bytes, std::shared_ptr<Loaded
     throw FormatError(std::string("engine file: ") + file::kDynamicFileMarker +
                       " (its inputs take ranges of shapes); load it with atenrt::Engine::load");
   }
+  const file::Section* plugins = c.find(file::SectionKind::PluginKernels);
+  if (plugins) file::check_plugin_kernels(c.payload(*plugins));  // before anything else: which plugin to load
   EngineOptions options;
   Program prog = decode_program(c.payload(*c.find(file::SectionKind::Program)), options);
+  file::check_plugin_steps(prog, plugins != nullptr);
   options.max_memory_bytes = max_memory_bytes;  // a load-time setting, not stored in the file
   if (required_features(prog) != c.header.required_features) {
     throw FormatError("engine file: the header's bf16/int8 requirements do not match the program's steps");
@@ -532,8 +540,11 @@ file::DynamicFile file::read_dynamic_file(std::span<const std::byte> bytes, std:
   const Section* program = c.find(SectionKind::Program);
   const Section* ranges = c.find(SectionKind::Ranges);
   if (!program || !ranges) throw FormatError("engine file: a dynamic-shape engine needs a program and a ranges section");
+  const Section* plugins = c.find(SectionKind::PluginKernels);
+  if (plugins) check_plugin_kernels(c.payload(*plugins));
   DynamicFile out;
   out.program = decode_program(c.payload(*program), out.options, /*dynamic_dims=*/true);
+  check_plugin_steps(out.program, plugins != nullptr);
   for (const auto& step : out.program.steps) {
     if (!step.post_ops.empty() || step.precision != Precision::Float32) {
       throw FormatError("engine file: dynamic-shape engine: step '" + step.name +
@@ -571,6 +582,10 @@ Engine Engine::load(const std::string& path, std::uint64_t max_memory_bytes) {
                         "name and rename them over the old one)");
     }
     throw FormatError("'" + path + "': " + e.what());
+  } catch (const UnsupportedError& e) {
+    const std::string what = e.what();
+    if (what.rfind("engine file: ", 0) == 0) throw UnsupportedError("'" + path + "': " + what);  // a plugin to load
+    throw;
   } catch (const Error& e) {
     if (typeid(e) != typeid(Error)) throw;  // InputError, UnsupportedError... keep their class
     throw Error("'" + path + "': " + e.what());  // the memory limit, named with the file

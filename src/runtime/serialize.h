@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <span>
 #include <string>
@@ -39,6 +40,7 @@ enum class SectionKind : std::uint32_t {
   TorchSegments = 4,  // fallback segments of hybrid engines
   Calibration = 5,    // int8 calibration scales
   Metadata = 6,       // optional: the API's metadata text (the Python package's output structure)
+  PluginKernels = 7,  // the plugin kernels a program's Plugin steps need (format 2.3)
 };
 std::string section_kind_name(std::uint32_t kind);
 
@@ -118,6 +120,24 @@ std::uint32_t crc32c(const std::byte* data, std::size_t n, std::uint32_t crc = 0
 // over it: a process that has the old file mapped keeps its pages, and no
 // reader ever sees half a file.
 void save_atomically(const std::string& path, const std::function<void(Sink&)>& write);
+
+// ---- plugin kernels (format 2.3; serialize_plugins.cpp)
+//
+// A program with Plugin steps is written with a required plugin-kernels
+// section listing the kernels it needs, so that a reader without plugin
+// layers refuses it naming the section, and a reader with them says which
+// plugin to load before it decodes anything else.
+inline constexpr std::uint16_t kPluginMinor = 3;
+// The section for `program`, or nullopt when it has no Plugin step.
+std::optional<SectionSource> plugin_kernels_section(const Program& program);
+// Throws UnsupportedError naming the plugin, the kernel and a layer that
+// needs it when a kernel the section lists is not loaded; FormatError when
+// the section is malformed.
+void check_plugin_kernels(std::span<const std::byte> payload);
+// Checks a decoded program's Plugin steps against the file: a Plugin step
+// needs the section; a malformed step is a FormatError, an unloaded kernel
+// an UnsupportedError naming the step.
+void check_plugin_steps(const Program& program, bool has_section);
 
 // ---- dynamic-shape engines (format 2.2)
 //

@@ -76,6 +76,7 @@ std::string section_kind_name(std::uint32_t kind) {
     case SectionKind::TorchSegments: return "torch segments";
     case SectionKind::Calibration: return "calibration";
     case SectionKind::Metadata: return "metadata";
+    case SectionKind::PluginKernels: return "plugin kernels";
   }
   return "unknown kind " + std::to_string(kind);
 }
@@ -95,7 +96,8 @@ bool understood(std::uint32_t kind) {
          kind == static_cast<std::uint32_t>(SectionKind::Weights) ||
          kind == static_cast<std::uint32_t>(SectionKind::TorchSegments) ||
          kind == static_cast<std::uint32_t>(SectionKind::Ranges) ||
-         kind == static_cast<std::uint32_t>(SectionKind::Metadata);
+         kind == static_cast<std::uint32_t>(SectionKind::Metadata) ||
+         kind == static_cast<std::uint32_t>(SectionKind::PluginKernels);
 }
 
 std::string version_text(std::uint32_t major, std::uint32_t minor) {

@@ -5,11 +5,13 @@
 
 #include <cstring>
 #include <optional>
+#include <variant>
 #include <string>
 #include <vector>
 
 #include "atenrt/errors.h"
 #include "network/layers.h"
+#include "network/plugin_kernels.h"
 #include "runtime/program.h"
 
 namespace atenrt::runtime::file {
@@ -49,7 +51,20 @@ class Writer {
   }
   template <typename E>
   void e(const E& v, int /*count*/, const char* /*name*/ = nullptr) { raw<std::uint8_t>(static_cast<std::uint8_t>(v)); }
+  // u64 count; per attribute (sorted by name): string name, u8 kind (the
+  // PluginAttribute alternative), the value.
+  void operator()(const PluginAttributes& attributes) {
+    raw<std::uint64_t>(attributes.size());
+    for (const auto& [name, value] : attributes.items()) {
+      (*this)(name);
+      raw<std::uint8_t>(static_cast<std::uint8_t>(value.index()));
+      std::visit([&](const auto& v) { (*this)(v); }, value);
+    }
+  }
 };
+
+// At most this many attributes per plugin layer (docs/limits.md).
+inline constexpr std::size_t kMaxPluginAttributes = 256;
 
 class Reader {
  public:
@@ -107,6 +122,31 @@ class Reader {
     (*this)(has);
     if (has) v = raw<std::int64_t>();
     else v.reset();
+  }
+  void operator()(PluginAttributes& attributes) {
+    const std::size_t n = count(10);  // name length, kind, at least one byte of value
+    if (n > kMaxPluginAttributes) {
+      corrupt(std::to_string(n) + " plugin attributes (at most " + std::to_string(kMaxPluginAttributes) + ")");
+    }
+    attributes = {};
+    std::string previous;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string name;
+      (*this)(name);
+      if (!network::valid_attribute_name(name)) corrupt("plugin attribute name '" + name + "' is not 1 to 64 letters, digits and '_'");
+      if (i && name <= previous) corrupt("plugin attributes are not sorted by name without repeats ('" + name + "')");
+      PluginAttribute value;
+      switch (raw<std::uint8_t>()) {
+        case 0: value = raw<std::int64_t>(); break;
+        case 1: value = raw<double>(); break;
+        case 2: { std::string v; (*this)(v); value = std::move(v); break; }
+        case 3: { Dims v; (*this)(v); value = std::move(v); break; }
+        case 4: { std::vector<double> v; (*this)(v); value = std::move(v); break; }
+        default: corrupt("plugin attribute '" + name + "' has a kind out of range (0..4)");
+      }
+      attributes.set(name, std::move(value));
+      previous = std::move(name);
+    }
   }
   template <typename E>
   void e(E& v, int count, const char* name = "enum value") {
@@ -166,6 +206,8 @@ template <typename A> void fields(A&, ShapeParams&) {}
 template <typename A> void fields(A& a, FillParams& p) {
   a.e(p.op, 2, "fill op"); a.e(p.dtype, kDTypeCount, "fill dtype"); a(p.dims); a(p.value); a(p.delta); a(p.axis);
 }
+
+template <typename A> void fields(A& a, PluginParams& p) { a(p.kernel); a(p.version); a(p.plugin); a(p.attributes); }
 
 template <std::size_t I = 0>
 LayerParams params_of_kind(std::size_t kind) {

@@ -2,7 +2,9 @@
 // checksum fixed up first (so mutations reach the parsers behind them), must
 // end in a loaded engine or an atenrt::Error, never a crash, hang, leak or
 // other exception. What loads is also run once on zero inputs (a dynamic
-// engine at its opt shape).
+// engine at its opt shape). A plugin kernel is registered, as a loaded
+// plugin's would be, so that plugin layers (seed plugin_layer.atrt) reach
+// their attribute parsing, shape inference and kernel.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -11,6 +13,7 @@
 
 #include "atenrt/errors.h"
 #include "builder/dynamic_engine.h"
+#include "affine_plugin_kernel.h"
 #include "engine_resign.h"
 #include "runtime/engine.h"
 #include "runtime/hybrid.h"
@@ -18,6 +21,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<std::byte> bytes(reinterpret_cast<const std::byte*>(data), reinterpret_cast<const std::byte*>(data) + size);
   atenrt::testing::resign_engine_file(bytes);
+  atenrt::testing::register_affine_kernel();
   std::optional<atenrt::runtime::Engine> plain;
   try {
     // A hybrid program's file (torch-segments section): decoded and validated;

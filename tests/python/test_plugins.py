@@ -27,6 +27,11 @@ class PluginTest(unittest.TestCase):
         self.assertEqual(atenrt.load_plugin(plugin("override_test")), info)
         self.assertEqual([p["name"] for p in atenrt.loaded_plugins()].count("override_test"), 1)
 
+    def test_a_kernel_plugin_reports_its_kernels(self):
+        info = atenrt.load_plugin(plugin("kernel_test"))
+        self.assertEqual((info["name"], info["converters"], info["kernels"]), ("kernel_test", 2, 2))
+        self.assertEqual(atenrt.load_plugin(plugin("override_test"))["kernels"], 0)
+
     def test_broken_plugins_raise_naming_the_file(self):
         path = plugin("wrong_abi")
         with self.assertRaisesRegex(atenrt.FormatError, f"plugin {path}: built for atenrt extension ABI version"):

@@ -78,6 +78,14 @@ std::vector<KernelProvider> make_table() {
       own::call,
   });
   table.push_back({
+      "plugin",
+      "steps with post-ops (never fused into a plugin layer; only a hand-made file has them)",
+      /*takes_blocked=*/false,
+      /*last_resort=*/false,
+      {{LayerKind::Plugin, make_plugin_kernel}},
+      call_directly,
+  });
+  table.push_back({
       "reference",
       "nothing: every layer kind, every dtype, every post-op; it allocates on every run, so an "
       "engine built with allow_reference_kernels off refuses a step that needs it",

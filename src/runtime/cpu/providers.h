@@ -50,7 +50,8 @@ bool accepts_blocked(const Step& step, std::size_t input, const Program& program
 // A reorder of a blocked tensor into plain row-major (the ToPlain step).
 std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTensor& tensor);
 
-// The providers' entry points (onednn/provider.cpp, own/provider.cpp, reference_kernel.cpp).
+// The providers' entry points (onednn/provider.cpp, own/provider.cpp, plugin_kernel.cpp,
+// reference_kernel.cpp).
 namespace onednn {
 KernelChoice call(MakeKernel make, const KernelRequest& r);
 bool may_produce_blocked(const Step& step, const Program& program);
@@ -60,5 +61,6 @@ namespace own {
 KernelChoice call(MakeKernel make, const KernelRequest& r);
 }  // namespace own
 KernelChoice make_reference_kernel(const KernelRequest& r);
+KernelChoice make_plugin_kernel(const KernelRequest& r);  // plugin_kernel.cpp
 
 }  // namespace atenrt::runtime::cpu

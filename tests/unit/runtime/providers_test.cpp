@@ -13,10 +13,11 @@ namespace {
 
 TEST(Providers, OrderedOptimizedFirstAndTheReferenceTakesEveryKind) {
   const auto providers = cpu::kernel_providers();
-  ASSERT_EQ(providers.size(), 3u);
+  ASSERT_EQ(providers.size(), 4u);
   EXPECT_EQ(providers[0].name, "onednn");
   EXPECT_EQ(providers[1].name, "own");
-  EXPECT_EQ(providers[2].name, "reference");
+  EXPECT_EQ(providers[2].name, "plugin");
+  EXPECT_EQ(providers[3].name, "reference");
   for (std::size_t i = 0; i < providers.size(); ++i) {
     EXPECT_EQ(providers[i].last_resort, i + 1 == providers.size()) << providers[i].name;
     EXPECT_FALSE(providers[i].declines.empty()) << providers[i].name;
@@ -24,12 +25,17 @@ TEST(Providers, OrderedOptimizedFirstAndTheReferenceTakesEveryKind) {
   EXPECT_TRUE(providers[0].takes_blocked);
   for (int k = 0; k < network::kLayerKindCount; ++k) {
     const auto kind = static_cast<network::LayerKind>(k);
-    EXPECT_NE(providers[2].maker_for(kind), nullptr) << network::layer_kind_name(kind);
+    EXPECT_NE(providers[3].maker_for(kind), nullptr) << network::layer_kind_name(kind);
     int makers = 0;
-    for (const auto& m : providers[2].makers) makers += m.kind == kind;
+    for (const auto& m : providers[3].makers) makers += m.kind == kind;
     EXPECT_EQ(makers, 1) << network::layer_kind_name(kind);
   }
   EXPECT_EQ(providers[0].maker_for(network::LayerKind::Scatter), nullptr);
+  // Plugin layers go to their plugin's kernel, and to nothing optimized of ours.
+  EXPECT_NE(providers[2].maker_for(network::LayerKind::Plugin), nullptr);
+  EXPECT_EQ(providers[2].makers.size(), 1u);
+  EXPECT_EQ(providers[0].maker_for(network::LayerKind::Plugin), nullptr);
+  EXPECT_EQ(providers[1].maker_for(network::LayerKind::Plugin), nullptr);
   EXPECT_NE(providers[0].maker_for(network::LayerKind::Convolution), nullptr);
 }
 
