@@ -41,11 +41,12 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", version_text(), "print the version, the oneDNN version and the build");
   app.footer("Exit status: 0 success, 1 runtime or model error, 2 usage error.\n"
-             "Plugins: --plugin FILE (repeatable) or ATENRT_PLUGINS=a.so:b.so add converters (docs/plugins.md).\n"
+             "Plugins: --plugin FILE (repeatable) or ATENRT_PLUGINS=a.so:b.so add converters and kernels; an engine\n"
+             "with plugin layers needs its plugins loaded to run (docs/plugins.md).\n"
              "Progress: a compile that runs over a second shows a progress line on stderr when it is a terminal\n"
              "(ATENRT_PROGRESS=1 forces it, =0 turns it off).");
   std::vector<std::string> plugins;
-  app.add_option("--plugin", plugins, "load a converter plugin (a shared library, docs/plugins.md) first; repeatable")
+  app.add_option("--plugin", plugins, "load a plugin (converters and kernels, docs/plugins.md) first; repeatable")
       ->type_name("FILE");
   // --plugin may also follow the subcommand (`atenrt compile m.pt2 --plugin x.so`).
   app.fallthrough();

@@ -5,7 +5,8 @@
 # and runs both on an engine the installed CLI compiled; builds examples/plugin
 # there too and runs its converter through the installed CLI (--plugin,
 # ATENRT_PLUGINS) and the build's Python module (atenrt.load_plugin), checked
-# against PyTorch.
+# against PyTorch: the converter plugin, and the kernel plugin whose engine
+# files need it loaded (refused, naming it, where it is not).
 # Usage: tests/packaging/test_install.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,7 +29,7 @@ libdir=${libdir#./}
 [[ $libdir != . ]] || fail "libatenrt.so.$version not installed"
 for f in bin/atenrt "$libdir/libatenrt.so.$version" "$libdir/libatenrt.so.$soversion" "$libdir/libatenrt.so" \
          include/atenrt/atenrt.h include/atenrt/atenrt_c.h include/atenrt/log.h include/atenrt/export.h \
-         include/atenrt/extension.h \
+         include/atenrt/extension.h include/atenrt/plugin_layer.h \
          include/atenrt/version.h "$libdir/cmake/atenrt/atenrtConfig.cmake" \
          "$libdir/cmake/atenrt/atenrtConfigVersion.cmake" "$libdir/cmake/atenrt/atenrtTargets.cmake" \
          "$libdir/pkgconfig/atenrt.pc" share/doc/atenrt/LICENSE; do
@@ -101,6 +102,32 @@ plugin_error "plugin $P/$libdir/libatenrt.so: not an atenrt plugin: it has no en
 plugin_error "atenrt: error: ATENRT_PLUGINS: plugin $WORK/none.so: no such file" \
   env ATENRT_PLUGINS="$WORK/none.so" "$P/bin/atenrt" compile "$CASE/model.pt2" --dryrun
 echo "examples/plugin against the installed package: CLI --plugin, ATENRT_PLUGINS, atenrt.load_plugin: ok"
+
+# examples/plugin/cummax_plugin.cpp: a kernel for a layer kind atenrt lacks
+# (torch.cummax/cummin as a plugin layer). Its engine file names the kernel:
+# it runs where the plugin is loaded and is refused, naming it, where not.
+KPLUGIN="$WORK/plugin/libcummax_plugin.so"
+exports=$(nm -D --defined-only "$KPLUGIN" | awk '{print $3}')
+[[ "$exports" == atenrt_plugin_descriptor ]] || fail "the kernel plugin exports: $exports"
+! ldd "$KPLUGIN" | grep libatenrt >/dev/null || fail "the kernel plugin links libatenrt"
+KCASE="$WORK/cummax"
+mkdir -p "$KCASE"
+PYTHONPATH="$ROOT/python" $PY tests/packaging/cummax_plugin_check.py export "$KCASE" >/dev/null
+"$P/bin/atenrt" compile "$KCASE/model.pt2" --dryrun --require-full-compilation >/dev/null 2>&1 &&
+  fail "aten.cummax.default converts without the plugin: the example shows nothing"
+"$P/bin/atenrt" --plugin "$KPLUGIN" compile "$KCASE/model.pt2" -o "$KCASE/cli.atrt" --require-full-compilation >/dev/null
+"$P/bin/atenrt" run "$KCASE/cli.atrt" --inputs "$KCASE/inputs.npz" --outputs "$KCASE/cli.npz" --plugin "$KPLUGIN" >/dev/null
+$PY tests/packaging/cummax_plugin_check.py compare "$KCASE/cli.npz" "$KCASE" >/dev/null || fail "cummax --plugin: wrong results"
+ATENRT_PLUGINS="$KPLUGIN" "$P/bin/atenrt" run "$KCASE/cli.atrt" --inputs "$KCASE/inputs.npz" --outputs "$KCASE/env.npz" >/dev/null
+$PY tests/packaging/cummax_plugin_check.py compare "$KCASE/env.npz" "$KCASE" >/dev/null || fail "cummax ATENRT_PLUGINS: wrong results"
+rc=0
+"$P/bin/atenrt" run "$KCASE/cli.atrt" --inputs "$KCASE/inputs.npz" --outputs "$KCASE/none.npz" >/dev/null 2>"$WORK/kernel.err" || rc=$?
+[[ $rc == 1 ]] && grep -qF "layer '" "$WORK/kernel.err" && grep -qF "needs plugin 'cummax_example'" "$WORK/kernel.err" &&
+  grep -qF -- "--plugin" "$WORK/kernel.err" || fail "an engine needing an unloaded plugin: exit $rc, $(cat "$WORK/kernel.err")"
+[[ ! -e "$KCASE/none.npz" ]] || fail "an engine needing an unloaded plugin wrote outputs"
+ATENRT_PYTHON_MODULE_DIR="$BUILD/python" PYTHONPATH="$ROOT/python" \
+  $PY tests/packaging/cummax_plugin_check.py python "$KPLUGIN" "$KCASE" >/dev/null || fail "cummax: atenrt.load_plugin"
+echo "examples/plugin kernel plugin: CLI --plugin, ATENRT_PLUGINS, Python, saved engines with and without it: ok"
 
 # pkg-config, from a prefix moved elsewhere (atenrt.pc finds itself).
 mv "$P" "$WORK/moved"
