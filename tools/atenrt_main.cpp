@@ -46,8 +46,11 @@ int main(int argc, char** argv) {
              "Progress: a compile that runs over a second shows a progress line on stderr when it is a terminal\n"
              "(ATENRT_PROGRESS=1 forces it, =0 turns it off).");
   std::vector<std::string> plugins;
+  // One file per --plugin: a greedy vector option would swallow the model path after it
+  // (`atenrt run --plugin x.so m.atrt`).
   app.add_option("--plugin", plugins, "load a plugin (converters and kernels, docs/plugins.md) first; repeatable")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->allow_extra_args(false);
   // --plugin may also follow the subcommand (`atenrt compile m.pt2 --plugin x.so`).
   app.fallthrough();
   auto commands = atenrt::cli::all_commands();

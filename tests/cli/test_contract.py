@@ -43,6 +43,19 @@ class ContractTest(unittest.TestCase):
     def usage_error(self, *args):
         return self.atenrt(*args, code=2).stderr
 
+    def test_plugin_takes_one_file_wherever_it_stands(self):
+        plugin = os.path.join(os.path.dirname(CLI), "tests", "plugins", "liboverride_test.so")
+        if not os.path.exists(plugin):
+            self.skipTest("the test plugins are not built")
+        # --plugin before the model path takes one file, not the model too.
+        for args in (["run", "--plugin", plugin, self.engine], ["run", self.engine, "--plugin", plugin],
+                     ["--plugin", plugin, "run", self.engine], ["run", "--plugin", plugin, "--plugin", plugin,
+                                                                  self.engine]):
+            with self.subTest(args=args):
+                self.atenrt(*args, "--inputs", fixture("tiny_cnn", "inputs.npz"), "--quiet")
+        self.assertIn("--plugin", self.usage_error("run", self.engine, "--inputs", fixture("tiny_cnn", "inputs.npz"),
+                                                   "--plugin"))
+
     def test_version_is_the_cmake_project_version(self):
         with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
             version = re.search(r"project\(atenrt VERSION ([0-9.]+)", f.read()).group(1)
