@@ -26,12 +26,6 @@ builder::CalibrationMethod method_of(CalibrationMethod m) {
   return builder::CalibrationMethod::Percentile;
 }
 
-std::string shape_text(const std::vector<std::int64_t>& dims) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
-  return s + "]";
-}
-
 std::shared_ptr<builder::CalibrationSettings> read_batches(const CompileSettings& settings,
                                                            const std::vector<const network::NetworkTensor*>& inputs,
                                                            const std::vector<network::Dims>& dims) {
@@ -50,14 +44,14 @@ std::shared_ptr<builder::CalibrationSettings> read_batches(const CompileSettings
       throw InputError(where + ": calibration array for input '" + inputs[i]->name + "' is " +
                        std::string(dtype_name(dtype)) + ", the input takes " + std::string(dtype_name(inputs[i]->dtype)));
     }
-    if (std::vector<std::int64_t>(want) == shape) {
+    if (want == shape) {
       counts[i] = 1;
     } else if (shape.size() == want.size() + 1 && std::equal(want.begin(), want.end(), shape.begin() + 1) &&
                shape[0] >= 1 && shape[0] <= kMaxBatches) {
       counts[i] = shape[0];
     } else {
-      throw InputError(where + ": calibration array for input '" + inputs[i]->name + "' has shape " + shape_text(shape) +
-                       "; expected " + shape_text(want) + " or [N, " + shape_text(want).substr(1));
+      throw InputError(where + ": calibration array for input '" + inputs[i]->name + "' has shape " + shape_to_string(shape) +
+                       "; expected " + shape_to_string(want) + " or [N, " + shape_to_string(want).substr(1));
     }
   };
   // .pt (torch.save of a tensor, or a list/tuple/dict of them, one per
@@ -88,7 +82,7 @@ std::shared_ptr<builder::CalibrationSettings> read_batches(const CompileSettings
   for (std::int64_t b = 0; b < n; ++b) {
     std::vector<Tensor> batch;
     for (std::size_t i = 0; i < arrays.size(); ++i) {
-      if (arrays[i].sizes() == std::vector<std::int64_t>(dims[i])) {
+      if (arrays[i].sizes() == dims[i]) {
         batch.push_back(arrays[i]);
         continue;
       }
