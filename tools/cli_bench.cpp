@@ -1,12 +1,14 @@
 // `atenrt bench MODEL.pt2|ENGINE.atrt [--iterations N] [--warmup N] [--threads N] [--json] [--verbose]
-//               [--memory] [--profile] [--profile-out FILE] [--trace FILE]`
+//               [--memory] [--profile] [--profile-out FILE] [--trace FILE] [--streams N] [--batch B]`
 //
 // Latency of one ExecutionContext::run on random inputs: min, mean, median,
 // p90, p99, stddev and throughput over the timed iterations, plus compile time
 // and memory. --profile times every step over as many further runs (kept
 // apart, so the latency figures carry no profiling cost) and prints where the
 // time goes, like trtexec --dumpProfile; --trace writes the last profiled run
-// as a Chrome trace (chrome://tracing, Perfetto). Numbers from one run on a
+// as a Chrome trace (chrome://tracing, Perfetto). --streams N runs N contexts
+// on N threads at once (throughput mode, as trtexec --streams); --batch sets
+// a dynamic engine's batch dim. Numbers from one run on a
 // shared machine: compare them as ratios with peers measured in the same run.
 #include <sys/resource.h>
 
@@ -19,7 +21,9 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <latch>
 #include <random>
+#include <thread>
 
 #include "cli_commands.h"
 #include "cli_settings.h"
@@ -41,8 +45,23 @@ double peak_rss_mib() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 
-Tensor random_input(const TensorSpec& spec, std::mt19937& rng) {
-  Tensor t(spec.dtype, spec.is_dynamic() ? spec.opt_dims : spec.dims);  // dynamic: the opt shape
+// The shape bench feeds an input: the engine's (a dynamic one's opt shape),
+// with the leading dim set to `batch` when one is given. A batch the input
+// cannot take is a UsageError naming the input and its range.
+std::vector<std::int64_t> bench_shape(const TensorSpec& spec, std::int64_t batch) {
+  std::vector<std::int64_t> shape = spec.is_dynamic() ? spec.opt_dims : spec.dims;
+  if (batch <= 0) return shape;
+  if (shape.empty()) throw UsageError("--batch " + std::to_string(batch) + ": input " + spec.to_string() + " is a scalar");
+  shape[0] = batch;
+  if (!spec.accepts(shape)) {
+    throw UsageError("--batch " + std::to_string(batch) + ": input " + spec.to_string() +
+                     (spec.is_dynamic() ? " does not take that batch" : " is static: compile with a dynamic batch dim"));
+  }
+  return shape;
+}
+
+Tensor random_input(const TensorSpec& spec, const std::vector<std::int64_t>& shape, std::mt19937& rng) {
+  Tensor t(spec.dtype, shape);
   const std::int64_t n = t.numel();
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   switch (spec.dtype) {
@@ -82,6 +101,56 @@ Stats stats_of(const std::vector<double>& ms) {
   s.p90 = percentile(ms, 0.9);
   s.p99 = percentile(ms, 0.99);
   return s;
+}
+
+// Timed runs of `streams` contexts, each on its own thread, started together:
+// every run's latency, and the wall time from the common start to the last
+// run's end (throughput). One stream runs on the calling thread.
+struct StreamRuns {
+  std::vector<double> ms;  // all streams' runs
+  double wall_ms = 0;
+};
+
+StreamRuns run_streams(const Engine& engine, const std::vector<Tensor>& inputs, int streams, int warmup,
+                       int iterations) {
+  std::vector<std::vector<double>> per_stream(static_cast<std::size_t>(streams));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(streams));
+  std::latch warmed(streams);
+  std::chrono::steady_clock::time_point start;
+  auto stream = [&](int index) {
+    bool arrived = false;
+    try {
+      auto context = engine.create_context();
+      for (int i = 0; i < warmup; ++i) context.run(inputs);
+      arrived = true;
+      warmed.arrive_and_wait();
+      if (index == 0) start = std::chrono::steady_clock::now();
+      auto& ms = per_stream[static_cast<std::size_t>(index)];
+      ms.reserve(static_cast<std::size_t>(iterations));
+      for (int i = 0; i < iterations; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        context.run(inputs);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      }
+    } catch (...) {
+      errors[static_cast<std::size_t>(index)] = std::current_exception();
+      if (!arrived) warmed.count_down();  // a stream that failed before the latch must not hold the others
+    }
+  };
+  // The first stream's start is read after every thread passed the latch, so
+  // it is the common start within a few microseconds.
+  std::vector<std::thread> threads;
+  for (int i = 1; i < streams; ++i) threads.emplace_back(stream, i);
+  stream(0);
+  for (auto& t : threads) t.join();
+  const auto end = std::chrono::steady_clock::now();
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  StreamRuns out;
+  for (const auto& ms : per_stream) out.ms.insert(out.ms.end(), ms.begin(), ms.end());
+  out.wall_ms = std::chrono::duration<double, std::milli>(end - start).count();
+  return out;
 }
 
 // A spread this wide says another process shared the cores: the figures are
@@ -151,27 +220,36 @@ class BenchCommand : public Command {
     sub->add_option("--trace", trace_, "write the last profiled run as a Chrome trace (JSON; implies --profile)");
     sub->add_flag("--memory", memory_, "print the memory breakdown: weights, activations, scratch, outputs, runtime overhead");
     sub->add_option("--profile-out", profile_out_, "write the per-step profile as JSON to this file (implies --profile)");
+    sub->add_option("--streams", streams_,
+                    "run N contexts on N threads at once and report their combined throughput (each run gets "
+                    "cores/N threads unless --threads is given)")
+        ->check(CLI::Range(1, 256));
+    sub->add_option("--batch", batch_, "the batch (leading) dim of every input, for engines with a dynamic batch")
+        ->check(CLI::Range(1, 1 << 20));
     flags_.add_to(sub);
   }
 
   int run() override {
     CompileReport report;
-    const Engine engine = load_or_compile(model_, flags_, &report);
+    Engine engine = load_or_compile(model_, flags_, &report);
+    if (streams_ > 1 && flags_.resolve().num_threads == 0) {
+      // N streams share the cores: each run gets its share unless --threads says otherwise.
+      CompileSettings load;
+      load.num_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / streams_);
+      engine = engine.with_load_settings(load);
+    }
     std::mt19937 rng(0);
     std::vector<Tensor> inputs;
-    for (const auto& spec : engine.inputs()) inputs.push_back(random_input(spec, rng));
-    auto context = engine.create_context();
-    for (int i = 0; i < warmup_; ++i) context.run(inputs);
-    std::vector<double> ms;
-    ms.reserve(static_cast<std::size_t>(iterations_));
-    for (int i = 0; i < iterations_; ++i) {
-      const auto start = std::chrono::steady_clock::now();
-      context.run(inputs);
-      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    }
+    for (const auto& spec : engine.inputs()) inputs.push_back(random_input(spec, bench_shape(spec, batch_), rng));
+    const StreamRuns timed = run_streams(engine, inputs, streams_, warmup_, iterations_);
+    const std::vector<double>& ms = timed.ms;
+    const std::int64_t batch = batch_ > 0 ? batch_ : 1;
+    const double runs_per_s = timed.wall_ms > 0 ? 1000.0 * static_cast<double>(ms.size()) / timed.wall_ms : 0.0;
     Profile profile;
     if (!profile_out_.empty()) profile_ = true;
     if (profile_ || !trace_.empty()) {
+      auto context = engine.create_context();
+      for (int i = 0; i < warmup_; ++i) context.run(inputs);
       context.set_profiling(true);
       for (int i = 0; i < iterations_; ++i) context.run(inputs);
       profile = context.profile();
@@ -194,8 +272,9 @@ class BenchCommand : public Command {
     // What the engine really does, whatever the flags asked for.
     std::map<std::string, int> step_precisions;
     for (const auto& step : engine.steps()) step_precisions[step.precision]++;
-    nlohmann::json shapes = nlohmann::json::array();
+    nlohmann::json shapes = nlohmann::json::array(), input_shapes = nlohmann::json::array();
     for (const auto& spec : engine.inputs()) shapes.push_back(spec.to_string());
+    for (const auto& t : inputs) input_shapes.push_back(t.sizes());
     if (json_) {
       nlohmann::json j = {
           {"model", model_},
@@ -203,6 +282,7 @@ class BenchCommand : public Command {
           {"step_precisions", step_precisions},
           {"threads", engine.effective_threads()},
           {"inputs", shapes},
+          {"input_shapes", input_shapes},  // what was run (a dynamic engine's opt shape, or --batch)
           {"iterations", iterations_},
           {"warmup", warmup_},
           {"median_ms", median},
@@ -211,7 +291,12 @@ class BenchCommand : public Command {
           {"min_ms", st.min},
           {"mean_ms", st.mean},
           {"stddev_ms", st.stddev},
-          {"throughput_per_s", median > 0 ? 1000.0 / median : 0.0},
+          {"streams", streams_},
+          {"batch", batch},
+          {"runs", ms.size()},  // timed runs, all streams together
+          {"wall_ms", timed.wall_ms},
+          {"throughput_per_s", runs_per_s},  // runs per second, all streams together
+          {"inferences_per_s", runs_per_s * static_cast<double>(batch)},
           {"noisy", noisy(st)},
           {"compile_ms", report.compile_ms},
           {"activation_bytes", engine.activation_bytes()},
@@ -230,13 +315,19 @@ class BenchCommand : public Command {
       std::string precisions;
       for (const auto& [p, n] : step_precisions) precisions += (precisions.empty() ? "" : ", ") + std::to_string(n) + " " + p;
       std::cout << model_ << " (" << engine.precision() << ": steps " << precisions << "; "
-                << engine.effective_threads() << " threads; " << iterations_ << " runs after " << warmup_
-                << " warm-up)\n"
+                << engine.effective_threads() << " threads" << (streams_ > 1 ? " per stream" : "") << "; " << iterations_
+                << " runs after " << warmup_ << " warm-up" << (streams_ > 1 ? " on each stream" : "") << ")\n"
                 << "  median " << fixed(median, 3) << " ms, p90 " << fixed(p90, 3) << " ms, p99 " << fixed(st.p99, 3)
                 << " ms (min " << fixed(st.min, 3) << ", mean " << fixed(st.mean, 3) << ", stddev " << fixed(st.stddev, 3)
-                << "); " << fixed(median > 0 ? 1000.0 / median : 0.0, 1) << " runs/s on one context\n"
+                << "); " << fixed(runs_per_s, 1) << " runs/s"
+                << (streams_ > 1 ? " on " + std::to_string(streams_) + " streams" : std::string(" on one context"))
+                << (batch > 1 ? ", " + fixed(runs_per_s * static_cast<double>(batch), 1) + " inferences/s at batch " +
+                                    std::to_string(batch)
+                              : std::string())
+                << "\n"
                 << "  compile " << report.compile_ms << " ms\n"
-                << "  inputs " << shapes.dump() << "\n"
+                << "  inputs " << shapes.dump() << (engine.is_dynamic() || batch_ > 0 ? ", run at " + input_shapes.dump() : "")
+                << "\n"
                 << "  activations " << engine.activation_bytes() / 1024 << " KiB planned, weights "
                 << engine.weight_bytes() / 1024 << " KiB, peak RSS " << peak_rss_mb << " MiB\n";
       if (memory_) {
@@ -272,6 +363,8 @@ class BenchCommand : public Command {
   bool memory_ = false;
   std::string trace_;
   std::string profile_out_;
+  int streams_ = 1;
+  std::int64_t batch_ = 0;  // 0: the engine's own (opt) shape
   SettingsFlags flags_;
 };
 

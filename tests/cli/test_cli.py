@@ -210,6 +210,24 @@ class CliTest(unittest.TestCase):
         self.assertEqual([s["name"] for s in written["steps"]], [s["name"] for s in steps])
         self.assertIn("GFLOP/s", text)
 
+    def test_bench_streams(self):
+        # --streams N: N contexts on N threads, each run timed; each gets cores/N threads (at least 1)
+        # unless --threads is given. A static engine refuses --batch other than its own.
+        data = json.loads(self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--json", "--iterations", "4",
+                                      "--warmup", "1", "--streams", "3").stdout)
+        self.assertEqual((data["streams"], data["runs"], data["batch"]), (3, 12, 1))
+        self.assertEqual(data["threads"], max(1, os.cpu_count() // 3))
+        self.assertAlmostEqual(data["throughput_per_s"], 12 * 1000.0 / data["wall_ms"], delta=1e-6 * data["throughput_per_s"])
+        data = json.loads(self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--json", "--iterations", "2",
+                                      "--streams", "2", "--threads", "1").stdout)
+        self.assertEqual((data["threads"], data["runs"]), (1, 4))
+        text = self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--iterations", "2", "--streams", "2").stdout
+        self.assertIn("runs/s on 2 streams", text)
+        bad = self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--batch", "3", ok=False)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("is static", bad.stderr)
+        self.assertEqual(self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--streams", "0", ok=False).returncode, 2)
+
     def test_bench_json_has_the_promised_fields(self):
         data = json.loads(self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--json", "--iterations", "3",
                                       "--warmup", "1", "--threads", "1").stdout)

@@ -5,7 +5,9 @@ batch sizes across the range (its edges too) and on threads; the exporter's and 
 
     PYTHONPATH=python ATENRT_PYTHON_MODULE_DIR=build/python /usr/bin/python3 -m unittest tests/python/test_dynamic_shapes.py
 """
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -110,6 +112,30 @@ class DynamicBatchResNet(unittest.TestCase):
         pinned = atenrt.compile(self.path, shapes="x:2x3x32x32")
         self.assertEqual(pinned.inputs[0].shape, (2, 3, 32, 32))
         self._check(pinned.create_context(), 2, 8)
+
+    @unittest.skipUnless(os.environ.get("ATENRT_CLI"), "ATENRT_CLI is not set (scripts/test.sh sets it)")
+    def test_bench_batch_and_streams(self):
+        # Throughput mode on a dynamic engine: --batch picks the batch inside the range, --streams
+        # runs that many contexts at once; runs and inferences/s count every stream's runs.
+        path = os.path.join(self.folder, "bench.atrt")
+        self.engine.save(path)
+        cli = os.environ["ATENRT_CLI"]
+        run = subprocess.run([cli, "bench", path, "--batch", "3", "--streams", "2", "--iterations", "3",
+                              "--warmup", "1", "--json"], capture_output=True, text=True, timeout=600)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        data = json.loads(run.stdout)
+        self.assertEqual(data["input_shapes"], [[3, 3, 32, 32]])
+        self.assertEqual((data["batch"], data["streams"], data["runs"]), (3, 2, 6))
+        self.assertGreater(data["wall_ms"], 0.0)
+        self.assertAlmostEqual(data["throughput_per_s"], 6 * 1000.0 / data["wall_ms"], delta=1e-6 * data["throughput_per_s"])
+        self.assertAlmostEqual(data["inferences_per_s"], 3 * data["throughput_per_s"], delta=1e-9 * data["inferences_per_s"])
+        # Outside the range (max 6) is a usage error naming the input and its range.
+        bad = subprocess.run([cli, "bench", path, "--batch", "7", "--iterations", "1"], capture_output=True, text=True,
+                             timeout=600)
+        self.assertEqual(bad.returncode, 2, bad.stderr)
+        self.assertIn("--batch 7", bad.stderr)
+        self.assertIn("does not take that batch", bad.stderr)
+        self.assertIn("1x3x32x32 to 6x3x32x32", bad.stderr)
 
 
 @unittest.skipIf(torch is None, "PyTorch is needed for the exporter")
