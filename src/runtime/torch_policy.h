@@ -22,7 +22,15 @@ inline std::string refusal(std::string_view op, std::string_view overload) {
   }
   const std::string_view name = op.substr(kAten.size());
   if (name.empty()) return "no operator name";
-  if (name.back() == '_') return "in-place operators write to their inputs";
+  // Python's operator names (`__lshift__`, `__or__`) end in '_' but are pure;
+  // their in-place forms are the `__i<op>__` spellings.
+  const bool dunder = name.size() > 4 && name.substr(0, 2) == "__" && name.substr(name.size() - 2) == "__";
+  static constexpr std::array<std::string_view, 10> kInPlaceDunders = {
+      "__iadd__", "__isub__", "__imul__", "__idiv__", "__itruediv__",
+      "__iand__", "__ior__",  "__ixor__", "__ilshift__", "__irshift__"};
+  bool in_place = dunder ? false : name.back() == '_';
+  for (auto d : kInPlaceDunders) in_place = in_place || name == d;
+  if (in_place) return "in-place operators write to their inputs";
   if (overload == "out" || (overload.size() > 4 && overload.substr(overload.size() - 4) == "_out")) {
     return "out= overloads write to their arguments";
   }
