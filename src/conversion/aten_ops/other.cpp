@@ -128,8 +128,20 @@ Capability arange_ok(const NodeView& node, const ConversionSettings&) {
   return Capability::yes();
 }
 ATENRT_CONVERTER(kFamily, keys("aten.arange.default", "aten.arange.start", "aten.arange.start_step"),
-                 .validator = arange_ok)
+                 .validator = arange_ok, .supports_dynamic_shapes = true)
 (const Scope& s, const NodeArgs& args) {
+  if (const Value end = args.value("end"); end.is_network_tensor()) {
+    // A dynamic size (positions over a dynamic sequence length): the count is computed at run time.
+    const auto bound = [&](const char* n) -> std::int64_t {
+      impl::check(!args.value(n).is_network_tensor(), std::string("arange with a run-time end takes a constant '") + n + "'");
+      const Scalar v = args.scalar(n);
+      impl::check(!v.is_float(), std::string("arange with a run-time end takes an integer '") + n + "'");
+      return v.i;
+    };
+    const std::int64_t start = s.target() == "aten.arange.default" ? 0 : bound("start");
+    const std::int64_t step = s.target() == "aten.arange.start_step" ? bound("step") : 1;
+    return one(creation::arange_to(s, start, end.network_tensor(), step, dtype_arg(args).value_or(DType::Int64)));
+  }
   const auto a = arange_args(s.target(), [&](const char* n) { return std::optional<Scalar>(args.scalar(n)); });
   return one(creation::arange(*a, dtype_arg(args).value_or(a->default_dtype())));
 }

@@ -69,4 +69,23 @@ Tensor arange(const ArangeArgs& a, DType dtype) {
   return t;
 }
 
+NetworkTensor* arange_to(const Scope& s, std::int64_t start, NetworkTensor* end, std::int64_t step, DType dtype) {
+  using Op = network::ElementwiseOp;
+  check(step != 0, "arange step must not be 0");
+  check(end->rank() == 0 && !is_floating(end->dtype) && end->dtype != DType::Bool,
+        "arange with an end known at run time only takes an integer size (got " +
+            std::string(dtype_name(end->dtype)) + shape_to_string(end->dims) + ")");
+  auto* e = cast(s, end, DType::Int64);
+  // ceil(a / b) = -floor(-a / b) for either sign of b, in int64.
+  auto* neg_span = ew_scalar(s, ew_scalar(s, e, static_cast<double>(start), Op::Sub), -1.0, Op::Mul);
+  auto* count = ew_scalar(s, ew_scalar(s, neg_span, static_cast<double>(step), Op::FloorDiv), -1.0, Op::Mul);
+  count = ew_scalar(s, count, 0.0, Op::Max);
+  network::FillParams p;
+  p.op = network::FillOp::Iota;
+  p.dtype = dtype;
+  p.value = static_cast<double>(start);
+  p.delta = static_cast<double>(step);
+  return s.add_fill("", p, reshape(s, count, {1}));
+}
+
 }  // namespace atenrt::conversion::impl::creation

@@ -39,5 +39,9 @@ struct ArangeArgs {
 // The values of arange (a host tensor); throws UnsupportedError for what
 // ArangeArgs::count refuses.
 Tensor arange(const ArangeArgs& a, DType dtype);
+// arange whose end is known at run time only (`end`, a 0-d integer network
+// tensor: a dynamic size such as sym_size(x, 1)), with integer start and
+// step: a Fill(Iota) layer of max(ceil((end - start) / step), 0) elements.
+NetworkTensor* arange_to(const Scope& s, std::int64_t start, NetworkTensor* end, std::int64_t step, DType dtype);
 
 }  // namespace atenrt::conversion::impl::creation
