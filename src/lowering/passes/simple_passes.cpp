@@ -47,11 +47,48 @@ std::optional<std::vector<std::int64_t>> static_shape(const ir::Graph& g, const 
 
 // ------------------------------------------------------------- in-place → functional
 
+// Whether anything after node `index` (a later node or a graph output) reads a
+// value that aliases `self` through view ops, other than `self` itself: the
+// view's base and the base's other views. Mutating a view changes those too,
+// so renaming alone is right only when none of them is read again (and the
+// base is not a graph input).
+bool view_base_read_later(const ir::Graph& graph, std::size_t index, const std::string& self,
+                          const std::unordered_map<std::string, const ir::Node*>& producer, const Renames& renames) {
+  std::string root = self;
+  for (auto it = producer.find(root); it != producer.end() && view_op_names().contains(it->second->target.name);
+       it = producer.find(root)) {
+    const auto* base = it->second->inputs.empty() ? nullptr : it->second->inputs[0].arg.get_if<ir::TensorRef>();
+    if (!base) return true;  // a view of something that is not a tensor value: do not reason about it
+    root = base->name;
+  }
+  // A graph input's (user input, parameter, buffer) mutation is observable
+  // outside the graph: left for the signature's mutation outputs to say.
+  if (graph_input_values(graph).contains(root)) return true;
+  std::unordered_set<std::string> aliases = {root};
+  for (std::size_t i = 0; i < index; ++i) {
+    const auto& n = graph.nodes[i];
+    if (!view_op_names().contains(n.target.name) || n.inputs.empty()) continue;
+    const auto* in = n.inputs[0].arg.get_if<ir::TensorRef>();
+    if (!in || !aliases.contains(in->name)) continue;
+    for (const auto& v : output_values(n)) aliases.insert(v);
+  }
+  aliases.erase(self);
+  bool read = false;
+  // Later nodes are not renamed yet: compare what their names will become.
+  const auto check = [&](const std::string& v) { read = read || aliases.contains(renames.resolve(v)); };
+  for (std::size_t i = index + 1; i < graph.nodes.size() && !read; ++i) {
+    for (const auto& in : graph.nodes[i].inputs) ir::for_each_value(in.arg, check);
+  }
+  for (const auto& o : graph.outputs) ir::for_each_value(o, check);
+  return read;
+}
+
 int inplace_to_functional(ir::Graph& graph, const LoweringSettings&) {
   std::unordered_map<std::string, const ir::Node*> producer;
   Renames renames;
   int changed = 0;
-  for (auto& node : graph.nodes) {
+  for (std::size_t index = 0; index < graph.nodes.size(); ++index) {
+    auto& node = graph.nodes[index];
     renames.apply(node);
     for (const auto& v : output_values(node)) producer[v] = &node;
     if (!is_inplace(node.target) || node.inputs.empty() || node.outputs.empty()) continue;
@@ -61,9 +98,12 @@ int inplace_to_functional(ir::Graph& graph, const LoweringSettings&) {
     const auto* self = node.inputs[0].arg.get_if<ir::TensorRef>();
     const auto outs = output_values(node);
     if (!self || outs.size() != 1) continue;
-    // Mutating a view would also change its base: not expressible by renaming.
-    if (auto it = producer.find(self->name);
-        it != producer.end() && view_op_names().contains(it->second->target.name)) {
+    // Mutating a view also changes its base: renaming expresses that only when
+    // the base (and its other views) is not read again (`x = x.flatten(1);
+    // x.relu_()`, nn.Dropout(inplace=True) after a flatten).
+    if (auto it = producer.find(self->name); it != producer.end() &&
+                                             view_op_names().contains(it->second->target.name) &&
+                                             view_base_read_later(graph, index, self->name, producer, renames)) {
       continue;
     }
     const std::string mutated = self->name;

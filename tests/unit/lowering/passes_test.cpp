@@ -121,6 +121,34 @@ TEST(InplaceToFunctional, RewritesInPlaceOpsAndRewiresLaterReaders) {
   EXPECT_EQ(first_output(head, {3}, {-1, 0.5, 2}), (std::vector<double>{2, 3, 6})) << r.context();
 }
 
+TEST(InplaceToFunctional, MutatesAViewOfAnIntermediateWhenItsBaseIsNotReadAgain) {
+  // `h = relu(x); v = h.flatten(); v.relu_()` (nn.Dropout(inplace=True) or relu_ after a flatten):
+  // nothing reads h afterwards, so the in-place op on the view becomes functional.
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {2, 2});
+  m.node("h", "aten.neg.default", {A("self", R("x"))}, DType::Float32, {2, 2});
+  m.node("v", "aten.view.default", {A("self", R("h")), A("size", ir::IntList{4})}, DType::Float32, {4});
+  m.node("v2", "aten.relu_.default", {A("self", R("v"))}, DType::Float32, {4});
+  m.node("y", "aten.mul.Tensor", {A("self", R("v")), A("other", 2.0)}, DType::Float32, {4});  // reads the mutated view
+  m.output("y");
+  auto r = run_only(m.g, {"inplace_to_functional"});
+  EXPECT_EQ(count(m.g, "aten.relu_.default"), 0) << r.context();
+  EXPECT_EQ(count(m.g, "aten.relu.default"), 1) << r.context();
+  EXPECT_EQ(m.g.nodes[3].inputs[0].arg, R("v2")) << r.context();
+  EXPECT_EQ(first_output(m.g, {2, 2}, {1, -2, 3, -4}), (std::vector<double>{0, 4, 0, 8})) << r.context();
+
+  // The same with the base read after the mutation: renaming cannot express that h changed too.
+  auto k = lowering_graph();
+  k.input("x", DType::Float32, {2, 2});
+  k.node("h", "aten.neg.default", {A("self", R("x"))}, DType::Float32, {2, 2});
+  k.node("v", "aten.view.default", {A("self", R("h")), A("size", ir::IntList{4})}, DType::Float32, {4});
+  k.node("v2", "aten.relu_.default", {A("self", R("v"))}, DType::Float32, {4});
+  k.node("y", "aten.mul.Tensor", {A("self", R("h")), A("other", 2.0)}, DType::Float32, {2, 2});
+  k.output("y");
+  auto rk = run_only(k.g, {"inplace_to_functional"});
+  EXPECT_EQ(count(k.g, "aten.relu_.default"), 1) << rk.context();
+}
+
 TEST(ConstantFolding, FoldsATransposedWeightIntoANewConstant) {
   auto m = lowering_graph();
   m.input("x", DType::Float32, {1, 3});
