@@ -1,7 +1,9 @@
 // `atenrt bench MODEL.pt2|ENGINE.atrt [--iterations N] [--warmup N] [--threads N] [--json] [--verbose]
-//               [--memory] [--profile] [--profile-out FILE] [--trace FILE] [--streams N] [--batch B]`
+//               [--memory] [--profile] [--profile-out FILE] [--trace FILE] [--streams N] [--batch B]
+//               [--inputs IN.npz|IN.pt]`
 //
-// Latency of one ExecutionContext::run on random inputs: min, mean, median,
+// Latency of one ExecutionContext::run on the given inputs (--inputs), else
+// the sample inputs a .pt2 carries, else random ones: min, mean, median,
 // p90, p99, stddev and throughput over the timed iterations, plus compile time
 // and memory. --profile times every step over as many further runs (kept
 // apart, so the latency figures carry no profiling cost) and prints where the
@@ -25,7 +27,9 @@
 #include <random>
 #include <thread>
 
+#include "atenrt/inspect.h"
 #include "cli_commands.h"
+#include "cli_inputs.h"
 #include "cli_settings.h"
 
 namespace atenrt::cli {
@@ -212,6 +216,10 @@ class BenchCommand : public Command {
   void setup(CLI::App& app) override {
     sub = app.add_subcommand("bench", "Measure a model's latency (median, p90), compile time and memory");
     sub->add_option("model", model_, "a .pt2 archive or an engine file")->required();
+    sub->add_option("--inputs", inputs_,
+                    "time these inputs (.npz or torch.save .pt, as `atenrt run --inputs`); default: the sample "
+                    "inputs a .pt2 carries, else random ones (floats uniform in [-1, 1], integers 0; dynamic "
+                    "dimensions at their opt size, or --batch)");
     sub->add_option("--iterations", iterations_, "timed runs")->check(CLI::Range(1, 1000000));
     sub->add_option("--warmup", warmup_, "untimed runs first")->check(CLI::Range(0, 1000000));
     sub->add_flag("--json", json_, "print one JSON object");
@@ -238,9 +246,8 @@ class BenchCommand : public Command {
       load.num_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / streams_);
       engine = engine.with_load_settings(load);
     }
-    std::mt19937 rng(0);
-    std::vector<Tensor> inputs;
-    for (const auto& spec : engine.inputs()) inputs.push_back(random_input(spec, bench_shape(spec, batch_), rng));
+    std::string source;
+    const std::vector<Tensor> inputs = chosen_inputs(engine, source);
     const StreamRuns timed = run_streams(engine, inputs, streams_, warmup_, iterations_);
     const std::vector<double>& ms = timed.ms;
     const std::int64_t batch = batch_ > 0 ? batch_ : 1;
@@ -282,6 +289,7 @@ class BenchCommand : public Command {
           {"step_precisions", step_precisions},
           {"threads", engine.effective_threads()},
           {"inputs", shapes},
+          {"input_source", source},
           {"input_shapes", input_shapes},  // what was run (a dynamic engine's opt shape, or --batch)
           {"iterations", iterations_},
           {"warmup", warmup_},
@@ -327,6 +335,7 @@ class BenchCommand : public Command {
                 << "\n"
                 << "  compile " << report.compile_ms << " ms\n"
                 << "  inputs " << shapes.dump() << (engine.is_dynamic() || batch_ > 0 ? ", run at " + input_shapes.dump() : "")
+                << " from " << source
                 << "\n"
                 << "  activations " << engine.activation_bytes() / 1024 << " KiB planned, weights "
                 << engine.weight_bytes() / 1024 << " KiB, peak RSS " << peak_rss_mb << " MiB\n";
@@ -354,7 +363,32 @@ class BenchCommand : public Command {
   }
 
  private:
+  // --inputs, else the archive's sample inputs when they fit the engine, else random.
+  std::vector<Tensor> chosen_inputs(const Engine& engine, std::string& source) const {
+    if (batch_ > 0 && !inputs_.empty()) {
+      throw UsageError("bench: --batch sets the shape of random inputs; the --inputs file has its own shapes");
+    }
+    if (!inputs_.empty() || (batch_ == 0 && !is_engine_file(model_))) {
+      try {
+        ModelInputs in = read_model_inputs(model_, inputs_, &engine.inputs());
+        source = in.source;
+        return std::move(in.tensors);
+      } catch (const InputError& e) {
+        if (!inputs_.empty()) throw;
+        source = std::string("random (no usable sample inputs: ") + e.what() + ")";
+      }
+    } else {
+      source = batch_ > 0 ? "random (--batch " + std::to_string(batch_) + ")"
+                          : "random (an engine file carries no sample inputs)";
+    }
+    std::mt19937 rng(0);
+    std::vector<Tensor> inputs;
+    for (const auto& spec : engine.inputs()) inputs.push_back(random_input(spec, bench_shape(spec, batch_), rng));
+    return inputs;
+  }
+
   std::string model_;
+  std::string inputs_;
   int iterations_ = 50;
   int warmup_ = 5;
   bool json_ = false;

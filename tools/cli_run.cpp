@@ -1,6 +1,7 @@
-// `atenrt run MODEL.pt2|ENGINE.atrt --inputs IN.npz [--outputs OUT.npz]
+// `atenrt run MODEL.pt2|ENGINE.atrt [--inputs IN.npz|IN.pt] [--outputs OUT.npz|OUT.pt]
 //            [--named-outputs] [--compare REF.npz|REF.pt --rtol R --atol A] [settings]`
-//   or `atenrt run MODEL.pt2 --inputs IN.npz --compare-layers [--rtol R --atol A]`
+//   or `atenrt run MODEL.pt2 [--inputs IN.npz|IN.pt] --compare-layers [--rtol R --atol A]`
+// Without --inputs a .pt2 runs on the sample inputs it carries.
 //
 // Prints one line per output (name, dtype and shape, min/max/mean) unless
 // --quiet; --json prints the same as one JSON object. --compare prints a
@@ -15,6 +16,7 @@
 #include "atenrt/inspect.h"
 #include "atenrt/text.h"
 #include "cli_commands.h"
+#include "cli_inputs.h"
 #include "cli_settings.h"
 #include "cli_tensors.h"
 
@@ -24,11 +26,19 @@ namespace {
 class RunCommand : public Command {
  public:
   void setup(CLI::App& app) override {
-    sub = app.add_subcommand("run", "Run a model on inputs from an .npz file; print, save or compare the outputs");
+    sub = app.add_subcommand("run", "Run a model on inputs from a file or the archive's own sample inputs; print, save or "
+                                    "compare the outputs");
     sub->add_option("model", model_, "a .pt2 archive or an engine file")->required();
-    sub->add_option("--inputs", inputs_, "numpy.savez(path, *arrays) file: arr_0, arr_1, ...")->required();
-    sub->add_option("--outputs", outputs_, ".npz file to write (outputs in order: arr_0, arr_1, ...)");
-    sub->add_flag("--named-outputs", named_outputs_, "key the --outputs file by the graph's output names");
+    sub->add_option("--inputs", inputs_,
+                    "numpy.savez(path, *arrays) file (arr_0, arr_1, ...; C or Fortran order), or a torch.save "
+                    ".pt/.pth (a tensor, a tuple/list of them in input order, or a dict by input name; every dtype, "
+                    "bf16 included; read without torch, no code runs). Default: the sample inputs a .pt2 carries "
+                    "(data/sample_inputs/<model>.pt, or serialized_example_inputs.pt; `atenrt inspect` lists them)");
+    sub->add_option("--outputs", outputs_,
+                    "file to write the outputs to, in order: .npz (arr_0, arr_1, ...) or .pt/.pth (torch.save of a "
+                    "tuple; every dtype, bf16 included; torch.load reads it)");
+    sub->add_flag("--named-outputs", named_outputs_,
+                  "key the --outputs file by the graph's output names (an .npz's array names, a .pt's dict keys)");
     sub->add_option("--compare", compare_,
                     "reference outputs: .npz (arr_0, ... or output names), or .pt/.pth from torch.save (a tensor, "
                     "a tuple/list of them, or a dict by output name; read without torch, no code runs): exit 1 "
@@ -49,15 +59,15 @@ class RunCommand : public Command {
   }
 
   int run() override {
-    if (named_outputs_ && outputs_.empty()) throw UsageError("run: --named-outputs needs --outputs FILE.npz");
+    if (named_outputs_ && outputs_.empty()) throw UsageError("run: --named-outputs needs --outputs FILE.npz|FILE.pt");
     if (compare_layers_) return run_compare_layers();
     const Engine engine = load_or_compile(model_, flags_);
-    const std::vector<Tensor> inputs = checked_inputs(engine);
+    const std::vector<Tensor> inputs = read_model_inputs(model_, inputs_, &engine.inputs()).tensors;
     auto context = engine.create_context();
     const auto& outputs = context.run(inputs);
     std::vector<std::string> names;
     for (const auto& spec : engine.outputs()) names.push_back(spec.name);
-    if (!outputs_.empty()) write_npz(outputs_, outputs, named_outputs_ ? names : std::vector<std::string>{});
+    if (!outputs_.empty()) write_outputs(outputs_, outputs, named_outputs_ ? names : std::vector<std::string>{});
     std::vector<Comparison> table;
     if (!compare_.empty()) table = compare(outputs, names);
     print(engine, outputs, names, table);
@@ -72,28 +82,6 @@ class RunCommand : public Command {
   }
 
  private:
-  // Each array's header is checked against the engine before its payload is read or inflated.
-  std::vector<Tensor> checked_inputs(const Engine& engine) const {
-    const auto& expected = engine.inputs();
-    auto count_error = [&](std::size_t given) {
-      std::string want;
-      for (const auto& e : expected) want += "\n  " + e.to_string();
-      return InputError(inputs_ + ": " + std::to_string(given) + " arrays given, the model takes " +
-                        std::to_string(expected.size()) + ":" + want);
-    };
-    auto check = [&](std::size_t i, const std::string&, DType dtype, const std::vector<std::int64_t>& shape) {
-      if (i >= expected.size()) throw count_error(i + 1);
-      if (dtype != expected[i].dtype || !expected[i].accepts(shape)) {
-        throw InputError(inputs_ + ": arr_" + std::to_string(i) + " is " + std::string(dtype_name(dtype)) +
-                         shape_to_string(shape) + ", but input " + std::to_string(i) + " is " + expected[i].to_string());
-      }
-    };
-    std::vector<Tensor> inputs;
-    for (auto& [name, t] : read_npz(inputs_, check)) inputs.push_back(std::move(t));
-    if (inputs.size() != expected.size()) throw count_error(inputs.size());
-    return inputs;
-  }
-
   int run_compare_layers() const {
     if (!compare_.empty() || !outputs_.empty()) {
       throw UsageError("run: --compare-layers compares every layer itself; give it without --compare and --outputs");
@@ -101,8 +89,7 @@ class RunCommand : public Command {
     if (is_engine_file(model_)) {
       throw UsageError("run: --compare-layers needs the .pt2 (an engine file has no graph to evaluate by reference)");
     }
-    std::vector<Tensor> inputs;
-    for (auto& [name, t] : read_npz(inputs_)) inputs.push_back(std::move(t));
+    const std::vector<Tensor> inputs = read_model_inputs(model_, inputs_, nullptr).tensors;
     const auto values = reference_layer_values(model_, inputs, flags_.resolve());
     std::vector<Comparison> table;
     std::optional<std::size_t> first;
@@ -151,7 +138,7 @@ class RunCommand : public Command {
 
   // References by output name when the file uses the names, else by position.
   std::vector<Comparison> compare(const std::vector<Tensor>& outputs, const std::vector<std::string>& names) const {
-    const bool torch_file = compare_.ends_with(".pt") || compare_.ends_with(".pth");
+    const bool torch_file = is_torch_file(compare_);
     const auto refs = torch_file ? read_torch_save(compare_) : read_npz(compare_);
     std::map<std::string, const Tensor*> by_name;
     for (const auto& [name, t] : refs) by_name[name] = &t;

@@ -65,6 +65,25 @@ ATENRT_API void write_npz(const std::string& path, const std::vector<Tensor>& te
 // file and where in the object.
 ATENRT_API std::vector<std::pair<std::string, Tensor>> read_torch_save(const std::string& path);
 
+// Tensors as torch.save writes them (torch.load of torch 1.13 and later reads
+// the file): a tuple of the tensors, or a dict by name when `names` are given.
+// Every dtype travels, bf16 included.
+ATENRT_API void write_torch_save(const std::string& path, const std::vector<Tensor>& tensors,
+                                 const std::vector<std::string>& names = {});
+
+// The example inputs a .pt2 carries (data/sample_inputs/<model>.pt, or
+// serialized_example_inputs.pt in legacy zips): the tensor leaves of the
+// `(args, kwargs)` it was exported with, one per tensor input of the graph, in
+// order. Read without the weights and without torch (the restricted
+// unpickler). InputError naming the file and the entry when the archive has
+// none or they cannot be used (unreadable, FakeTensors, a forbidden global,
+// a count, dtype or shape that does not match the graph's inputs).
+struct SampleInputs {
+  std::string entry;  // the zip entry
+  std::vector<Tensor> tensors;
+};
+ATENRT_API SampleInputs read_sample_inputs(const std::string& pt2_path);
+
 // Layer-by-layer values without PyTorch (`atenrt run --compare-layers`): the
 // archive compiled with mark_all_outputs and run on `inputs`, and the same
 // lowered and converted network run by the reference executor (src/reference:

@@ -16,6 +16,7 @@
 #include "frontend/pt2_reader.h"
 #include "frontend/weights.h"
 #include "ir/npz.h"
+#include "ir/torch_save.h"
 #include "lowering/lower.h"
 #include "runtime/engine.h"
 
@@ -222,6 +223,27 @@ std::vector<std::pair<std::string, Tensor>> read_torch_save(const std::string& p
   auto out = frontend::load_torch_save_outputs(bytes, path, limits, budget);
   for (auto& [name, t] : out) t = t.contiguous();  // a saved view (x[:, 1]) becomes plain rows
   return out;
+}
+
+void write_torch_save(const std::string& path, const std::vector<Tensor>& tensors,
+                      const std::vector<std::string>& names) {
+  io::write_torch_save(path, tensors, names);
+}
+
+SampleInputs read_sample_inputs(const std::string& pt2_path) {
+  if (is_engine_file(pt2_path)) {
+    throw InputError(pt2_path + " is an engine file: it carries no sample inputs (give --inputs)");
+  }
+  ir::ExportedProgram ep = frontend::load_pt2_graph_and_sample_inputs(pt2_path);
+  ir::SampleInputs& sample = ep.sample_inputs;
+  if (sample.entry.empty()) {
+    throw InputError(pt2_path + " carries no sample inputs (no " +
+                     (ep.info.layout == "legacy zip" ? std::string("serialized_example_inputs.pt")
+                                                     : (ep.info.root.empty() ? "" : ep.info.root + "/") + "data/sample_inputs/<model>.pt") +
+                     "); give --inputs");
+  }
+  if (!sample.usable()) throw InputError(sample.unavailable + "; give --inputs");
+  return {sample.entry, std::move(sample.tensors)};
 }
 
 }  // namespace atenrt

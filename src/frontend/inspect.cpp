@@ -63,6 +63,22 @@ nlohmann::json inspect_json(const ir::ExportedProgram& ep) {
     }
   }
   r["inputs"] = inputs;
+  // The archive's own example inputs, by the name of the input each feeds.
+  const ir::SampleInputs& sample = ep.sample_inputs;
+  if (sample.entry.empty()) {
+    r["sample_inputs"] = nullptr;
+  } else {
+    json tensors = json::array();
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < g.signature.inputs.size() && k < sample.tensors.size(); ++i) {
+      const auto* t = g.inputs.at(i).get_if<ir::TensorRef>();
+      if (g.signature.inputs[i].kind != ir::InputKind::UserInput || !t) continue;
+      const Tensor& x = sample.tensors[k++];
+      tensors.push_back(json{{"name", t->name}, {"dtype", dtype_name(x.dtype())}, {"shape", x.sizes()}});
+    }
+    r["sample_inputs"] = json{{"entry", sample.entry}, {"tensors", tensors}};
+    if (!sample.unavailable.empty()) r["sample_inputs"]["unavailable"] = sample.unavailable;
+  }
   json outputs = json::array();
   for (const auto& o : g.signature.outputs) outputs.push_back(argument_json(g, o.value));
   r["outputs"] = outputs;
@@ -128,6 +144,15 @@ std::string inspect_text(const ir::ExportedProgram& ep) {
   for (const auto& v : r["inputs"]) out << "  " << describe(v) << "\n";
   out << "outputs:\n";
   for (const auto& v : r["outputs"]) out << "  " << describe(v) << "\n";
+  if (const auto& sample = r["sample_inputs"]; sample.is_null()) {
+    out << "sample inputs:   none\n";
+  } else if (sample.contains("unavailable")) {
+    out << "sample inputs:   " << sample["entry"].get<std::string>() << ", unusable: "
+        << sample["unavailable"].get<std::string>() << "\n";
+  } else {
+    out << "sample inputs:   " << sample["entry"].get<std::string>() << " (run and bench use them without --inputs)\n";
+    for (const auto& v : sample["tensors"]) out << "  " << describe(v) << "\n";
+  }
   if (!ep.graph.range_constraints.empty()) {
     out << "dynamic dims:   ";
     for (const auto& [symbol, range] : ep.graph.range_constraints) out << " " << symbol << " in " << range.to_string();

@@ -7,6 +7,7 @@
 #include "atenrt/errors.h"
 #include "frontend/graph_json.h"
 #include "frontend/json_util.h"
+#include "frontend/sample_inputs.h"
 #include "frontend/weights.h"
 #include "ir/mapped_file.h"
 
@@ -100,8 +101,11 @@ void bind_weights(ir::ExportedProgram& ep, TensorMap& weights, const std::string
   }
 }
 
+// What a load reads: everything, or the graph and the sample inputs only.
+enum class Parts { All, GraphAndSampleInputs };
+
 ir::ExportedProgram load_pt2_archive(const ZipArchive& zip, const std::string& root,
-                                     const ReadLimits& limits, ByteBudget& budget) {
+                                     const ReadLimits& limits, ByteBudget& budget, Parts parts) {
   ir::ExportedProgram ep;
   ep.info.root = root.empty() ? "" : root.substr(0, root.size() - 1);
   const std::string where = zip.display();
@@ -140,6 +144,10 @@ ir::ExportedProgram load_pt2_archive(const ZipArchive& zip, const std::string& r
                            " programs and none is named 'model'");
   }
   read_graph_json(zip, models_dir + model + ".json", limits, ep);
+  if (parts == Parts::GraphAndSampleInputs) {
+    read_sample_inputs(zip, root + "data/sample_inputs/" + model + ".pt", limits, budget, ep);
+    return ep;
+  }
 
   const std::string wdir = root + "data/weights/";
   const std::string cdir = root + "data/constants/";
@@ -164,10 +172,11 @@ ir::ExportedProgram load_pt2_archive(const ZipArchive& zip, const std::string& r
     constants = load_torch_save_dict(zip.read(cdir + model + ".pt"), cwhere, limits, budget);
   }
   bind_weights(ep, weights, wwhere, constants, cwhere, where + ": " + models_dir + model + ".json");
+  read_sample_inputs(zip, root + "data/sample_inputs/" + model + ".pt", limits, budget, ep);
   return ep;
 }
 
-ir::ExportedProgram load_legacy(const ZipArchive& zip, const ReadLimits& limits, ByteBudget& budget) {
+ir::ExportedProgram load_legacy(const ZipArchive& zip, const ReadLimits& limits, ByteBudget& budget, Parts parts) {
   ir::ExportedProgram ep;
   ep.info.layout = "legacy zip";
   const std::string where = zip.display();
@@ -179,6 +188,10 @@ ir::ExportedProgram load_legacy(const ZipArchive& zip, const ReadLimits& limits,
     if (!ok) throw FormatError(where + ": version: '" + v.substr(0, 32) + "' is not a version number");
   }
   read_graph_json(zip, "serialized_exported_program.json", limits, ep);
+  if (parts == Parts::GraphAndSampleInputs) {
+    read_sample_inputs(zip, "serialized_example_inputs.pt", limits, budget, ep);
+    return ep;
+  }
   TensorMap weights, constants;
   std::string wwhere = where + ": serialized_state_dict.pt", cwhere = where + ": serialized_constants.pt";
   for (const char* name : {"serialized_state_dict.pt", "serialized_state_dict.json"}) {
@@ -196,13 +209,14 @@ ir::ExportedProgram load_legacy(const ZipArchive& zip, const ReadLimits& limits,
     }
   }
   bind_weights(ep, weights, wwhere, constants, cwhere, where + ": serialized_exported_program.json");
+  read_sample_inputs(zip, "serialized_example_inputs.pt", limits, budget, ep);
   return ep;
 }
 
 using ReleaseHook = std::function<void(const std::byte*, std::size_t)>;
 
 ir::ExportedProgram load_archive(const std::byte* data, std::size_t size, const std::string& display_name,
-                                 const ReadLimits& limits, const ReleaseHook& release) {
+                                 const ReadLimits& limits, const ReleaseHook& release, Parts parts) {
   ByteBudget budget(limits.max_total_bytes);
   ZipArchive zip(data, size, display_name, limits, budget);
   if (release) zip.on_entry_read(release);
@@ -214,9 +228,9 @@ ir::ExportedProgram load_archive(const std::byte* data, std::size_t size, const 
       throw UnsupportedError(display_name + ": " + root + "archive_format: '" + fmt.substr(0, 32) +
                              "' archives are not supported (expected 'pt2')");
     }
-    ep = load_pt2_archive(zip, root, limits, budget);
+    ep = load_pt2_archive(zip, root, limits, budget, parts);
   } else if (zip.contains("serialized_exported_program.json")) {
-    ep = load_legacy(zip, limits, budget);
+    ep = load_legacy(zip, limits, budget, parts);
   } else if (zip.contains(root + "constants.pkl") && zip.contains(root + "data.pkl")) {
     throw UnsupportedError(display_name + ": a TorchScript archive, not a torch.export .pt2");
   } else if (zip.contains(root + "data.pkl")) {
@@ -233,7 +247,7 @@ ir::ExportedProgram load_archive(const std::byte* data, std::size_t size, const 
 ir::ExportedProgram load_pt2_from_memory(const std::byte* data, std::size_t size,
                                          const std::string& display_name,
                                          const ReadLimits& limits) {
-  return load_archive(data, size, display_name, limits, nullptr);
+  return load_archive(data, size, display_name, limits, nullptr, Parts::All);
 }
 
 ir::ExportedProgram load_pt2_from_memory(const std::vector<std::byte>& bytes,
@@ -242,16 +256,28 @@ ir::ExportedProgram load_pt2_from_memory(const std::vector<std::byte>& bytes,
   return load_pt2_from_memory(bytes.data(), bytes.size(), display_name, limits);
 }
 
-ir::ExportedProgram load_pt2(const std::string& path, const ReadLimits& limits) {
+namespace {
+
+ir::ExportedProgram load_file(const std::string& path, const ReadLimits& limits, Parts parts) {
   // Mapped, not read whole: each entry's pages are dropped once its bytes are
   // copied out, so the archive costs its weights once (plus one entry).
   auto file = ir::MappedFile::open(path, "archive");
   const auto bytes = file->bytes();
   ir::ExportedProgram ep = load_archive(bytes.data(), bytes.size(), path, limits,
-                                        [&file](const std::byte* p, std::size_t n) { file->release(p, n); });
+                                        [&file](const std::byte* p, std::size_t n) { file->release(p, n); }, parts);
   // A file that shrank while it was read has had zeros read in its place.
   if (file->damaged()) throw FormatError(path + ": the file changed (shrank) while it was read");
   return ep;
+}
+
+}  // namespace
+
+ir::ExportedProgram load_pt2(const std::string& path, const ReadLimits& limits) {
+  return load_file(path, limits, Parts::All);
+}
+
+ir::ExportedProgram load_pt2_graph_and_sample_inputs(const std::string& path, const ReadLimits& limits) {
+  return load_file(path, limits, Parts::GraphAndSampleInputs);
 }
 
 }  // namespace atenrt::frontend

@@ -16,6 +16,10 @@ namespace atenrt::frontend {
 
 ir::ExportedProgram load_pt2(const std::string& path, const ReadLimits& limits = {});
 
+// The graph and the archive's sample inputs, without reading the weights
+// (what `run` and `bench` need to feed a model its archive's own inputs).
+ir::ExportedProgram load_pt2_graph_and_sample_inputs(const std::string& path, const ReadLimits& limits = {});
+
 // The same from bytes in memory; `display_name` stands for the file in messages.
 ir::ExportedProgram load_pt2_from_memory(const std::vector<std::byte>& bytes,
                                          const std::string& display_name,

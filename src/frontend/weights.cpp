@@ -223,6 +223,48 @@ std::vector<std::pair<std::string, Tensor>> load_torch_save_outputs(const std::v
   return out;
 }
 
+std::vector<Tensor> load_torch_save_tensor_leaves(const std::vector<std::byte>& bytes, const std::string& display,
+                                                  const ReadLimits& limits, ByteBudget& budget) {
+  ZipArchive zip(bytes.data(), bytes.size(), display, limits, budget);
+  TorchSave ts = read_torch_save(zip, limits);
+  std::vector<Tensor> out;
+  // The arena's containers can hold each other in cycles or share items: the
+  // depth bound ends cycles, the visit bound ends shared items re-walked.
+  constexpr int kMaxDepth = 32;
+  const std::size_t max_visits = 4 * ts.pickle.values.size() + 16;
+  std::size_t visits = 0;
+  auto walk = [&](auto&& self, std::size_t index, const std::string& where, int depth) -> void {
+    if (++visits > max_visits) throw FormatError(display + ": " + where + ": the object refers to its parts over and over");
+    const auto& v = ts.pickle.at(index);
+    switch (v.kind) {
+      case pickle::Kind::Tensor:
+        out.push_back(tensor_of(ts, index, display + ": " + where, budget).contiguous());
+        return;
+      case pickle::Kind::Tuple:
+      case pickle::Kind::List:
+      case pickle::Kind::Dict: {
+        if (depth >= kMaxDepth) throw FormatError(display + ": " + where + " is nested deeper than 32");
+        const bool dict = v.kind == pickle::Kind::Dict;
+        for (std::size_t i = dict ? 1 : 0; i < v.items.size(); i += dict ? 2 : 1) {
+          std::string at = where + "[" + std::to_string(dict ? i / 2 : i) + "]";
+          if (dict && ts.pickle.at(v.items[i - 1]).kind == pickle::Kind::String) {
+            at = where + "['" + ts.pickle.at(v.items[i - 1]).s + "']";
+          }
+          self(self, v.items[i], at, depth + 1);
+        }
+        return;
+      }
+      case pickle::Kind::Global:
+      case pickle::Kind::Storage:
+        throw FormatError(display + ": " + where + " is a " + pickle::kind_name(v.kind) + " where a value belongs");
+      default:
+        return;
+    }
+  };
+  walk(walk, ts.pickle.root, "the saved object", 0);
+  return out;
+}
+
 TensorMap load_payload_config(const ZipArchive& zip, const std::string& dir,
                               const std::string& config_entry, const ReadLimits& limits,
                               ByteBudget& budget) {

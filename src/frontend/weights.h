@@ -31,6 +31,14 @@ std::vector<std::pair<std::string, Tensor>> load_torch_save_outputs(const std::v
                                                                    const std::string& display,
                                                                    const ReadLimits& limits, ByteBudget& budget);
 
+// A torch.save zip of any nesting (up to 32 deep) of tuples, lists and dicts,
+// as the `(args, kwargs)` of an archive's sample inputs: its tensor leaves,
+// depth first, dict values in order. Numbers, strings, booleans and None are
+// leaves that are skipped (constant inputs); a global or storage where a value
+// belongs is a FormatError naming `display` and where in the object.
+std::vector<Tensor> load_torch_save_tensor_leaves(const std::vector<std::byte>& bytes, const std::string& display,
+                                                  const ReadLimits& limits, ByteBudget& budget);
+
 // A PayloadConfig (`config_entry`, e.g. "model/data/weights/model_weights_config.json")
 // whose payload files sit in `dir` ("model/data/weights/").
 TensorMap load_payload_config(const ZipArchive& zip, const std::string& dir,

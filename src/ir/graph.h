@@ -128,9 +128,21 @@ struct ArchiveInfo {
   std::vector<std::string> verifiers;
 };
 
+// The example inputs an archive carries (data/sample_inputs/<model>.pt in
+// torch >= 2.8, serialized_example_inputs.pt before): the tensor leaves of the
+// `(args, kwargs)` torch.export was called with, in the order of the graph's
+// tensor user inputs. A convenience for `run`/`bench`, never needed to compile.
+struct SampleInputs {
+  std::string entry;          // the zip entry they came from; empty when there is none
+  std::vector<Tensor> tensors;
+  std::string unavailable;    // why they cannot be used, naming the file and entry (empty when usable)
+  bool usable() const { return !entry.empty() && unavailable.empty(); }
+};
+
 struct ExportedProgram {
   ArchiveInfo info;
   Graph graph;
+  SampleInputs sample_inputs;
 };
 
 }  // namespace atenrt::ir

@@ -46,6 +46,7 @@ std::string header_value(const std::string& header, const std::string& key, cons
   }
   end = header.find_first_of(",}", start);
   if (end == std::string::npos) throw FormatError(where + ": .npy header is malformed");
+  while (end > start && header[end - 1] == ' ') --end;  // a Python literal may have spaces before the comma
   return header.substr(start, end - start);
 }
 
@@ -54,7 +55,21 @@ struct NpyHeader {
   std::vector<std::int64_t> shape;
   std::size_t data_start = 0;  // bytes of magic + header
   std::uint64_t data_bytes = 0;
+  bool fortran_order = false;  // payload is column-major (numpy.asfortranarray, MATLAB exports)
 };
+
+// The payload bytes of `h` (in h's order) as a row-major tensor.
+Tensor row_major(const NpyHeader& h, Tensor payload) {
+  if (!h.fortran_order || h.shape.size() < 2) return payload;
+  // Column-major: the first dimension is the fastest.
+  std::vector<std::int64_t> strides(h.shape.size());
+  std::int64_t step = 1;
+  for (std::size_t d = 0; d < h.shape.size(); ++d) {
+    strides[d] = step;
+    step *= std::max<std::int64_t>(h.shape[d], 1);
+  }
+  return Tensor(payload.storage(), h.dtype, h.shape, strides, 0).contiguous();
+}
 
 constexpr std::size_t kMaxHeaderBytes = 1 << 16;  // numpy itself refuses headers over 10000
 
@@ -90,8 +105,9 @@ NpyHeader parse_header(const std::string& bytes, const std::string& where) {
   if (header_start + header_len > bytes.size()) throw FormatError(where + ": truncated .npy header");
   const std::string header = bytes.substr(header_start, header_len);
   const std::string descr = header_value(header, "descr", where);
-  if (header_value(header, "fortran_order", where) != "False") {
-    throw FormatError(where + ": Fortran-ordered arrays are not supported; save a C-contiguous array");
+  const std::string order = header_value(header, "fortran_order", where);
+  if (order != "False" && order != "True") {
+    throw FormatError(where + ": .npy 'fortran_order' is '" + order.substr(0, 16) + "', not True or False");
   }
   std::optional<DType> dtype;
   for (const auto& d : kDescrs) {
@@ -103,6 +119,7 @@ NpyHeader parse_header(const std::string& bytes, const std::string& where) {
   if (!dtype) throw FormatError(where + ": unsupported array dtype '" + descr + "'");
   NpyHeader h;
   h.dtype = *dtype;
+  h.fortran_order = order == "True";
   std::string shape_text = header_value(header, "shape", where);
   static const std::regex number("[0-9]+");
   for (auto it = std::sregex_iterator(shape_text.begin(), shape_text.end(), number);
@@ -190,7 +207,7 @@ Tensor read_member(zip_t* archive, zip_uint64_t index, const std::string& where,
   const zip_int64_t r = zip_fread(file.get(), &extra, 1);  // also makes libzip check the CRC
   if (r < 0) throw FormatError(where + ": cannot read the array (" + zip_file_strerror(file.get()) + ")");
   if (r > 0) throw FormatError(where + ": member holds more bytes than its header needs");
-  return t;
+  return row_major(h, std::move(t));
 }
 
 }  // namespace
@@ -204,7 +221,7 @@ Tensor parse_npy(const std::string& bytes, const std::string& where) {
   }
   Tensor t(h.dtype, h.shape);
   if (h.data_bytes) std::memcpy(t.raw_mutable_data(), bytes.data() + h.data_start, h.data_bytes);
-  return t;
+  return row_major(h, std::move(t));
 }
 
 std::string serialize_npy(const Tensor& tensor) {

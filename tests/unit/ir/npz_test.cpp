@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -40,6 +41,31 @@ TEST(Npz, RejectsPayloadShorterThanShape) {
   std::string npy = serialize_npy(a);
   npy.resize(npy.size() - 4);
   EXPECT_THROW(parse_npy(npy, "x.npy"), FormatError);
+}
+
+// numpy.asfortranarray(np.arange(6).reshape(2, 3)) saves its payload column
+// by column (0 3 1 4 2 5): read back, it is the same 2x3 array row by row.
+TEST(Npz, FortranOrderedArraysAreReadRowMajor) {
+  Tensor c_order(DType::Int32, {2, 3});
+  for (int i = 0; i < 6; ++i) c_order.mutable_data<std::int32_t>()[i] = i;
+  std::string npy = serialize_npy(c_order);
+  const auto flag = npy.find("'fortran_order': False");
+  ASSERT_NE(flag, std::string::npos);
+  npy.replace(flag, 22, "'fortran_order': True ");  // same header length
+  const std::int32_t column_major[6] = {0, 3, 1, 4, 2, 5};
+  std::memcpy(npy.data() + npy.size() - sizeof(column_major), column_major, sizeof(column_major));
+  const Tensor t = parse_npy(npy, "f.npy");
+  ASSERT_EQ(t.sizes(), (std::vector<std::int64_t>{2, 3}));
+  ASSERT_TRUE(t.is_contiguous());
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(t.data<std::int32_t>()[i], i) << i;
+  // A flag that is neither True nor False is refused naming it.
+  npy.replace(flag, 22, "'fortran_order': Maybe");
+  try {
+    parse_npy(npy, "f.npy");
+    FAIL();
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("'fortran_order' is 'Maybe'"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Npz, RejectsGarbageFile) {
