@@ -231,7 +231,7 @@ std::vector<Tensor> load_torch_save_tensor_leaves(const std::vector<std::byte>& 
   // The arena's containers can hold each other in cycles or share items: the
   // depth bound ends cycles, the visit bound ends shared items re-walked.
   constexpr int kMaxDepth = 32;
-  const std::size_t max_visits = 4 * ts.pickle.values.size() + 16;
+  const std::size_t max_visits = 4 * ts.pickle.values.size() + 64;
   std::size_t visits = 0;
   auto walk = [&](auto&& self, std::size_t index, const std::string& where, int depth) -> void {
     if (++visits > max_visits) throw FormatError(display + ": " + where + ": the object refers to its parts over and over");

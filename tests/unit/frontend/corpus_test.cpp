@@ -1,6 +1,7 @@
 // Every hostile file in tests/corpus/bad must end in a clean atenrt error of
 // the expected class whose message contains the expected text
-// (tests/corpus/expected.tsv, written by make_corpus.py).
+// (tests/corpus/expected.tsv, written by make_corpus.py); class SampleInputs:
+// the program loads and its sample inputs are unusable for that reason.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -56,8 +57,14 @@ TEST(Corpus, EveryBadFileFailsCleanly) {
     const std::string path = std::string(ATENRT_CORPUS_DIR) + "/bad/" + c.file;
     std::string got_class, message;
     try {
-      load_pt2(path);
+      // Sample inputs are never needed to compile: a hostile entry loads the
+      // program and says why they cannot be used, naming the file and entry.
+      const auto ep = load_pt2(path);
       got_class = "none";
+      if (!ep.sample_inputs.unavailable.empty()) {
+        got_class = "SampleInputs", message = ep.sample_inputs.unavailable;
+        EXPECT_TRUE(ep.sample_inputs.tensors.empty());
+      }
     } catch (const atenrt::FormatError& e) {
       got_class = "FormatError", message = e.what();
     } catch (const atenrt::UnsupportedError& e) {

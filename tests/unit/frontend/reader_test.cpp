@@ -145,6 +145,24 @@ TEST(Reader, MissingFileIsAFormatError) {
   }
 }
 
+// The legacy fixture carries torch.save(((zeros(2, 4),), {})); the others none.
+TEST(Reader, SampleInputsAreReadWithAndWithoutTheWeights) {
+  for (const auto& ep : {load_pt2(valid("program_legacy.pt2")),
+                         frontend::load_pt2_graph_and_sample_inputs(valid("program_legacy.pt2"))}) {
+    const ir::SampleInputs& s = ep.sample_inputs;
+    EXPECT_EQ(s.entry, "serialized_example_inputs.pt");
+    EXPECT_TRUE(s.usable()) << s.unavailable;
+    ASSERT_EQ(s.tensors.size(), 1u);
+    EXPECT_EQ(s.tensors[0].dtype(), DType::Float32);
+    EXPECT_EQ(s.tensors[0].sizes(), (std::vector<std::int64_t>{2, 4}));
+    EXPECT_EQ(values<float>(s.tensors[0]), std::vector<float>(8, 0.0f));
+  }
+  EXPECT_TRUE(frontend::load_pt2_graph_and_sample_inputs(valid("program_legacy.pt2")).graph.weights.empty());
+  const auto raw = load_pt2(valid("program_raw.pt2"));
+  EXPECT_TRUE(raw.sample_inputs.entry.empty());
+  EXPECT_FALSE(raw.sample_inputs.usable());
+}
+
 TEST(Reader, MemoryLimitIsEnforced) {
   frontend::ReadLimits tight;
   tight.max_total_bytes = 1000;  // the payloads alone exceed this
