@@ -97,11 +97,17 @@ class NodeInfo {
 //                softplus(alpha=beta,beta=threshold) clip(alpha=min,beta=max)
 //                gelu_erf gelu_tanh hard_sigmoid(alpha,beta) hard_swish silu mish
 //   elementwise: add sub mul div pow min max floor_div trunc_div remainder fmod
-//                eq ne lt le gt ge and or xor bit_and bit_or bit_xor  (one dtype; comparisons
-//                give bool; bit_* take integers)
+//                eq ne lt le gt ge and or xor bit_and bit_or bit_xor zeta igamma igammac
+//                nextafter chebyshev_t chebyshev_u chebyshev_v chebyshev_w
+//                shifted_chebyshev_t shifted_chebyshev_u shifted_chebyshev_v
+//                shifted_chebyshev_w hermite_h hermite_he laguerre_l legendre_p
+//                (one dtype; comparisons give bool; bit_* take integers; zeta onwards
+//                floating, the polynomials taking x and the degree)
 //   unary:       exp log log2 log10 log1p expm1 sqrt rsqrt abs neg reciprocal sin
 //                cos tan asin acos atan sinh cosh asinh acosh atanh erf floor ceil
-//                round trunc sign not isnan isinf lgamma digamma erfinv erfc i0
+//                round trunc sign not isnan isinf lgamma digamma erfinv erfc i0 i0e i1
+//                i1e bessel_j0 bessel_j1 bessel_y0 bessel_y1 k0 k1 k0e k1e
+//                spherical_bessel_j0 airy_ai erfcx trigamma frexp_mantissa frexp_exponent
 //   reduce:      sum mean prod max min argmax argmin any all
 class ConverterContext : public NodeInfo {
  public:

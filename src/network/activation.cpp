@@ -13,7 +13,9 @@ constexpr std::array<std::string_view, kUnaryOpCount> kUnaryNames = {
     "exp",  "log",   "log2",  "log10", "log1p", "expm1", "sqrt",  "rsqrt", "abs",  "neg",  "reciprocal",
     "sin",  "cos",   "tan",   "asin",  "acos",  "atan",  "sinh",  "cosh",  "asinh", "acosh", "atanh",
     "erf",  "floor", "ceil",  "round", "trunc", "sign",  "not",   "isnan", "isinf", "lgamma", "digamma",
-    "erfinv", "erfc", "i0"};
+    "erfinv", "erfc", "i0", "i0e", "i1", "i1e", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+    "k0", "k1", "k0e", "k1e", "spherical_bessel_j0", "airy_ai", "erfcx", "trigamma", "frexp_mantissa",
+    "frexp_exponent"};
 }  // namespace
 
 std::string_view activation_op_name(ActivationOp op) {

@@ -8,7 +8,10 @@ namespace atenrt::network {
 namespace {
 constexpr std::array<std::string_view, kElementwiseOpCount> kNames = {
     "add", "sub", "mul", "div", "pow", "min", "max", "floor_div", "trunc_div", "remainder",
-    "fmod", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "xor", "bit_and", "bit_or", "bit_xor"};
+    "fmod", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "xor", "bit_and", "bit_or", "bit_xor",
+    "zeta", "igamma", "igammac", "nextafter", "chebyshev_t", "chebyshev_u", "chebyshev_v", "chebyshev_w",
+    "shifted_chebyshev_t", "shifted_chebyshev_u", "shifted_chebyshev_v", "shifted_chebyshev_w",
+    "hermite_h", "hermite_he", "laguerre_l", "legendre_p"};
 }  // namespace
 
 std::string_view elementwise_op_name(ElementwiseOp op) {
@@ -19,6 +22,10 @@ std::string_view elementwise_op_name(ElementwiseOp op) {
 bool is_comparison_or_logical(ElementwiseOp op) {
   return static_cast<int>(op) >= static_cast<int>(ElementwiseOp::Equal) &&
          static_cast<int>(op) <= static_cast<int>(ElementwiseOp::Xor);
+}
+
+bool is_special_function(ElementwiseOp op) {
+  return static_cast<int>(op) >= static_cast<int>(ElementwiseOp::Zeta);
 }
 
 namespace detail {
@@ -44,6 +51,9 @@ Descs infer(const InferContext& ctx, const ElementwiseParams& p) {
   const bool bitwise = p.op == ElementwiseOp::BitAnd || p.op == ElementwiseOp::BitOr || p.op == ElementwiseOp::BitXor;
   if (bitwise && !is_integral(a.dtype)) {
     ctx.fail(op + " needs integer inputs, got " + std::string(dtype_name(a.dtype)));
+  }
+  if (is_special_function(p.op) && !is_floating(a.dtype)) {
+    ctx.fail(op + " needs floating inputs, got " + std::string(dtype_name(a.dtype)) + " (cast first)");
   }
   if (p.op == ElementwiseOp::Div && !is_floating(a.dtype)) {
     ctx.fail("div (true division) needs floating inputs, got " + std::string(dtype_name(a.dtype)) +

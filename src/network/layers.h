@@ -107,10 +107,29 @@ enum class ElementwiseOp : std::uint8_t {
   BitAnd,  // bitwise, integer dtypes only (bool uses the logical ops)
   BitOr,
   BitXor,
+  // Special functions of two arguments (reference/special_functions.h; floating dtypes only).
+  Zeta,       // Hurwitz zeta(a, b)
+  Igamma,     // regularized lower incomplete gamma P(a, b)
+  Igammac,    // regularized upper incomplete gamma Q(a, b)
+  NextAfter,  // the next value of a's dtype after a toward b
+  // Orthogonal polynomials of x = a and degree n = b (truncated to an integer).
+  ChebyshevT,
+  ChebyshevU,
+  ChebyshevV,
+  ChebyshevW,
+  ShiftedChebyshevT,
+  ShiftedChebyshevU,
+  ShiftedChebyshevV,
+  ShiftedChebyshevW,
+  HermiteH,
+  HermiteHe,
+  LaguerreL,
+  LegendreP,
 };
-inline constexpr int kElementwiseOpCount = 23;
+inline constexpr int kElementwiseOpCount = 39;
 std::string_view elementwise_op_name(ElementwiseOp op);
 bool is_comparison_or_logical(ElementwiseOp op);  // output is bool
+bool is_special_function(ElementwiseOp op);       // Zeta and after: floating inputs only
 
 struct ElementwiseParams {
   ElementwiseOp op = ElementwiseOp::Add;
@@ -155,8 +174,25 @@ enum class UnaryOp : std::uint8_t {
   Erfinv,
   Erfc,
   I0,
+  I0e,  // exp(-|x|) I0(x)
+  I1,
+  I1e,  // exp(-|x|) I1(x)
+  BesselJ0,
+  BesselJ1,
+  BesselY0,
+  BesselY1,
+  K0,   // modified Bessel function of the second kind
+  K1,
+  K0e,  // exp(x) K0(x)
+  K1e,  // exp(x) K1(x)
+  SphericalBesselJ0,
+  AiryAi,
+  Erfcx,          // exp(x^2) erfc(x)
+  Trigamma,       // polygamma(1, x)
+  FrexpMantissa,  // torch.frexp's mantissa in [0.5, 1), and 0, inf, NaN as they are
+  FrexpExponent,  // torch.frexp's exponent, as a number of x's dtype (0 for 0, inf, NaN)
 };
-inline constexpr int kUnaryOpCount = 36;
+inline constexpr int kUnaryOpCount = 53;
 std::string_view unary_op_name(UnaryOp op);
 // Ops defined on integer (and bool) inputs as well as floating ones; the
 // others need a floating input.

@@ -106,7 +106,7 @@ Outs kernel(const KernelContext& ctx, const UnaryParams& p) {
   const Tensor& x = ctx.in(0);
   if (is_floating(x.dtype())) {
     auto v = load_f64(x);
-    for (auto& e : v) e = math::unary(p.op, e);
+    for (auto& e : v) e = math::unary_in(x.dtype(), p.op, e);
     return {make_f64(ctx.out().dtype, ctx.out().dims, v)};
   }
   if (x.dtype() == DType::Bool && (p.op == UnaryOp::Neg)) ctx.fail("neg of bool is not defined");
@@ -123,7 +123,8 @@ Outs kernel(const KernelContext& ctx, const ElementwiseParams& p) {
     const auto a = load_f64(ctx.in(0));
     const auto b = load_f64(ctx.in(1));
     std::vector<double> y(ma.size());
-    for (std::size_t i = 0; i < y.size(); ++i) y[i] = math::binary(p.op, a[ma[i]], b[mb[i]]);
+    const DType dt = ctx.in(0).dtype();
+    for (std::size_t i = 0; i < y.size(); ++i) y[i] = math::binary_in(dt, p.op, a[ma[i]], b[mb[i]]);
     return {make_f64(ctx.out().dtype, out, y)};
   }
   const auto a = load_i64(ctx.in(0));

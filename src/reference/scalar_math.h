@@ -13,13 +13,19 @@
 #include <optional>
 #include <utility>
 
+#include "ir/element.h"
 #include "network/layers.h"
+#include "reference/special_functions.h"
 
 namespace atenrt::reference::math {
 
 using network::ActivationOp;
 using network::ElementwiseOp;
 using network::UnaryOp;
+using ir::bf16_to_float;
+using ir::float_to_bf16;
+using ir::float_to_half;
+using ir::half_to_float;
 
 inline constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
 inline constexpr double kSeluScale = 1.0507009873554804934193349852946;
@@ -165,8 +171,41 @@ inline double unary(UnaryOp op, double x) {
     case UnaryOp::Erfinv: return erfinv(x);
     case UnaryOp::Erfc: return std::erfc(x);
     case UnaryOp::I0: return bessel_i0(x);
+    case UnaryOp::I0e: return bessel_i0e(x);
+    case UnaryOp::I1: return bessel_i1(x);
+    case UnaryOp::I1e: return bessel_i1e(x);
+    case UnaryOp::BesselJ0: return bessel_j0(x);
+    case UnaryOp::BesselJ1: return bessel_j1(x);
+    case UnaryOp::BesselY0: return bessel_y0(x);
+    case UnaryOp::BesselY1: return bessel_y1(x);
+    case UnaryOp::K0: return bessel_k0(x);
+    case UnaryOp::K1: return bessel_k1(x);
+    case UnaryOp::K0e: return bessel_k0e(x);
+    case UnaryOp::K1e: return bessel_k1e(x);
+    case UnaryOp::SphericalBesselJ0: return spherical_bessel_j0(x);
+    case UnaryOp::AiryAi: return airy_ai(x);
+    case UnaryOp::Erfcx: return erfcx(x);
+    case UnaryOp::Trigamma: return trigamma(x);
+    case UnaryOp::FrexpMantissa: {
+      if (!std::isfinite(x)) return x;
+      int e = 0;
+      return std::frexp(x, &e);
+    }
+    case UnaryOp::FrexpExponent: {
+      if (!std::isfinite(x)) return 0.0;
+      int e = 0;
+      std::frexp(x, &e);
+      return e;
+    }
   }
   return x;
+}
+
+// unary() for a value of the given dtype: what torch computes in float for a float32 tensor
+// (where rounding decides a result, as trigamma next to its poles) runs in float here too.
+inline double unary_in(DType dt, UnaryOp op, double x) {
+  if (dt == DType::Float32 && op == UnaryOp::Trigamma) return trigamma(static_cast<float>(x));
+  return unary(op, x);
 }
 
 // Python-style floor division of doubles, as torch's div_floor.
@@ -212,8 +251,33 @@ std::pair<double, double> mean_inv_std(const T* v, std::int64_t n, double eps) {
   return {mean, 1.0 / std::sqrt(var + eps)};
 }
 
+// The next value of the dtype after a toward b (torch.nextafter): one step of the format's bits.
+inline double next_after(DType dt, double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return kNaN;
+  if (a == b) return b;
+  // Sign-magnitude 16-bit formats: away from zero is +1 on the magnitude, toward it -1.
+  auto step16 = [up = b > a](std::uint16_t bits) -> std::uint16_t {
+    if ((bits & 0x7fffu) == 0) return up ? 0x0001u : 0x8001u;
+    const bool negative = (bits & 0x8000u) != 0;
+    return static_cast<std::uint16_t>(up != negative ? bits + 1u : bits - 1u);
+  };
+  switch (dt) {
+    case DType::Float32: return std::nextafter(static_cast<float>(a), static_cast<float>(b));
+    case DType::BFloat16: return bf16_to_float(step16(float_to_bf16(static_cast<float>(a))));
+    case DType::Float16: return half_to_float(step16(float_to_half(static_cast<float>(a))));
+    default: return std::nextafter(a, b);
+  }
+}
+
+inline std::optional<Polynomial> polynomial_of(ElementwiseOp op) {
+  const int k = static_cast<int>(op) - static_cast<int>(ElementwiseOp::ChebyshevT);
+  if (k < 0 || k > static_cast<int>(Polynomial::LegendreP)) return std::nullopt;
+  return static_cast<Polynomial>(k);
+}
+
 inline double binary(ElementwiseOp op, double a, double b) {
   if (const auto c = compare(op, a, b)) return *c;
+  if (const auto kind = polynomial_of(op)) return orthogonal_polynomial(*kind, a, b);
   switch (op) {
     case ElementwiseOp::Add: return a + b;
     case ElementwiseOp::Sub: return a - b;
@@ -231,8 +295,22 @@ inline double binary(ElementwiseOp op, double a, double b) {
       return mod;
     }
     case ElementwiseOp::Fmod: return std::fmod(a, b);
-    default: return 0.0;  // comparisons: above
+    case ElementwiseOp::Zeta: return hurwitz_zeta(a, b);
+    case ElementwiseOp::Igamma: return igamma(a, b);
+    case ElementwiseOp::Igammac: return igammac(a, b);
+    case ElementwiseOp::NextAfter: return next_after(DType::Float64, a, b);
+    default: return 0.0;  // comparisons and polynomials: above
   }
+}
+
+// binary() for values of the given dtype: nextafter steps in that dtype, and the polynomials'
+// recurrences run in float for float32 as torch's do (overflow there turns into NaN).
+inline double binary_in(DType dt, ElementwiseOp op, double a, double b) {
+  if (op == ElementwiseOp::NextAfter) return next_after(dt, a, b);
+  if (const auto kind = polynomial_of(op); kind && dt == DType::Float32) {
+    return orthogonal_polynomial(*kind, static_cast<float>(a), static_cast<float>(b));
+  }
+  return binary(op, a, b);
 }
 
 // Max/min selection as torch's max/amax/argmax/max_pool: NaN beats every

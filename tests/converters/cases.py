@@ -240,7 +240,48 @@ _GAMMA_AT = [0.0, -0.0, -1.0, -2.5, 1e-8, 0.5, 1.0, 2.5, 7.3, 30.0, float("inf")
 case("lgamma", "math", torch.lgamma, T(values=_GAMMA_AT))
 case("digamma", "math", torch.digamma, T(values=_GAMMA_AT))
 case("polygamma_0", "math", lambda x: torch.polygamma(0, x), T(3, 4, positive=True))
-case("polygamma_1_refused", "math", lambda x: torch.polygamma(1, x), T(3, 4, positive=True), refused="order n >= 1")
+# torch.special functions as layers of their own (impl/special)
+_BESSEL_AT = [0.0, -0.0, 1e-6, 0.3, -0.7, 1.9, 2.0, 2.5, -5.0, 8.0, 12.5, -16.9, 17.5, 24.0, 31.0, -45.0, 120.0,
+              float("inf"), float("-inf"), float("nan")]
+_POSITIVE_AT = [v for v in _BESSEL_AT if not v < 0]
+for _op, _fn, _at in [("i0e_edges", torch.special.i0e, _BESSEL_AT), ("i1", torch.special.i1, _BESSEL_AT),
+                      ("i1e", torch.special.i1e, _BESSEL_AT), ("bessel_j0", torch.special.bessel_j0, _BESSEL_AT),
+                      ("bessel_j1", torch.special.bessel_j1, _BESSEL_AT), ("bessel_y0", torch.special.bessel_y0, _BESSEL_AT),
+                      ("bessel_y1", torch.special.bessel_y1, _BESSEL_AT),
+                      ("modified_bessel_i0", torch.special.modified_bessel_i0, _BESSEL_AT[:-5]),
+                      ("modified_bessel_i1", torch.special.modified_bessel_i1, _BESSEL_AT[:-5]),
+                      ("modified_bessel_k0", torch.special.modified_bessel_k0, _BESSEL_AT),
+                      ("modified_bessel_k1", torch.special.modified_bessel_k1, _BESSEL_AT),
+                      ("scaled_modified_bessel_k0", torch.special.scaled_modified_bessel_k0, _BESSEL_AT),
+                      ("scaled_modified_bessel_k1", torch.special.scaled_modified_bessel_k1, _BESSEL_AT),
+                      ("spherical_bessel_j0", torch.special.spherical_bessel_j0, _BESSEL_AT),
+                      ("airy_ai", torch.special.airy_ai, [v for v in _BESSEL_AT if v > -40] + [-9.5, 3.5]),
+                      ("erfcx", torch.special.erfcx, _BESSEL_AT + [-26.0, 26.5, 1e4])]:
+    case(_op, "special", _fn, T(values=_at))
+case("bessel_j0_int", "special", torch.special.bessel_j0, T(3, 4, dtype=I64))
+case("polygamma_1", "special", lambda x: torch.polygamma(1, x), T(values=_GAMMA_AT))
+case("polygamma_2", "special", lambda x: torch.polygamma(2, x), T(values=[0.0, -1.0, -2.5, 1e-3, 0.5, 1.0, 2.5, 7.3, 30.0]))
+case("polygamma_4_float64", "special", lambda x: torch.polygamma(4, x), T(3, 4, positive=True, dtype=torch.float64))
+case("zeta", "special", torch.special.zeta, T(values=[1.0, 0.5, 2.0, 2.0, 2.0, 3.0, 2.5, 4.0, 7.0, 40.0]),
+     T(values=[1.0, 1.0, 0.0, -1.0, -1.5, -2.5, -1.5, 0.3, 12.0, 1.5]))
+case("zeta_self_scalar", "special", lambda q: aten.special_zeta.self_scalar(3.0, q), T(3, 4, positive=True))
+case("zeta_other_scalar", "special", lambda x: aten.special_zeta.other_scalar(x, 2.0), T(3, 4, positive=True) )
+case("igamma", "special", torch.igamma, T(values=[0.5, 1.0, 2.0, 5.0, 30.0, 0.0, 0.0, 3.0, float("inf"), 1.0, -1.0]),
+     T(values=[0.3, 1.0, 5.0, 2.0, 29.0, 1.0, 0.0, 0.0, 3.0, float("inf"), 1.0]))
+case("igammac", "special", torch.igammac, T(values=[0.5, 1.0, 2.0, 5.0, 30.0, 0.0, 0.0, 3.0, float("inf"), 1.0, -1.0]),
+     T(values=[0.3, 1.0, 5.0, 2.0, 29.0, 1.0, 0.0, 0.0, 3.0, float("inf"), 1.0]))
+case("nextafter", "special", torch.nextafter, T(values=[0.0, 0.0, 1.0, 1.0, -1.0, float("inf"), 3.0, float("nan")]),
+     T(values=[1.0, -1.0, 2.0, 0.0, -2.0, 0.0, 3.0, 1.0]), rtol=0.0, atol=0.0)
+case("nextafter_float64", "special", torch.nextafter, T(3, 4, dtype=torch.float64), T(4, dtype=torch.float64), rtol=0.0, atol=0.0)
+case("frexp", "special", torch.frexp, T(values=[0.0, -0.0, 1e-40, 0.75, -3.0, 1024.0, float("inf"), float("nan")]))
+_POLY_X = [-1.0, 0.0, 1.0, 0.5, -0.3, 0.9, 1.7, -2.2]
+_POLY_N = [float(n) for n in (0, 1, 2, 3, 5, 7, 9, 12)]
+for _op in ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+            "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+            "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+            "laguerre_polynomial_l", "legendre_polynomial_p"]:
+    _fn = getattr(torch.special, _op)
+    case(_op, "special", _fn, T(values=[[x] for x in _POLY_X]), T(values=_POLY_N + [-1.0]))
 case("erfinv", "math", torch.erfinv, T(values=[-1.0, -0.999, -0.5, 0.0, 0.3, 0.9999, 1.0, 1.5, float("nan")]))
 case("i0", "math", torch.i0, T(values=[-3.0, 0.0, 0.5, 10.0, 50.0, float("inf"), float("nan")]))
 case("i0e", "math", torch.special.i0e, T(values=[-3.0, 0.0, 0.5, 10.0, 50.0, float("nan")]))
@@ -1021,3 +1062,15 @@ for op in ("and", "or", "xor"):
     opcase(f"o_dunder_{op}_scalar", "elementwise", getattr(aten, f"__{op}__").Scalar, T(3, 4, dtype=I32, lo=-9, hi=9), 6)
     opcase(f"o_dunder_{op}_int", "elementwise", getattr(aten, f"__{op}__").Tensor, T(5, dtype=I64, lo=-20, hi=20),
            T(5, dtype=I64, lo=-20, hi=20))
+
+# The Scalar overloads of the polynomials, which torch 1.13's eager dispatch cannot call with a
+# Python number (its reference computes the Tensor form).
+for _op in ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+            "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+            "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+            "laguerre_polynomial_l", "legendre_polynomial_p"]:
+    _fn = getattr(torch.special, _op)
+    opcase(f"o_{_op}_x_scalar", "special", f"aten.special_{_op}.x_scalar", 0.25, T(values=_POLY_N),
+           arg_names=["x", "n"], reference=lambda x, n, f=_fn: f(torch.tensor(x), n))
+    opcase(f"o_{_op}_n_scalar", "special", f"aten.special_{_op}.n_scalar", T(3, 4), 4,
+           arg_names=["x", "n"], reference=lambda x, n, f=_fn: f(x, torch.tensor(float(n))))

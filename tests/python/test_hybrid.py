@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover
 
 # Ops with no converter today, run in the fallback below. Shrink this list as converters land
 # (test_no_converter_ops_still_need_the_fallback says when one has).
-NO_CONVERTER = ["aten.linalg_inv_ex.default", "aten.eye.default", "aten.special_zeta.default",
+NO_CONVERTER = ["aten.linalg_inv_ex.default", "aten.eye.default",
                 "aten._fft_r2c.default"]
 
 

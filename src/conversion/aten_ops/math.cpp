@@ -63,19 +63,9 @@ ATENRT_CONVERTER(kFamily, "aten.erfinv.default")(const Scope& s, const NodeArgs&
 ATENRT_CONVERTER(kFamily, "aten.i0.default")(const Scope& s, const NodeArgs& args) {
   return one(impl::unary::unary(s, args.tensor("self"), UnaryOp::I0));
 }
-Capability polygamma_order(const NodeView& node, const ConversionSettings&) {
-  if (node.literal_int("n").value_or(-1) != 0) {
-    return Capability::no("polygamma of order n >= 1 (only n = 0, digamma; higher orders need the Hurwitz zeta function)");
-  }
-  return Capability::yes();
-}
-ATENRT_CONVERTER(kFamily, "aten.polygamma.default", .validator = polygamma_order)(const Scope& s, const NodeArgs& args) {
-  return one(impl::unary::unary(s, args.tensor("self"), UnaryOp::Digamma));
-}
 ATENRT_CONVERTER(kFamily, "aten.mvlgamma.default")(const Scope& s, const NodeArgs& args) {
   return one(mt::mvlgamma(s, args.tensor("self"), args.i("p")));
 }
-ATENRT_CONVERTER(kFamily, "aten.special_i0e.default")(const Scope& s, const NodeArgs& args) { return one(mt::i0e(s, args.tensor("self"))); }
 ATENRT_CONVERTER(kFamily, "aten.special_log_ndtr.default")(const Scope& s, const NodeArgs& args) { return one(mt::log_ndtr(s, args.tensor("self"))); }
 ATENRT_CONVERTER(kFamily, "aten.special_ndtri.default")(const Scope& s, const NodeArgs& args) { return one(mt::ndtri(s, args.tensor("self"))); }
 ATENRT_CONVERTER(kFamily, "aten.sinc.default")(const Scope& s, const NodeArgs& args) { return one(mt::sinc(s, args.tensor("self"))); }

@@ -127,13 +127,6 @@ NetworkTensor* mvlgamma(const Scope& s, NetworkTensor* x, std::int64_t p) {
   return s.add_elementwise("", sum, k(s, c, x->dtype), ElementwiseOp::Add);
 }
 
-NetworkTensor* i0e(const Scope& s, NetworkTensor* x0) {
-  x0 = floating(s, x0);
-  auto* x = up(s, x0);
-  auto* scale = un(s, un(s, un(s, x, UnaryOp::Abs), UnaryOp::Neg), UnaryOp::Exp);
-  return down(s, s.add_elementwise(x == x0 ? "" : "f32", un(s, x, UnaryOp::I0), scale, ElementwiseOp::Mul), x0->dtype);
-}
-
 NetworkTensor* log_ndtr(const Scope& s, NetworkTensor* x) {
   x = floating(s, x);
   // log(erfc(-x / sqrt 2) / 2)

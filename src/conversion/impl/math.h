@@ -29,7 +29,6 @@ NetworkTensor* erfc(const Scope& s, NetworkTensor* x);
 NetworkTensor* frac(const Scope& s, NetworkTensor* x);
 // sum_{j<p} lgamma(x - j/2) + p(p-1)/4 log(pi)
 NetworkTensor* mvlgamma(const Scope& s, NetworkTensor* x, std::int64_t p);
-NetworkTensor* i0e(const Scope& s, NetworkTensor* x);
 NetworkTensor* log_ndtr(const Scope& s, NetworkTensor* x);
 NetworkTensor* ndtri(const Scope& s, NetworkTensor* x);
 NetworkTensor* sinc(const Scope& s, NetworkTensor* x);

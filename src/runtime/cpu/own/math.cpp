@@ -71,7 +71,7 @@ std::unique_ptr<Kernel> elementwise(const KernelRequest& r) {
     void* z = a.outputs[0];
     if (floating) {
       for_each_broadcast<2>(out_dims, strides, [&](std::int64_t i, const std::array<std::int64_t, 2>& o) {
-        store_f(out, z, i, reference::math::binary(op, load_f(in, x, o[0]), load_f(in, y, o[1])));
+        store_f(out, z, i, reference::math::binary_in(in, op, load_f(in, x, o[0]), load_f(in, y, o[1])));
       });
     } else {
       for_each_broadcast<2>(out_dims, strides, [&](std::int64_t i, const std::array<std::int64_t, 2>& o) {
@@ -111,12 +111,12 @@ std::unique_ptr<Kernel> unary(const KernelRequest& r) {
     return fn_kernel([=](const KernelArgs& a) {
       const auto* x = static_cast<const float*>(a.inputs[0]);
       auto* y = static_cast<float*>(a.outputs[0]);
-      for (std::int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(reference::math::unary(op, x[i]));
+      for (std::int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(reference::math::unary_in(DType::Float32, op, x[i]));
     });
   }
   return fn_kernel([=](const KernelArgs& a) {
     for (std::int64_t i = 0; i < n; ++i) {
-      store_f(out, a.outputs[0], i, reference::math::unary(op, load_f(in, a.inputs[0], i)));
+      store_f(out, a.outputs[0], i, reference::math::unary_in(in, op, load_f(in, a.inputs[0], i)));
     }
   });
 }
