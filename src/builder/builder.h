@@ -60,6 +60,15 @@ int fold_constants(network::Network& net);
 // conv output has no other use and every parameter is constant.
 int fold_batchnorm(network::Network& net);
 int remove_dead_layers(network::Network& net);
+// Moves an activation, or an add of a same-shaped tensor or a single number,
+// from after a pure reshape of a conv/matmul output to before it
+// (`mm -> view -> relu` becomes `mm -> relu -> view`), so that post-op
+// fusion finds it: transformer blocks reshape every linear's 2-d output
+// back to [batch, seq, features] before the activation or residual add.
+int sink_reshapes(network::Network& net);
+// Reshape of a reshape reads the first one's input; a reshape to its input's
+// own dims goes (sink_reshapes leaves such pairs between linear layers).
+int collapse_reshapes(network::Network& net);
 // Network → Program; throws UnsupportedError on dynamic dims unless
 // `allow_dynamic` (a dynamic engine's network, written to its file).
 runtime::Program to_program(const network::Network& net, bool allow_dynamic = false);

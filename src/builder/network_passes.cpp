@@ -117,6 +117,120 @@ int fold_batchnorm(Network& net) {
   return folded;
 }
 
+namespace {
+
+// A Shuffle that only reshapes (no permutation, no run-time shape input):
+// the same bytes in plain layout, so elementwise work commutes with it.
+bool pure_reshape(const network::Layer* l) {
+  if (!l || l->kind() != LayerKind::Shuffle || l->inputs.size() != 1) return false;
+  const auto& p = l->params_as<network::ShuffleParams>();
+  auto identity = [](const network::Dims& perm) {
+    for (std::size_t i = 0; i < perm.size(); ++i) {
+      if (perm[i] != static_cast<std::int64_t>(i)) return false;
+    }
+    return true;
+  };
+  return identity(p.first_perm) && identity(p.second_perm) && l->input(0)->is_static() && l->output()->is_static();
+}
+
+// A conv or matmul, or the end of an elementwise chain after one (the bias
+// add of a linear layer comes as its own Add): what post-op fusion extends.
+bool takes_post_ops(const network::Layer* l) {
+  for (int depth = 0; l && depth < 8; ++depth) {
+    switch (l->kind()) {
+      case LayerKind::MatMul:
+      case LayerKind::Convolution:
+      case LayerKind::Deconvolution:
+        return true;
+      case LayerKind::Activation:
+        l = l->input(0)->producer;
+        break;
+      case LayerKind::Elementwise:
+        if (l->params_as<network::ElementwiseParams>().op != network::ElementwiseOp::Add) return false;
+        l = l->input(0)->producer && takes_post_ops(l->input(0)->producer) ? l->input(0)->producer
+                                                                           : l->input(1)->producer;
+        break;
+      default:
+        return false;
+    }
+  }
+  return false;
+}
+
+// The reshape between `t`'s producer and `t` when that producer is a conv or
+// matmul read only through it: `x = matmul(...); t = reshape(x)`.
+network::Layer* reshape_after_heavy(const Network& net, NetworkTensor* t) {
+  network::Layer* shuffle = t->producer;
+  if (!pure_reshape(shuffle) || t->is_output || net.consumers(t).size() != 1) return nullptr;
+  NetworkTensor* x = shuffle->input(0);
+  if (!takes_post_ops(x->producer) || x->is_output || net.consumers(x).size() != 1) return nullptr;
+  return shuffle;
+}
+
+}  // namespace
+
+int sink_reshapes(Network& net) {
+  int moved = 0;
+  for (auto* layer : net.topological_order()) {
+    const bool activation = layer->kind() == LayerKind::Activation;
+    const bool add = layer->kind() == LayerKind::Elementwise &&
+                     layer->params_as<network::ElementwiseParams>().op == network::ElementwiseOp::Add;
+    if (!activation && !add) continue;
+    int through = -1;  // which input comes through the reshape
+    for (std::size_t i = 0; i < layer->inputs.size() && through < 0; ++i) {
+      if (reshape_after_heavy(net, layer->input(i))) through = static_cast<int>(i);
+    }
+    if (through < 0) continue;
+    NetworkTensor* y = layer->input(through);
+    network::Layer* shuffle = y->producer;
+    NetworkTensor* x = shuffle->input(0);
+    std::vector<NetworkTensor*> inputs{x};
+    if (add) {
+      // The other operand follows into x's dims when it has y's dims (a
+      // residual) or is a single number; other broadcasts stay as they are.
+      NetworkTensor* r = layer->input(1 - through);
+      if (r == y || !r->is_static() || layer->output()->dims != y->dims) continue;
+      if (r->dims == y->dims) {
+        r = net.add_reshape(net.unique_layer_name(r->name + "_reshaped"), r, x->dims);
+      } else if (numel_of(r->dims) != 1 || r->dims.size() > x->dims.size()) {
+        continue;
+      }
+      inputs.insert(inputs.begin() + (1 - through == 0 ? 0 : 1), r);
+    }
+    const std::string layer_name = layer->name, shuffle_name = shuffle->name;
+    auto* moved_layer = net.add_layer(net.unique_layer_name(layer_name), inputs, layer->params);
+    auto* back = net.add_reshape(net.unique_layer_name(shuffle_name), moved_layer->output(), y->dims);
+    net.replace_all_uses(layer->output(), back);
+    remove_if_unused(net, layer);  // and the reshape, which only it read
+    // The moved layers keep the node names they came from (steps, fusions and profiles say them).
+    if (!net.find_layer(layer_name)) net.set_layer_name(moved_layer, layer_name);
+    if (!net.find_layer(shuffle_name)) net.set_layer_name(back->producer, shuffle_name);
+    ++moved;
+  }
+  return moved;
+}
+
+int collapse_reshapes(Network& net) {
+  int collapsed = 0;
+  for (auto* layer : net.topological_order()) {
+    if (!pure_reshape(layer)) continue;
+    NetworkTensor* y = layer->output();
+    network::Layer* inner = layer->input(0)->producer;
+    NetworkTensor* source = pure_reshape(inner) ? inner->input(0) : layer->input(0);
+    if (source->dims == y->dims && !(y->is_output && (source->is_input || source->is_output))) {
+      net.replace_all_uses(y, source);  // a reshape to the same dims, possibly through another
+      remove_if_unused(net, layer);
+    } else if (source != layer->input(0)) {
+      net.set_input(layer, 0, source);  // reshape(reshape(x)) reads x
+      remove_if_unused(net, inner);
+    } else {
+      continue;
+    }
+    ++collapsed;
+  }
+  return collapsed;
+}
+
 int remove_dead_layers(Network& net) { return net.remove_dead_layers(); }
 
 }  // namespace atenrt::builder

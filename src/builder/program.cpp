@@ -152,6 +152,10 @@ runtime::Engine build(network::Network net, const BuilderConfig& config, BuildRe
   check_tensor_sizes(net, resolve_memory_limit(config.engine.max_memory_bytes));
   if (config.constant_folding) r.folded_constants = fold_constants(net);
   if (config.fold_batchnorm) r.folded_batchnorms = fold_batchnorm(net);
+  if (config.fuse_post_ops) {
+    sink_reshapes(net);
+    collapse_reshapes(net);
+  }
   if (config.dead_layer_removal) r.removed_layers = remove_dead_layers(net);
   Program prog = to_program(net);
   // The program holds every weight the engine needs: the network's

@@ -114,6 +114,17 @@ void Network::set_tensor_name(NetworkTensor* tensor, const std::string& name) {
   impl_->tensor_by_name[name] = tensor;
 }
 
+void Network::set_layer_name(Layer* layer, const std::string& name) {
+  if (layer->name == name) return;
+  if (name.empty()) network_error("set_layer_name: empty name for '" + layer->name + "'");
+  if (impl_->layer_by_name.count(name)) {
+    network_error("set_layer_name: '" + layer->name + "' cannot take name '" + name + "': already used");
+  }
+  impl_->layer_by_name.erase(layer->name);
+  layer->name = name;
+  impl_->layer_by_name[name] = layer;
+}
+
 Layer* Network::add_layer(const std::string& name, std::vector<NetworkTensor*> inputs,
                           LayerParams params) {
   const LayerKind kind = kind_of(params);

@@ -88,6 +88,9 @@ class Network {
   void mark_output(NetworkTensor* tensor);
   void unmark_output(NetworkTensor* tensor);
   void set_tensor_name(NetworkTensor* tensor, const std::string& name);
+  // Renames a layer (a pass that replaced a layer gives its name to the
+  // replacement, so steps and reports keep the node's name).
+  void set_layer_name(Layer* layer, const std::string& name);
   const std::vector<NetworkTensor*>& inputs() const { return inputs_; }
   const std::vector<NetworkTensor*>& outputs() const { return outputs_; }
 

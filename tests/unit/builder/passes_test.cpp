@@ -91,6 +91,42 @@ TEST(BatchNormFolding, NotWhenConvOutputHasAnotherUse) {
   EXPECT_EQ(builder::fold_batchnorm(n), 0);
 }
 
+TEST(SinkReshapes, ActivationAndResidualAfterAViewOfALinearLayerFuse) {
+  // A transformer block's shape: x[1, 6, 8] -> view [6, 8] -> matmul + bias -> view [1, 6, 16] -> relu,
+  // then matmul + bias -> view [1, 6, 8] -> + x (residual). The views hid the relu and the residual
+  // add from post-op fusion.
+  auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {1, 6, 8});
+    auto* x2 = n.add_reshape("x2", x, {6, 8});
+    auto* h = n.add_elementwise("b1", n.add_matmul("mm1", x2, n.add_constant("w1", w_({8, 16}, 1))),
+                                n.add_constant("bias1", w_({16}, 2)), ElementwiseOp::Add);
+    auto* r = n.add_activation("relu", n.add_reshape("v1", h, {1, 6, 16}), ActivationOp::Relu);
+    auto* r2 = n.add_reshape("v2", r, {6, 16});
+    auto* o = n.add_elementwise("b2", n.add_matmul("mm2", r2, n.add_constant("w2", w_({16, 8}, 3))),
+                                n.add_constant("bias2", w_({8}, 4)), ElementwiseOp::Add);
+    n.mark_output(n.add_elementwise("residual", n.add_reshape("v3", o, {1, 6, 8}), x, ElementwiseOp::Add));
+    return n;
+  };
+  Network n = make();
+  EXPECT_EQ(builder::sink_reshapes(n), 2);  // relu and the residual add move above their views
+  EXPECT_EQ(builder::collapse_reshapes(n), 1);  // v1 then v2 is the identity
+  builder::remove_dead_layers(n);
+  auto engine = builder::build(make());
+  std::vector<std::string> names;
+  for (const auto& s : engine.steps()) names.push_back(s.name);
+  // x reshaped, mm1 (+bias, +relu), mm2 (+bias, +residual), the view back to [1, 6, 8].
+  EXPECT_EQ(engine.steps().size(), 5u) << ::testing::PrintToString(names);
+  std::size_t fused = 0;
+  for (const auto& s : engine.steps()) fused += s.fused.size();
+  EXPECT_EQ(fused, 4u);
+  EXPECT_EQ(engine.steps()[1].fused, (std::vector<std::string>{"b1", "relu"}));
+  expect_engine_matches_reference(make, {}, 1e-5, "reshapes sunk");
+  BuilderConfig off;
+  off.fuse_post_ops = false;
+  expect_engine_matches_reference(make, off, 1e-5, "not fused");
+}
+
 // ---- fusions: (name, network, fused layers expected in the single step)
 struct FusionCase {
   std::string name;
