@@ -49,13 +49,19 @@ KernelChoice make_binary(const KernelRequest& r) {
     d.insert(d.end(), r.inputs[i].tensor->dims.begin(), r.inputs[i].tensor->dims.end());
     return plain_md(d, dt::f32);
   };
-  const md_t a = expanded(i0), b = expanded(i1), c = plain_md(y.dims, dt::f32);
-  const auto prim = compat::binary(alg, a, b, c, make_attr());
+  // Full-size operands in their own layout (blocked after a convolution),
+  // the result in src0's; a broadcast operand plain.
+  auto operand = [&](int i) {
+    return r.inputs[i].tensor->dims == y.dims ? desc_of(r.inputs[i], dt::f32) : expanded(i);
+  };
+  const md_t a = operand(i0), b = operand(i1);
+  const auto prim = compat::binary(alg, a, b, a, make_attr());
   if (!prim.ok) return {};
   auto k = std::make_unique<PrimitiveKernel>();
-  k->primitive(prim, {{DNNL_ARG_SRC_0, k->input(i0, a)}, {DNNL_ARG_SRC_1, k->input(i1, b)},
-                      {DNNL_ARG_DST, k->output(0, c)}});
-  return {std::move(k), {Layout{}}};
+  const Destination dst = destination(*k, r, a, dt::f32);
+  k->primitive(prim, {{DNNL_ARG_SRC_0, k->input(i0, a)}, {DNNL_ARG_SRC_1, k->input(i1, b)}, {DNNL_ARG_DST, dst.slot}});
+  finish(*k, dst);
+  return {std::move(k), {dst.layout}};
 }
 
 KernelChoice make_cast(const KernelRequest& r) {

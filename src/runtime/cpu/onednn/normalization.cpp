@@ -67,12 +67,42 @@ KernelChoice make_reduction(const KernelRequest& r) {
     for (auto a : p.axes) kept[a < 0 ? a + rank : a] = 1;
   }
   if (kept == x.dims) return {};  // nothing reduced: oneDNN refuses, our copy handles it
-  const md_t src = plain_md(x.dims, dt::f32), dst = plain_md(kept, dt::f32);
-  const auto prim = compat::reduction(alg, src, dst, make_attr());
-  if (!prim.ok) return {};
+  // The source in its layout (a blocked conv output: SE blocks' mean over
+  // H, W); the result is small and plain.
+  // The source in its layout (a blocked conv output: SE blocks' mean over
+  // H, W); a blocked source gets a result in its own format (oneDNN's jit
+  // reduction wants both alike; the reference one is slow), reordered to
+  // plain when the consumers need it.
+  const md_t src = desc_of(r.inputs[0], dt::f32);
+  const md_t plain = plain_md(kept, dt::f32);
+  const bool blocked = !r.inputs[0].layout.is_plain();
+  const md_t dst_any(to_mdims(kept), dt::f32, memory::format_tag::any);
+  // oneDNN 2.6's jit reduction takes plain sources only; a mean over every
+  // spatial dim of a blocked one is a global average pooling, which it runs
+  // in any layout.
+  bool spatial_mean = p.op == R::Mean && rank >= 3 && rank <= 5;
+  for (int d = 0; d < rank; ++d) spatial_mean = spatial_mean && (kept[d] == 1) == (d >= 2 || x.dims[d] == 1);
+  compat::Primitive prim;
+  if (blocked && spatial_mean) {
+    const memory::dims window(x.dims.begin() + 2, x.dims.end());
+    const memory::dims none(window.size(), 0);
+    prim = compat::pooling(dnnl::algorithm::pooling_avg_exclude_padding, src, dst_any, window, window, none, none,
+                           none, make_attr());
+  } else {
+    prim = compat::reduction(alg, src, blocked ? dst_any : plain, make_attr());
+  }
+  if (!prim.ok || (blocked && prim.impl.find("ref") != std::string::npos)) return {};
   auto k = std::make_unique<PrimitiveKernel>();
-  k->primitive(prim, {{DNNL_ARG_SRC, k->input(0, src)}, {DNNL_ARG_DST, k->output(0, dst)}});
-  return {std::move(k), {Layout{}}};
+  if (kept.size() != r.outputs[0]->dims.size()) {  // keepdim=False: the result's dims differ from oneDNN's
+    const int out = prim.dst == plain ? k->output(0, plain) : k->temp(prim.dst);
+    k->primitive(prim, {{DNNL_ARG_SRC, k->input(0, src)}, {DNNL_ARG_DST, out}});
+    if (prim.dst != plain) k->reorder(out, k->output(0, plain));
+    return {std::move(k), {Layout{}}};
+  }
+  const Destination dst = destination(*k, r, prim.dst, dt::f32);
+  k->primitive(prim, {{DNNL_ARG_SRC, k->input(0, src)}, {DNNL_ARG_DST, dst.slot}});
+  finish(*k, dst);
+  return {std::move(k), {dst.layout}};
 }
 
 }  // namespace atenrt::runtime::cpu::onednn

@@ -19,6 +19,13 @@ bool has_zero_dim(const KernelRequest& r) {
   return false;
 }
 
+// Elementwise ops make_binary runs through oneDNN's binary (any layout).
+bool binary_in_layout(const Step& step) {
+  using E = network::ElementwiseOp;
+  const auto op = std::get<network::ElementwiseParams>(step.params).op;
+  return step.post_ops.empty() && (op == E::Add || op == E::Sub || op == E::Mul || op == E::Div);
+}
+
 bool activation_has_chain(const Step& step) {
   return onednn::eltwise_chain(std::get<network::ActivationParams>(step.params)).has_value();
 }
@@ -54,6 +61,15 @@ bool accepts_blocked(const Step& step, std::size_t input, const Program& program
     }
     case LayerKind::Pooling: return input == 0;
     case LayerKind::Activation: return activation_has_chain(step);
+    // A full-size operand of oneDNN's binary (make_binary): the result keeps
+    // its layout, so a squeeze-excitation gate (x * sigmoid(...)) between two
+    // convolutions costs no reorder to plain and back.
+    case LayerKind::Elementwise: return binary_in_layout(step) && t.dims == program.tensors[step.outputs[0]].dims;
+    case LayerKind::Reduce: {  // oneDNN's reduction (make_reduction) reads any layout
+      using R = network::ReduceOp;
+      const auto op = std::get<network::ReduceParams>(step.params).op;
+      return op == R::Sum || op == R::Mean || op == R::Prod;
+    }
     default: return false;
   }
 }
@@ -66,6 +82,7 @@ bool may_produce_blocked(const Step& step, const Program& program) {
     case LayerKind::Deconvolution:
     case LayerKind::Pooling: return true;
     case LayerKind::Activation: return activation_has_chain(step);
+    case LayerKind::Elementwise: return binary_in_layout(step);
     default: return false;
   }
 }
