@@ -69,6 +69,10 @@ int sink_reshapes(network::Network& net);
 // Reshape of a reshape reads the first one's input; a reshape to its input's
 // own dims goes (sink_reshapes leaves such pairs between linear layers).
 int collapse_reshapes(network::Network& net);
+// A matmul operand that is a swap of the last two dims (`q @ k.transpose(-2,
+// -1)`), possibly then reshaped in its leading dims, is read transposed by the
+// matmul itself instead of being copied.
+int fold_transposes_into_matmul(network::Network& net);
 // Network → Program; throws UnsupportedError on dynamic dims unless
 // `allow_dynamic` (a dynamic engine's network, written to its file).
 runtime::Program to_program(const network::Network& net, bool allow_dynamic = false);

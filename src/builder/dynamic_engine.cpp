@@ -233,7 +233,9 @@ std::shared_ptr<const runtime::Engine> DynamicEngine::build_for(const std::vecto
   } catch (const UnsupportedError& e) {
     throw InputError("input shapes " + shapes_text(ranges_, dims) + " do not go through the network: " + e.what());
   }
-  if (config_.fuse_post_ops && sink_reshapes(net) + collapse_reshapes(net) > 0) net.remove_dead_layers();
+  if (config_.fuse_post_ops && sink_reshapes(net) + collapse_reshapes(net) + fold_transposes_into_matmul(net) > 0) {
+    net.remove_dead_layers();
+  }
   runtime::Program prog = to_program(net);
   if (config_.fuse_post_ops) fuse_post_ops(prog);
   set_precision(prog, config_.precision);

@@ -210,6 +210,68 @@ int sink_reshapes(Network& net) {
   return moved;
 }
 
+namespace {
+
+// A Shuffle that swaps the last two dims and nothing else (`k.transpose(-2, -1)`).
+bool swaps_last_two(const network::Layer* l) {
+  if (!l || l->kind() != LayerKind::Shuffle || l->inputs.size() != 1 || !l->input(0)->is_static()) return false;
+  const auto& p = l->params_as<network::ShuffleParams>();
+  const auto n = static_cast<std::int64_t>(l->input(0)->dims.size());
+  if (n < 2 || p.reshape || static_cast<std::int64_t>(p.first_perm.size()) != n) return false;
+  for (std::size_t i = 0; i < p.second_perm.size(); ++i) {
+    if (p.second_perm[i] != static_cast<std::int64_t>(i)) return false;
+  }
+  for (std::int64_t i = 0; i < n - 2; ++i) {
+    if (p.first_perm[i] != i) return false;
+  }
+  return p.first_perm[n - 2] == n - 1 && p.first_perm[n - 1] == n - 2;
+}
+
+bool read_once(const Network& net, const NetworkTensor* t) { return !t->is_output && net.consumers(t).size() == 1; }
+
+}  // namespace
+
+int fold_transposes_into_matmul(Network& net) {
+  int folded = 0;
+  for (auto* mm : net.topological_order()) {
+    if (mm->kind() != LayerKind::MatMul) continue;
+    for (int operand = 0; operand < 2; ++operand) {
+      NetworkTensor* t = mm->input(operand);
+      // Optionally a reshape of the leading (batch) dims in between, as bmm's
+      // [b, h, k, n] -> [b*h, k, n] after the transpose.
+      network::Layer* reshape = nullptr;
+      NetworkTensor* swapped = t;
+      if (pure_reshape(t->producer) && read_once(net, t) && t->dims.size() >= 2) {
+        const auto& in = t->producer->input(0)->dims;
+        if (in.size() >= 2 && in[in.size() - 2] == t->dims[t->dims.size() - 2] && in.back() == t->dims.back()) {
+          reshape = t->producer;
+          swapped = reshape->input(0);
+        }
+      }
+      if (!swaps_last_two(swapped->producer) || !read_once(net, swapped)) continue;
+      NetworkTensor* x = swapped->producer->input(0);  // [.., n, k]: the matmul reads it transposed
+      if (reshape) {
+        network::Dims dims(t->dims.begin(), t->dims.end() - 2);
+        dims.push_back(x->dims[x->dims.size() - 2]);
+        dims.push_back(x->dims.back());
+        x = net.add_reshape(net.unique_layer_name(reshape->name), x, dims);
+      }
+      auto params = mm->params_as<network::MatMulParams>();
+      (operand == 0 ? params.transpose_a : params.transpose_b) ^= true;
+      std::vector<NetworkTensor*> inputs = mm->inputs;
+      inputs[operand] = x;
+      const std::string name = mm->name;
+      auto* replacement = net.add_layer(net.unique_layer_name(name), inputs, params);
+      net.replace_all_uses(mm->output(), replacement->output());
+      remove_if_unused(net, mm);
+      if (!net.find_layer(name)) net.set_layer_name(replacement, name);
+      mm = replacement;  // the other operand may fold too
+      ++folded;
+    }
+  }
+  return folded;
+}
+
 int collapse_reshapes(Network& net) {
   int collapsed = 0;
   for (auto* layer : net.topological_order()) {

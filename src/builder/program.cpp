@@ -155,6 +155,7 @@ runtime::Engine build(network::Network net, const BuilderConfig& config, BuildRe
   if (config.fuse_post_ops) {
     sink_reshapes(net);
     collapse_reshapes(net);
+    fold_transposes_into_matmul(net);
   }
   if (config.dead_layer_removal) r.removed_layers = remove_dead_layers(net);
   Program prog = to_program(net);

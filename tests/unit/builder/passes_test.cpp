@@ -127,6 +127,32 @@ TEST(SinkReshapes, ActivationAndResidualAfterAViewOfALinearLayerFuse) {
   expect_engine_matches_reference(make, off, 1e-5, "not fused");
 }
 
+TEST(FoldTransposes, MatMulReadsATransposedOperandInPlace) {
+  // q @ k.transpose(-2, -1), directly and through bmm's reshape of the batch dims.
+  auto make = [] {
+    Network n;
+    auto* q = n.add_input("q", DType::Float32, {2, 4, 8});
+    auto* k = n.add_input("k", DType::Float32, {2, 4, 8});
+    n.mark_output(n.add_matmul("scores", q, n.add_permute("kt", k, {0, 2, 1})));
+    auto* k4 = n.add_input("k4", DType::Float32, {1, 2, 4, 8});
+    auto* kt4 = n.add_reshape("kt4_3d", n.add_permute("kt4", k4, {0, 1, 3, 2}), {2, 8, 4});
+    n.mark_output(n.add_matmul("scores2", q, kt4));
+    return n;
+  };
+  Network n = make();
+  EXPECT_EQ(builder::fold_transposes_into_matmul(n), 2);
+  builder::remove_dead_layers(n);
+  int shuffles = 0;
+  for (auto* l : n.layers()) shuffles += l->kind() == LayerKind::Shuffle && l->params_as<ShuffleParams>().first_perm.size();
+  EXPECT_EQ(shuffles, 0);  // only the leading-dims reshape of k4 remains, no permutation
+  ASSERT_NE(n.find_layer("scores"), nullptr);
+  EXPECT_TRUE(n.find_layer("scores")->params_as<MatMulParams>().transpose_b);
+  expect_engine_matches_reference(make, {}, 1e-5, "transposes folded");
+  BuilderConfig off;
+  off.fuse_post_ops = false;
+  expect_engine_matches_reference(make, off, 1e-5, "not folded");
+}
+
 // ---- fusions: (name, network, fused layers expected in the single step)
 struct FusionCase {
   std::string name;

@@ -1,5 +1,6 @@
 #include "runtime/cpu/own/nan_repair.h"
 
+#include <cfloat>
 #include <cmath>
 #include <limits>
 
@@ -88,6 +89,11 @@ void repair_softmax(const float* x, float* y, std::int64_t outer, std::int64_t l
   for (std::int64_t o = 0; o < outer; ++o) {
     for (std::int64_t i = 0; i < inner; ++i) {
       const std::int64_t base = o * len * inner + i;
+      // The common row is all finite and needs nothing: checked branch-free
+      // (it vectorizes), the exact max only for rows that hold NaN or ±inf.
+      int odd = 0;
+      for (std::int64_t j = 0; j < len; ++j) odd |= static_cast<int>(!(std::fabs(x[base + j * inner]) <= FLT_MAX));
+      if (!odd) continue;
       float mx = x[base];  // NaN-propagating max of the row
       for (std::int64_t j = 1; j < len; ++j) {
         const float v = x[base + j * inner];
