@@ -250,6 +250,7 @@ int fold_transposes_into_matmul(Network& net) {
       }
       if (!swaps_last_two(swapped->producer) || !read_once(net, swapped)) continue;
       NetworkTensor* x = swapped->producer->input(0);  // [.., n, k]: the matmul reads it transposed
+      const std::string reshape_name = reshape ? reshape->name : std::string();
       if (reshape) {
         network::Dims dims(t->dims.begin(), t->dims.end() - 2);
         dims.push_back(x->dims[x->dims.size() - 2]);
@@ -265,6 +266,7 @@ int fold_transposes_into_matmul(Network& net) {
       net.replace_all_uses(mm->output(), replacement->output());
       remove_if_unused(net, mm);
       if (!net.find_layer(name)) net.set_layer_name(replacement, name);
+      if (reshape && !net.find_layer(reshape_name)) net.set_layer_name(x->producer, reshape_name);
       mm = replacement;  // the other operand may fold too
       ++folded;
     }
