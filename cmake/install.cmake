@@ -47,7 +47,7 @@ install(FILES ${CMAKE_BINARY_DIR}/package/atenrt.pc DESTINATION ${ATENRT_PC_DIR}
 
 # The Debian package (cpack -G DEB in the build tree): atenrt_<version>_amd64.deb
 # with the runtime and dev components under /usr. dpkg-shlibdeps works out
-# Depends from what the program and the library load (oneDNN, libzip, libstdc++).
+# Depends from what the program and the library load (oneDNN, libzip, LAPACK, libstdc++).
 set(CPACK_GENERATOR DEB)
 # One package of the runtime and dev components; the libtorch fallback stays
 # out (it would make every user install libtorch).

@@ -7,6 +7,9 @@ PACKAGES=(
   build-essential cmake pkg-config git
   # Debian's oneDNN CMake config calls find_package(OpenCL REQUIRED): its dev package.
   libdnnl-dev ocl-icd-opencl-dev nlohmann-json3-dev libzip-dev libcli11-dev
+  # LAPACK (and the BLAS it needs) for the linear-algebra layers: Debian's reference
+  # liblapack3, the one python3-torch links, so results and gauges match PyTorch's.
+  liblapack-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev pybind11-dev
   clang libclang-rt-14-dev
   # The libtorch fallback plugin (libatenrt_torch.so, plugins/torch).

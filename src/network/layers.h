@@ -49,8 +49,9 @@ enum class LayerKind : std::uint8_t {
   Shape,          // in: x                       out: int64[rank]
   Fill,           // in: -[, shape (int64 1-d)]  out: y
   Plugin,         // in: any                     out: what the plugin kernel infers
+  LinearAlgebra,  // in: matrices [*, m, n]      out: per LinalgOp (below)
 };
-inline constexpr int kLayerKindCount = 25;
+inline constexpr int kLayerKindCount = 26;
 
 std::string_view layer_kind_name(LayerKind kind);  // "Convolution"
 
@@ -437,13 +438,62 @@ struct PluginParams {
   PluginAttributes attributes;
 };
 
+// ---------------------------------------------------------------- linear algebra
+// Batched over leading dims: every input has the same leading (batch) dims
+// (converters broadcast them first); float32 or float64, all inputs one dtype
+// except pivots (int32). Results are PyTorch's (same LAPACK routines, same
+// conventions); pivots are LAPACK's 1-based ipiv, info is LAPACK's info.
+enum class LinalgOp : std::uint8_t {
+  Inverse,             // A[n,n] -> inv[n,n], info[]                   (linalg_inv_ex)
+  Solve,               // A[n,n], B[n,k] (right: B[k,n]) -> X, LU, pivots[n], info
+                       //   (_linalg_solve_ex: LU is the factorization of A^T, as PyTorch's)
+  LuFactor,            // A[m,n] -> LU[m,n], pivots[min], info
+  Lu,                  // A[m,n] -> P[m,m], L[m,k], U[k,n]   (k = min(m, n))
+  LuUnpack,            // LU[m,n], pivots[k] -> P, L, U  (vectors: unpack L/U, pivots: unpack P; else [0])
+  LuSolve,             // LU[n,n], pivots[n], B -> X      (left, transpose = adjoint)
+  Cholesky,            // A[n,n] -> L (U when upper), info
+  CholeskySolve,       // B[n,k], L[n,n] -> X             (upper)
+  CholeskyInverse,     // L[n,n] -> inverse of L L^T (U^T U when upper)
+  Qr,                  // A[m,n] -> Q, R  (full: 'complete'; vectors false: 'r', Q is [0])
+  Svd,                 // A[m,n] -> U, S[k], Vh  (full: full_matrices; vectors false: U, Vh [0])
+  Eigh,                // A[n,n] -> eigenvalues[n] (ascending), V (upper: UPLO 'U'; vectors)
+  Det,                 // A[n,n] -> det[], LU (of A^T, as PyTorch's), pivots
+  Slogdet,             // A[n,n] -> sign[], logabsdet[], LU (of A^T), pivots
+  TriangularSolve,     // A[n,n], B -> X  (upper, left, transpose, unit_diagonal)
+  LdlFactor,           // A[n,n] -> LD, pivots[n], info   (upper)
+  LdlSolve,            // LD[n,n], pivots[n], B[n,k] -> X (upper)
+  Geqrf,               // A[m,n] -> a[m,n], tau[min]
+  HouseholderProduct,  // A[m,n], tau[k] -> Q[m,n]        (m >= n >= k)
+  Ormqr,               // A[mn,k], tau[k'], C[m,n] -> op(Q) C or C op(Q)  (left, transpose)
+  Pinv,                // A[m,n], atol[], rtol[] (float64) -> [n,m]   (hermitian: via eigh)
+  MatrixExp,           // A[n,n] -> exp(A)
+};
+inline constexpr int kLinalgOpCount = 22;
+std::string_view linalg_op_name(LinalgOp op);
+
+struct LinalgParams {
+  LinalgOp op = LinalgOp::Inverse;
+  bool upper = false;
+  bool left = true;
+  bool transpose = false;
+  bool unit_diagonal = false;
+  bool full = false;
+  bool vectors = true;
+  bool pivots = true;
+  bool hermitian = false;
+  // Inverse, Solve, LuFactor, Cholesky, LdlFactor: a non-zero info is an
+  // InputError at run time, as PyTorch raises (check_errors=True).
+  bool check_errors = false;
+};
+
 // Alternatives in LayerKind order: params.index() == kind.
 using LayerParams =
     std::variant<ActivationParams, ElementwiseParams, UnaryParams, MatMulParams, ConvolutionParams,
                  DeconvolutionParams, PoolingParams, SoftmaxParams, NormalizationParams,
                  ReduceParams, ShuffleParams, SliceParams, ConcatenationParams, GatherParams,
                  ScatterParams, SelectParams, ConstantParams, CastParams, PaddingParams,
-                 ResizeParams, TopKParams, CumulativeParams, ShapeParams, FillParams, PluginParams>;
+                 ResizeParams, TopKParams, CumulativeParams, ShapeParams, FillParams, PluginParams,
+                 LinalgParams>;
 static_assert(std::variant_size_v<LayerParams> == kLayerKindCount,
               "LayerParams must have one alternative per LayerKind");
 

@@ -38,6 +38,7 @@ Outs kernel(const KernelContext& ctx, const CumulativeParams& p);
 Outs kernel(const KernelContext& ctx, const ShapeParams& p);
 Outs kernel(const KernelContext& ctx, const FillParams& p);
 Outs kernel(const KernelContext& ctx, const PluginParams& p);  // plugin.cpp: the plugin's own kernel
+Outs kernel(const KernelContext& ctx, const LinalgParams& p);  // linalg_kernel.cpp: LAPACK
 
 // Element-by-element copy of a permuted view into a new contiguous tensor
 // (any dtype). perm as torch.permute.

@@ -208,6 +208,10 @@ template <typename A> void fields(A& a, FillParams& p) {
 }
 
 template <typename A> void fields(A& a, PluginParams& p) { a(p.kernel); a(p.version); a(p.plugin); a(p.attributes); }
+template <typename A> void fields(A& a, LinalgParams& p) {
+  a.e(p.op, kLinalgOpCount, "linear-algebra op"); a(p.upper); a(p.left); a(p.transpose); a(p.unit_diagonal);
+  a(p.full); a(p.vectors); a(p.pivots); a(p.hermitian); a(p.check_errors);
+}
 
 template <std::size_t I = 0>
 LayerParams params_of_kind(std::size_t kind) {

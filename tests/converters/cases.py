@@ -845,6 +845,10 @@ def opcase(name, family, op, *args, **kwargs):
     OP_CASES.append(OpCase(name, family, op, list(args), kwargs, **extra))
 
 
+# Linear algebra (LinearAlgebra layers on LAPACK): their own table, tests/converters/cases_linalg.py.
+import cases_linalg  # noqa: E402,F401
+
+
 opcase("o_relu6", "activation", aten.relu6.default, T(3, 4) )
 opcase("o_selu", "activation", aten.selu.default, T(3, 4))
 opcase("o_softmax_int", "activation", aten.softmax.int, T(3, 4), 0)

@@ -98,10 +98,24 @@ def _moments(t):
     return float(x.mean()), float(x.std(unbiased=False))
 
 
-def compare_random(outs, module, tensors, first):
+def _eager_reseeded(module, tensors, seed):
+    """An eager run whose every torch.manual_seed call is shifted by `seed`: a new draw also of ops
+    that OpInfo seeds itself (wrapper_set_seed)."""
+    manual_seed = torch.manual_seed
+    torch.manual_seed = lambda s: manual_seed(int(s) + seed)
+    try:
+        return _eager(module, tensors, seed)
+    finally:
+        torch.manual_seed = manual_seed
+
+
+def compare_random(outs, module, tensors, first, gauge=None):
     """Random ops: every output has PyTorch's dtype and shape, and its mean and spread fall within
-    what PyTorch's own draws (RANDOM_DRAWS seeds) show."""
-    draws = [first] + [_flat_outputs(_eager(module, tensors, seed)) for seed in range(1, RANDOM_DRAWS)]
+    what PyTorch's own draws (RANDOM_DRAWS seeds) show (of the gauge invariants, for a gauge op)."""
+    eager = _eager_reseeded if gauge else _eager
+    draws = [first] + [_flat_outputs(eager(module, tensors, seed)) for seed in range(1, RANDOM_DRAWS)]
+    if gauge:
+        outs, first, draws = gauge(outs), gauge(first), [gauge(d) for d in draws]
     for i, out in enumerate(outs):
         ref = first[i]
         if out.dtype != ref.dtype or tuple(out.shape) != tuple(ref.shape):
@@ -123,6 +137,35 @@ def _differs(module, tensors, first, seed):
     except Exception:  # noqa: BLE001 - a second eager call failing says nothing about atenrt
         return False
     return len(again) != len(first) or not all(_same(a, b) for a, b in zip(again, first))
+
+
+# Ops whose outputs are defined up to a gauge that a random draw picks (torch's own random stream,
+# which an engine cannot replay): compared as OpInfo's tests of them do, through a function of the
+# outputs the gauge leaves alone. svd_lowrank / pca_lowrank (q = the rank, as every OpInfo sample):
+# the reconstruction U diag(S) V^T and the singular values S.
+def _lowrank_invariants(outs):
+    u, s, v = outs
+    return [u @ torch.diag_embed(s) @ v.mT, s]
+
+
+GAUGE_INVARIANT = {"svd_lowrank": _lowrank_invariants, "pca_lowrank": _lowrank_invariants}
+
+
+def _gauge_random(gauge, module, tensors, first):
+    """Whether the invariants themselves depend on the draw beyond rounding (q below the rank:
+    svd_lowrank of A - M with a full-rank M): then the sample is a random one, checked by moments.
+    OpInfo's op seeds torch itself (wrapper_set_seed), so the second draw shifts every seed."""
+    try:
+        again = gauge(_flat_outputs(_eager_reseeded(module, tensors, 1)))
+    except Exception:  # noqa: BLE001 - a second eager call failing says nothing about atenrt
+        return False
+    for a, b in zip(again, gauge(first)):
+        a, b = a.double(), b.double()
+        if a.shape != b.shape:
+            return True
+        if b.numel() and float((a - b).abs().max()) > 1e-6 * float(b.abs().max()):
+            return True
+    return False
 
 
 def is_random(module, tensors, first):
@@ -150,13 +193,15 @@ def run_sample(op, sample, workdir, keep=None):
     if not refs or not all(isinstance(x, torch.Tensor) for x in refs):
         return "skip", "returns no tensor" if not refs else "returns a non-tensor value"
     # Uninitialized outputs (empty*) are checked by dtype and shape only; random ones by moments.
-    random = "uninitialized" if is_uninitialized(module, tensors, refs, op.name) else is_random(module, tensors, refs)
+    gauge = GAUGE_INVARIANT.get(op.name)
+    random = "uninitialized" if is_uninitialized(module, tensors, refs, op.name) else (
+        _gauge_random(gauge, module, tensors, refs) if gauge else is_random(module, tensors, refs))
     path = os.path.join(workdir, "sample.pt2")
     try:
         atenrt.save(module, tensors, path)
     except Exception as e:  # noqa: BLE001 - whatever the 1.13 tracer raises
         return "export", f"{type(e).__name__}: {_short(e, 200)}"
-    status, detail = _through_atenrt(path, tensors, refs, module, random)
+    status, detail = _through_atenrt(path, tensors, refs, module, random, gauge)
     if keep and status not in ("pass", "random-pass"):
         os.makedirs(keep, exist_ok=True)
         os.replace(path, os.path.join(keep, "sample.pt2"))
@@ -164,7 +209,7 @@ def run_sample(op, sample, workdir, keep=None):
     return status, detail
 
 
-def _through_atenrt(path, tensors, refs, module, random):
+def _through_atenrt(path, tensors, refs, module, random, gauge=None):
     try:
         report = atenrt.dry_run(path, require_full_compilation=True)
     except Exception as e:  # noqa: BLE001
@@ -189,8 +234,10 @@ def _through_atenrt(path, tensors, refs, module, random):
                 return "wrong", f"output {i}: {compare(out, r)}"
         return "pass", ""
     if random:
-        why = compare_random(outs, module, tensors, refs)
+        why = compare_random(outs, module, tensors, refs, gauge)
         return ("random-wrong", why) if why else ("random-pass", "")
+    if gauge:  # the draw picked a gauge only: compare what it leaves alone
+        outs, refs = gauge(outs), gauge(refs)
     for i, (out, r) in enumerate(zip(outs, refs)):
         why = compare(out, r)
         if why:

@@ -25,7 +25,7 @@ field() { sed -n "s/^ $1: //p" "$WORK/info"; }
 depends=$(field Depends)
 # What the library loads (ldd), each as the Debian package that holds it.
 ldd "$BUILD/lib/libatenrt.so" | awk '/=> \// {print $3}' >"$WORK/loaded"
-for lib in libdnnl.so libzip.so libstdc++.so libc.so.6; do
+for lib in libdnnl.so libzip.so liblapack.so libstdc++.so libc.so.6; do
   path=$(awk -v l="/$lib" '!found && index($0, l) {print; found = 1}' "$WORK/loaded")
   [[ -n "$path" ]] || fail "libatenrt.so does not load $lib"
   # dpkg may record the /lib or the /usr/lib spelling (merged /usr): search by file name.

@@ -39,7 +39,7 @@ cp "$ROOT/tests/corpus/valid/program_raw.pt2" "$FRESH/tmp/"
 chroot "$FRESH" apt-get update >"$WORK/apt.log" 2>&1 || { cat "$WORK/apt.log"; fail "apt-get update"; }
 chroot "$FRESH" sh -c "cd /tmp && DEBIAN_FRONTEND=noninteractive apt-get install -y ./$deb" >>"$WORK/apt.log" 2>&1 ||
   { tail -30 "$WORK/apt.log"; fail "apt install ./$deb failed"; }
-chroot "$FRESH" dpkg -s libdnnl2 libzip4 >/dev/null || fail "apt did not install the Depends"
+chroot "$FRESH" dpkg -s libdnnl2 libzip4 liblapack3 >/dev/null || fail "apt did not install the Depends"
 chroot "$FRESH" atenrt --version | sed -n 1p | grep -x "atenrt $version" >/dev/null || fail "atenrt --version in the fresh root"
 chroot "$FRESH" atenrt compile /tmp/program_raw.pt2 -o /tmp/program.atrt >/dev/null || fail "compile in the fresh root"
 /usr/bin/python3 -c "import numpy as np, sys; np.savez(sys.argv[1], np.ones((2, 4), np.float32))" "$FRESH/tmp/in.npz"

@@ -24,6 +24,7 @@ inline Tensor random_tensor(DType dtype, const network::Dims& dims, std::uint32_
     const double v = u(gen);
     switch (dtype) {
       case DType::Float32: t.mutable_data<float>()[i] = static_cast<float>(v); break;
+      case DType::Float64: t.mutable_data<double>()[i] = v; break;
       case DType::Int64: t.mutable_data<std::int64_t>()[i] = static_cast<std::int64_t>(std::floor(v * 3)); break;
       case DType::Int32: t.mutable_data<std::int32_t>()[i] = static_cast<std::int32_t>(std::floor(v * 3)); break;
       case DType::Bool: t.mutable_data<std::uint8_t>()[i] = v > 0; break;

@@ -62,6 +62,7 @@ std::vector<KernelProvider> make_table() {
           {LayerKind::Resize, plain_outputs<own::make_layer_kernel>},
           {LayerKind::Cumulative, plain_outputs<own::make_layer_kernel>},
           {LayerKind::TopK, plain_outputs<own::make_layer_kernel>},
+          {LayerKind::LinearAlgebra, plain_outputs<own::make_linalg_kernel>},
           {LayerKind::Elementwise, plain_outputs<own::make_math_kernel>},
           {LayerKind::Unary, plain_outputs<own::make_math_kernel>},
           {LayerKind::Activation, plain_outputs<own::make_math_kernel>},

@@ -583,11 +583,18 @@ std::vector<OracleCase> resize_fill_cases() {
   return cases;
 }
 
+}  // namespace
+
+std::vector<OracleCase> linalg_cases();  // linalg_oracle_cases.cpp
+
+namespace {
+
 const std::vector<OracleCase>& all_cases() {
   static const std::vector<OracleCase> cases = [] {
     std::vector<OracleCase> all;
     for (auto&& part : {activation_cases(), elementwise_cases(), unary_cases(), matmul_cases(), conv_cases(),
-                        pool_cases(), softmax_norm_cases(), reduce_cases(), movement_cases(), resize_fill_cases()}) {
+                        pool_cases(), softmax_norm_cases(), reduce_cases(), movement_cases(), resize_fill_cases(),
+                        linalg_cases()}) {
       all.insert(all.end(), part.begin(), part.end());
     }
     return all;
@@ -620,6 +627,7 @@ TEST(ReferenceVsTorch, DataMovementCastPad) {
   check_family({"shuffle_", "slice_", "concat_", "gather_", "scatter", "select", "cast_", "pad_"});
 }
 TEST(ReferenceVsTorch, ResizeFillShape) { check_family({"resize_", "fill_", "shape_"}); }
+TEST(ReferenceVsTorch, LinearAlgebra) { check_family({"linalg_"}); }
 
 TEST(ReferenceVsTorch, EveryKindHasCases) {
   // Every layer kind appears in some case.

@@ -64,5 +64,6 @@ std::unique_ptr<Kernel> make_math_kernel(const KernelRequest& r);
 std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r);
 std::unique_ptr<Kernel> make_reduce_kernel(const KernelRequest& r);  // reduce.cpp
 std::unique_ptr<Kernel> make_layer_kernel(const KernelRequest& r);   // layers.cpp
+std::unique_ptr<Kernel> make_linalg_kernel(const KernelRequest& r);  // linalg.cpp: LAPACK
 
 }  // namespace atenrt::runtime::cpu::own
