@@ -111,3 +111,5 @@ case("linalg_matrix_exp_scaled_f64", "linalg", lambda a: torch.linalg.matrix_exp
 # PyTorch's CPU takes no driver either (it raises): one node, refused.
 opcase("o_linalg_svd_driver_refused", "linalg", aten._linalg_svd.default, T(3, 3), driver="gesvd",
        refused="driver", node_outputs=3)
+# A negative size: PyTorch raises; refused at compile time.
+opcase("o_linalg_eye_negative_refused", "linalg", aten.eye.default, -1, refused="non-negative", node_outputs=1)

@@ -206,7 +206,16 @@ ATENRT_CONVERTER(kFamily, "aten.linalg_matrix_exp.default", .validator = real_st
   return one(la::layer(s, op(LinalgOp::MatrixExp), {mat(a, a->dtype)})[0]);
 }
 
-ATENRT_CONVERTER(kFamily, keys("aten.eye.default", "aten.eye.m"))
+Capability literal_sizes(const NodeView& node, const ConversionSettings&) {
+  for (const char* arg : {"n", "m"}) {
+    if (!node.has(arg)) continue;
+    const auto v = node.literal_int(arg);
+    if (!v) return Capability::no(std::string("eye's ") + arg + " must be a literal int (a static size)");
+    if (*v < 0) return Capability::no(std::string("eye's ") + arg + " must be non-negative");
+  }
+  return Capability::yes();
+}
+ATENRT_CONVERTER(kFamily, keys("aten.eye.default", "aten.eye.m"), .validator = literal_sizes)
 (const Scope& s, const NodeArgs& args) {
   const std::int64_t n = args.i("n");
   const std::int64_t m = args.has("m") ? args.i("m") : n;
