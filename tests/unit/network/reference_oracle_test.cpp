@@ -618,7 +618,7 @@ void check_family(std::initializer_list<std::string> prefixes) {
   EXPECT_EQ(r.checked + static_cast<int>(r.failures.size()), static_cast<int>(mine.size()));
 }
 
-// Four groups: each starts Python once (torch's import dominates the time).
+// Five groups: each starts Python once (torch's import dominates the time).
 TEST(ReferenceVsTorch, ActivationElementwiseUnary) { check_family({"act_", "ew_", "un_"}); }
 TEST(ReferenceVsTorch, MatMulConvPoolNormReduce) {
   check_family({"mm_", "conv_", "deconv_", "pool_", "softmax_", "norm_", "reduce_", "cum_", "topk_"});
