@@ -1,8 +1,9 @@
 // An atenrt plugin with a kernel of its own: torch.cummax and torch.cummin
-// (aten.cummax.default, aten.cummin.default), which atenrt does not convert
-// and which no composition of atenrt's layers computes. The plugin registers
-// a kernel for a new layer kind, "example::cumulative_extreme", and
-// converters that add layers of it (docs/plugins.md, "Plugin layers").
+// (aten.cummax.default, aten.cummin.default) in one pass. atenrt converts
+// them too, as a log-step scan of its own layers; this plugin registers a
+// kernel for a new layer kind, "example::cumulative_extreme", and High
+// priority converters that add layers of it in place of the built-in ones
+// (docs/plugins.md, "Plugin layers").
 //
 // Engine files compiled with it hold the layer's kernel name, version and
 // attributes; loading one needs this plugin loaded too (--plugin,
@@ -109,10 +110,12 @@ void register_plugin(atenrt::PluginRegistry& registry) {
                        .dtypes = {DType::Float32}});
   registry.add_converter({.keys = {"aten.cummax.default"},
                           .convert = [](atenrt::ConverterContext& ctx) { return convert(ctx, true); },
-                          .validator = float32_input});
+                          .validator = float32_input,
+                          .priority = atenrt::ConverterPriority::High});
   registry.add_converter({.keys = {"aten.cummin.default"},
                           .convert = [](atenrt::ConverterContext& ctx) { return convert(ctx, false); },
-                          .validator = float32_input});
+                          .validator = float32_input,
+                          .priority = atenrt::ConverterPriority::High});
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// An atenrt converter plugin: aten.renorm.default, which atenrt itself does
-// not convert (torch.renorm: each slice along `dim` whose p-norm exceeds
-// `maxnorm` is scaled down to it).
+// An atenrt converter plugin: aten.renorm.default (torch.renorm: each slice
+// along `dim` whose p-norm exceeds `maxnorm` is scaled down to it). atenrt
+// converts it too; registered at High priority, the plugin's converter
+// overrides the built-in one for the nodes its validator accepts.
 //
 //   out = self * (norm > maxnorm ? maxnorm / (norm + 1e-7) : 1)
 //   norm = the p-norm of self over every dim but `dim` (kept as size 1)
@@ -67,7 +68,10 @@ std::vector<NetTensor*> convert_renorm(atenrt::ConverterContext& ctx) {
 void register_converters(atenrt::PluginRegistry& registry) {
   // supports_dynamic_shapes stays false: torch 1.13 cannot export renorm with
   // dynamic shapes, so this converter has never been checked on one.
-  registry.add_converter({.keys = {"aten.renorm.default"}, .convert = convert_renorm, .validator = renorm_supported});
+  registry.add_converter({.keys = {"aten.renorm.default"},
+                          .convert = convert_renorm,
+                          .validator = renorm_supported,
+                          .priority = atenrt::ConverterPriority::High});
 }
 
 }  // namespace

@@ -331,7 +331,8 @@ struct GatherParams {
   std::int64_t axis = 0;
 };
 
-enum class ScatterReduce : std::uint8_t { None, Add, Mul };
+// Max/Min keep NaN: a NaN written or already there stays (torch's scatter_reduce amax/amin).
+enum class ScatterReduce : std::uint8_t { None, Add, Mul, Max, Min };
 
 // torch.scatter / scatter_add along `axis`: y = data, then for every index
 // position p of `indices`: y[..p with axis replaced by indices[p]..] (op)= updates[p].

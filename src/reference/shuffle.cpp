@@ -1,9 +1,11 @@
 // Reference kernels: data movement (shuffle, slice, concat, gather,
 // scatter, padding) and constant, cast, shape, fill. Elements are copied raw,
 // so these work for every dtype.
+#include <algorithm>
 #include <cstring>
 
 #include "reference/kernels.h"
+#include "reference/scalar_math.h"
 
 namespace atenrt::reference::detail {
 
@@ -163,7 +165,14 @@ Outs kernel(const KernelContext& ctx, const ScatterParams& p) {
     if (p.reduce == ScatterReduce::None) {
       std::memcpy(out.raw_mutable_data() + dst * static_cast<std::int64_t>(es), u.raw_data() + src * static_cast<std::int64_t>(es), es);
     } else if (fl) {
-      yf[dst] = p.reduce == ScatterReduce::Add ? yf[dst] + uf[src] : yf[dst] * uf[src];
+      switch (p.reduce) {
+        case ScatterReduce::Add: yf[dst] += uf[src]; break;
+        case ScatterReduce::Mul: yf[dst] *= uf[src]; break;
+        case ScatterReduce::Max: yf[dst] = math::binary(network::ElementwiseOp::Max, yf[dst], uf[src]); break;
+        default: yf[dst] = math::binary(network::ElementwiseOp::Min, yf[dst], uf[src]); break;
+      }
+    } else if (p.reduce == ScatterReduce::Max || p.reduce == ScatterReduce::Min) {
+      yi[dst] = p.reduce == ScatterReduce::Max ? std::max(yi[dst], ui[src]) : std::min(yi[dst], ui[src]);
     } else {
       const auto a = static_cast<std::uint64_t>(yi[dst]), b = static_cast<std::uint64_t>(ui[src]);
       yi[dst] = static_cast<std::int64_t>(p.reduce == ScatterReduce::Add ? a + b : a * b);

@@ -190,7 +190,7 @@ template <typename A> void fields(A& a, ShuffleParams& p) {
 template <typename A> void fields(A& a, SliceParams& p) { a(p.start); a(p.size); a(p.step); }
 template <typename A> void fields(A& a, ConcatenationParams& p) { a(p.axis); }
 template <typename A> void fields(A& a, GatherParams& p) { a.e(p.mode, 2, "gather mode"); a(p.axis); }
-template <typename A> void fields(A& a, ScatterParams& p) { a(p.axis); a.e(p.reduce, 3, "scatter reduction"); }
+template <typename A> void fields(A& a, ScatterParams& p) { a(p.axis); a.e(p.reduce, 5, "scatter reduction"); }
 template <typename A> void fields(A&, SelectParams&) {}
 template <typename A> void fields(A&, ConstantParams&) { corrupt_section("program", "a Constant layer cannot be a step"); }
 template <typename A> void fields(A& a, CastParams& p) { a.e(p.to, kDTypeCount, "cast dtype"); }

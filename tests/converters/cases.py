@@ -274,6 +274,83 @@ case("nextafter", "special", torch.nextafter, T(values=[0.0, 0.0, 1.0, 1.0, -1.0
      T(values=[1.0, -1.0, 2.0, 0.0, -2.0, 0.0, 3.0, 1.0]), rtol=0.0, atol=0.0)
 case("nextafter_float64", "special", torch.nextafter, T(3, 4, dtype=torch.float64), T(4, dtype=torch.float64), rtol=0.0, atol=0.0)
 case("frexp", "special", torch.frexp, T(values=[0.0, -0.0, 1e-40, 0.75, -3.0, 1024.0, float("inf"), float("nan")]))
+# index-driven updates (impl/index_ops)
+case("index_add", "indexing", lambda x, i, src: x.index_add(1, i, src, alpha=2.5), T(3, 5), T(values=[4, 0, 4], dtype=I64), T(3, 3))
+case("index_add_0d", "indexing", lambda x, i, src: x.index_add(0, i, src), T(values=1.5), T(values=0, dtype=I64), T(values=2.0))
+case("index_fill", "indexing", lambda x, i: x.index_fill(0, i, -2.0), T(4, 3), T(values=[1, -1], dtype=I64))
+case("index_fill_tensor", "indexing", lambda x, i, v: x.index_fill(1, i, v), T(2, 4), T(values=[0, 2], dtype=I64), T(values=7.0))
+case("index_fill_int", "indexing", lambda x, i: x.index_fill(1, i, 3), T(2, 4, dtype=I64), T(values=[3], dtype=I64))
+case("put", "indexing", lambda x, i, src: x.put(i, src), T(3, 4), T(values=[0, -1, 5], dtype=I64), T(3))
+case("put_accumulate", "indexing", lambda x, i, src: x.put(i, src, accumulate=True), T(3, 4), T(values=[[2, 2], [11, 0]], dtype=I64), T(2, 2))
+case("masked_scatter", "indexing", lambda x, m, src: x.masked_scatter(m, src), T(3, 4), T(4, dtype=BOOL), T(5, 4))
+case("masked_scatter_int", "indexing", lambda x, m, src: x.masked_scatter(m, src), T(2, 3, dtype=I64), T(2, 3, dtype=BOOL), T(6, dtype=I64))
+# diagonals, blocks and quarter turns (impl/diagonal_ops)
+for _k in (-1, 0, 1, 2, 3, 6):
+    case(f"rot90_{_k}".replace("-", "m"), "shape", lambda x, k=_k: torch.rot90(x, k, [1, -1]), T(2, 3, 4),
+         trivial="k % 4 == 0 keeps the tensor: the case checks that branch" if _k % 4 == 0 else None)
+case("diag_embed", "shape", torch.diag_embed, T(2, 3))
+case("diag_embed_offset", "shape", lambda x: torch.diag_embed(x, 2, 0, 2), T(2, 3))
+case("diag_embed_negative", "shape", lambda x: torch.diag_embed(x, -1, -1, 0), T(4, 2, dtype=I64))
+case("diagonal_scatter", "shape", lambda x, src: torch.diagonal_scatter(x, src), T(3, 4), T(3))
+case("diagonal_scatter_offset", "shape", lambda x, src: torch.diagonal_scatter(x, src, 1, 2, 0), T(3, 2, 4), T(2, 2))
+case("diagonal_scatter_negative", "shape", lambda x, src: torch.diagonal_scatter(x, src, -2, 0, 1), T(5, 3), T(3))
+case("block_diag", "shape", torch.block_diag, T(2, 3), T(values=4.0), T(3), T(values=[[1, 2]], dtype=I64))
+case("block_diag_one", "shape", torch.block_diag, T(2, 2), trivial="one 2-d block is its own block_diag")
+# composites of reductions, scans and matmuls (impl/math_composites)
+case("angle", "math", torch.angle, T(values=NF + [3.0, -7.0]))
+case("angle_int", "math", torch.angle, T(3, 4, dtype=I64))
+case("renorm", "math", lambda x: torch.renorm(x, 2, 0, 1.5), T(3, 4, 2))
+case("renorm_p1", "math", lambda x: torch.renorm(x, 1, 1, 2.0), T(3, 4))
+case("renorm_inf", "math", lambda x: torch.renorm(x, float("inf"), -1, 0.5), T(3, 4))
+case("renorm_p3", "math", lambda x: torch.renorm(x, 3, 0, 1.0), T(3, 4))
+case("logcumsumexp", "math", lambda x: torch.logcumsumexp(x, 1), T(3, 6))
+case("logcumsumexp_wide", "math", lambda x: torch.logcumsumexp(x, 0),
+     T(values=[[-200.0, 1.0], [0.0, float("-inf")], [float("inf"), 3.0], [1.0, float("nan")]]))
+case("euclidean_dist", "math", lambda a, b: aten._euclidean_dist(a, b), T(2, 4, 3), T(2, 5, 3))
+case("pdist_one_row", "other", lambda x: F.pdist(x), T(1, 3), trivial="one row has no pairs: the empty result is the point")
+# max pooling with its indices used (impl/pool_indices)
+case("max_pool2d_indices", "pool", lambda x: F.max_pool2d(x, 3, 2, 1, return_indices=True), T(2, 3, 7, 6))
+case("max_pool2d_indices_ceil_dilation", "pool", lambda x: F.max_pool2d(x, 2, 2, 0, 2, ceil_mode=True, return_indices=True),
+     T(1, 2, 7, 8))
+case("max_pool1d_indices", "pool", lambda x: F.max_pool1d(x, 3, 2, 1, return_indices=True), T(2, 3, 9))
+case("max_pool3d_indices", "pool", lambda x: F.max_pool3d(x, 2, return_indices=True), T(1, 2, 4, 4, 5))
+case("max_pool2d_indices_ties", "pool", lambda x: F.max_pool2d(x, 2, 1, return_indices=True), T(1, 1, 4, 4, steps=True))
+case("adaptive_max_pool2d_indices", "pool", lambda x: F.adaptive_max_pool2d(x, (3, 2), return_indices=True), T(2, 3, 7, 5))
+case("adaptive_max_pool1d_indices", "pool", lambda x: F.adaptive_max_pool1d(x, 4, return_indices=True), T(3, 10))
+case("adaptive_max_pool3d_indices", "pool", lambda x: F.adaptive_max_pool3d(x, 2, return_indices=True), T(1, 2, 3, 5, 4))
+case("cummax", "math", lambda x: torch.cummax(x, 1), T(3, 9))
+case("cummin_ties_nan", "math", lambda x: torch.cummin(x, 0),
+     T(values=[[1.0, 2.0], [1.0, float("nan")], [0.5, 1.0], [0.5, float("nan")], [2.0, -1.0]]))
+case("cummax_int", "math", lambda x: torch.cummax(x, -1), T(2, 6, dtype=I64, lo=-2, hi=3))
+case("cummax_bool", "math", lambda x: torch.cummax(x, 0), T(values=[False, True, False, True, False]))
+case("cummin_0d", "math", lambda x: torch.cummin(x, 0), T(values=3.0), trivial="a 0-d cummin is its input, at index 0")
+case("unfold_im2col", "pool", lambda x: F.unfold(x, (2, 3), dilation=(2, 1), padding=(1, 0), stride=(1, 2)), T(2, 3, 6, 7))
+case("unfold_im2col_unbatched", "pool", lambda x: F.unfold(x, 2), T(2, 4, 4))
+case("histc", "math", lambda x: torch.histc(x, 7, -1.5, 2.0), T(5, 8))
+case("histc_data_range", "math", lambda x: torch.histc(x, 4), T(values=[0.5, 1.0, 1.5, 2.0, 3.0, 3.0]))
+case("histc_one_value", "math", lambda x: torch.histc(x, 3), T(values=[2.0, 2.0]))
+# order statistics (impl/order_stats)
+_WITH_NAN = T(values=[[3.0, 1.0, 2.0, 5.0], [float("nan"), 1.0, 0.0, float("nan")], [2.0, 2.0, float("nan"), -1.0]])
+case("median", "reduce", torch.median, T(3, 5))
+case("median_nan", "reduce", torch.median, _WITH_NAN)
+case("median_dim", "reduce", lambda x: torch.median(x, 1), T(3, 6))
+case("median_dim_nan_keepdim", "reduce", lambda x: torch.median(x, -1, keepdim=True), _WITH_NAN)
+case("median_int", "reduce", lambda x: torch.median(x, 0), T(5, 3, dtype=I64))
+case("nanmedian", "reduce", torch.nanmedian, _WITH_NAN)
+case("nanmedian_dim", "reduce", lambda x: torch.nanmedian(x, 1), _WITH_NAN)
+case("nanmedian_all_nan", "reduce", lambda x: torch.nanmedian(x, 1), T(values=[[float("nan"), 1.0, 3.0], [float("nan")] * 3]))
+case("kthvalue", "reduce", lambda x: torch.kthvalue(x, 2, 1), T(4, 6))
+case("kthvalue_keepdim", "reduce", lambda x: torch.kthvalue(x, 3, 0, True), T(4, 2))
+case("kthvalue_0d", "reduce", lambda x: torch.kthvalue(x, 1), T(values=2.5), trivial="a 0-d kthvalue is its input, at index 0")
+# margin losses (impl/margin_loss)
+case("multi_margin_loss", "loss", lambda x, y: F.multi_margin_loss(x, y), T(4, 5), T(values=[0, 4, 2, 2], dtype=I64))
+case("multi_margin_loss_p2_weight", "loss", lambda x, y, w: F.multi_margin_loss(x, y, p=2, margin=0.7, weight=w, reduction="sum"),
+     T(3, 4), T(values=[1, 0, 3], dtype=I64), T(4, positive=True))
+case("multi_margin_loss_none_1d", "loss", lambda x, y: F.multi_margin_loss(x, y, reduction="none"), T(5), T(values=[3], dtype=I64))
+case("multilabel_margin_loss", "loss", lambda x, y: F.multilabel_margin_loss(x, y), T(3, 4),
+     T(values=[[3, 0, -1, 1], [0, 1, 2, 3], [-1, 2, 0, 0]], dtype=I64))
+case("multilabel_margin_loss_none_1d", "loss", lambda x, y: F.multilabel_margin_loss(x, y, reduction="none"), T(4),
+     T(values=[2, 1, -1, 0], dtype=I64))
 _POLY_X = [-1.0, 0.0, 1.0, 0.5, -0.3, 0.9, 1.7, -2.2]
 _POLY_N = [float(n) for n in (0, 1, 2, 3, 5, 7, 9, 12)]
 for _op in ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
@@ -322,7 +399,7 @@ _IDX2 = F.max_pool2d(torch.randn(1, 2, 4, 6, generator=_g), 2, return_indices=Tr
 _IDX3 = F.max_pool3d(torch.randn(1, 2, 4, 4, 2, generator=_g), 2, return_indices=True)[1].tolist()
 case("max_unpool2d", "indexing", lambda x, i: F.max_unpool2d(x, i, 2), T(1, 2, 2, 3), T(values=_IDX2, dtype=I64))
 case("max_unpool3d", "indexing", lambda x, i: F.max_unpool3d(x, i, 2), T(1, 2, 2, 2, 1), T(values=_IDX3, dtype=I64))
-for _r in ("sum", "prod", "mean"):
+for _r in ("sum", "prod", "mean", "amax", "amin"):
     for _inc in (True, False):
         case(f"scatter_reduce_{_r}_{int(_inc)}", "indexing",
              lambda x, i, u, r=_r, inc=_inc: x.scatter_reduce(1, i, u, r, include_self=inc),
@@ -330,8 +407,14 @@ for _r in ("sum", "prod", "mean"):
 case("scatter_reduce_mean_int", "indexing", lambda x, i, u: x.scatter_reduce(0, i, u, "mean"),
      T(5, dtype=I64), T(values=[0, 0, 3], dtype=I64), T(3, dtype=I64))
 case("scatter_reduce_0d", "indexing", lambda x, i, u: x.scatter_reduce(0, i, u, "sum"), T(), T(values=0, dtype=I64), T())
-case("scatter_reduce_amax_refused", "indexing", lambda x, i, u: x.scatter_reduce(0, i, u, "amax"),
-     T(5), T(values=[0, 0, 3], dtype=I64), T(3), refused="reduce='amax'")
+case("scatter_reduce_amax_nan", "indexing", lambda x, i, u: x.scatter_reduce(0, i, u, "amax"),
+     T(values=[1.0, float("nan"), 2.0, 3.0, 0.0]), T(values=[0, 0, 3, 2], dtype=I64), T(values=[5.0, float("nan"), -1.0, 7.0]))
+case("scatter_reduce_amin_int", "indexing", lambda x, i, u: x.scatter_reduce(0, i, u, "amin", include_self=False),
+     T(5, dtype=I64), T(values=[0, 0, 3], dtype=I64), T(3, dtype=I64))
+for _r in ("prod", "mean", "amax", "amin"):
+    case(f"index_reduce_{_r}", "indexing", lambda x, i, u, r=_r: x.index_reduce(1, i, u, r, include_self=False),
+         T(3, 5), T(values=[4, 0, 4], dtype=I64), T(3, 3))
+case("index_reduce_self", "indexing", lambda x, i, u: x.index_reduce(0, i, u, "amax"), T(4, 2), T(values=[1, 1], dtype=I64), T(2, 2))
 case("narrow_copy", "indexing", lambda x: torch.narrow_copy(x, 1, 1, 2), T(3, 4))
 case("zero", "indexing", lambda x: aten.zero(x) + x, T(3, 4), trivial="zero(x) + x is x")
 case("nansum", "reduce", lambda x: torch.nansum(x, 1), T(values=[[1.0, float("nan"), 2.0], [float("nan")] * 3]))
@@ -611,11 +694,11 @@ case("index_copy_scalar_source", "select", lambda x, i, s: torch.index_copy(x, -
 # ------------------------------------------------------------------ embedding
 case("embedding", "embedding", nn.Embedding(10, 4), T(2, 3, dtype=I64, lo=0, hi=10))
 case("embedding_padding_idx", "embedding", nn.Embedding(10, 4, padding_idx=0), T(5, dtype=I64, lo=0, hi=10))
-case("embedding_sparse_refused", "embedding", nn.Embedding(10, 4, sparse=True), T(5, dtype=I64, lo=0, hi=10), refused="sparse=True")
+case("embedding_sparse", "embedding", nn.Embedding(10, 4, sparse=True), T(5, dtype=I64, lo=0, hi=10))
 # A complex dtype is refused by the registry for every op, at compile time (was a failure mid-conversion)
 case("to_complex_refused", "other", lambda x: torch.view_as_real(x.to(torch.complex64)) * 2, T(3, 4),
      refused="complex64, which atenrt engines do not support")
-case("embedding_scale_grad_refused", "embedding", nn.Embedding(10, 4, scale_grad_by_freq=True), T(5, dtype=I64, lo=0, hi=10), refused="scale_grad_by_freq=True")
+case("embedding_scale_grad_by_freq", "embedding", nn.Embedding(10, 4, scale_grad_by_freq=True), T(5, dtype=I64, lo=0, hi=10))
 case("embedding_bag_2d_sum", "embedding", nn.EmbeddingBag(10, 3, mode="sum"), T(2, 4, dtype=I64, lo=0, hi=10))
 case("embedding_bag_2d_max", "embedding", nn.EmbeddingBag(10, 3, mode="max"), T(2, 4, dtype=I64, lo=0, hi=10))
 
@@ -889,7 +972,8 @@ opcase("o_concat", "slice", aten.concat.default, [T(2, 3), T(2, 2)], 1)
 opcase("o_max_pool2d", "pool", aten.max_pool2d.default, T(1, 2, 6, 6), [3, 3], [2, 2], [1, 1])
 opcase("o_max_pool1d", "pool", aten.max_pool1d.default, T(1, 2, 7), [3], [2])
 opcase("o_max_pool3d", "pool", aten.max_pool3d.default, T(1, 1, 4, 4, 4), [2, 2, 2])
-opcase("o_max_pool1d_with_indices", "pool", aten.max_pool1d_with_indices.default, T(1, 2, 7), [2], refused="indices output is used")
+opcase("o_max_pool1d_with_indices", "pool", aten.max_pool1d_with_indices.default, T(1, 2, 7), [2])
+opcase("o_max_pool1d_with_indices_values", "pool", aten.max_pool1d_with_indices.default, T(1, 2, 7), [2], used_outputs=1)
 opcase("o_adaptive_avg_pool2d", "pool", aten.adaptive_avg_pool2d.default, T(1, 2, 5, 7), [2, 3])
 opcase("o_adaptive_avg_pool1d", "pool", aten.adaptive_avg_pool1d.default, T(1, 2, 7), [3])
 opcase("o_adaptive_avg_pool3d", "pool", aten.adaptive_avg_pool3d.default, T(1, 1, 4, 5, 3), [2, 2, 2])
@@ -999,8 +1083,7 @@ opcase("o_reshape_copy", "shape", "aten._reshape_copy.default", T(2, 3, 4), [4, 
 # overloads torch 1.13 has but never records in a trace
 opcase("o_adaptive_max_pool1d", "pool", aten.adaptive_max_pool1d.default, T(1, 2, 7), [3], used_outputs=1)
 opcase("o_adaptive_max_pool3d", "pool", aten.adaptive_max_pool3d.default, T(1, 2, 5, 4, 3), [2, 2, 2], used_outputs=1)
-opcase("o_adaptive_max_pool1d_indices_refused", "pool", aten.adaptive_max_pool1d.default, T(1, 2, 7), [3],
-       refused="indices")
+opcase("o_adaptive_max_pool1d_indices", "pool", aten.adaptive_max_pool1d.default, T(1, 2, 7), [3])
 opcase("o_contiguous", "shape", aten.contiguous.default, T(3, 4), trivial=IDENTITY)
 opcase("o_alias", "shape", aten.alias.default, T(3, 4), trivial=IDENTITY)
 opcase("o_detach", "other", aten.detach.default, T(3, 4), trivial=IDENTITY)

@@ -74,9 +74,9 @@ def _models():
             return (x * 2 + 1, y > 0, y.to(torch.float16), i * 3, u + 1, y.to(torch.float64) * 2,
                     i.to(torch.int16), i.to(torch.int8), i.to(torch.int64), h * 2)
 
-    class Histc(nn.Module):  # aten.histc has no atenrt converter
+    class Histogram(nn.Module):  # aten.histogram.bin_ct has no atenrt converter
         def forward(self, x):
-            return torch.histc(torch.relu(x), bins=4, min=0.0, max=1.0) + 1
+            return torch.histogram(torch.relu(x), bins=4, range=(0.0, 1.0))[0] + 1
 
     conv = ConvNet().eval()
     bn = conv.features[1]
@@ -89,7 +89,7 @@ def _models():
         ("two_in_out", TwoInOut(), (torch.randn(3, 4), torch.randn(3, 4))),
         ("dtypes", Dtypes(), (torch.randn(2, 3).bfloat16(), torch.randn(4), torch.arange(-3, 3, dtype=torch.int32),
                               torch.arange(250, 256, dtype=torch.uint8), torch.randn(5).half())),
-        ("histc", Histc(), (torch.rand(8),)),
+        ("histogram", Histogram(), (torch.rand(8),)),
     ]
 
 
@@ -331,15 +331,15 @@ class RuntimeTest(unittest.TestCase):
         self.assertIn("does_not_exist.pt2", str(cm.exception))
 
     def test_unsupported_op(self):
-        path = self.models["histc"][0]
+        path = self.models["histogram"][0]
         with self.assertRaises(atenrt.UnsupportedError) as cm:
             atenrt.compile(path, min_block_size=1, require_full_compilation=True)
-        self.assertIn("aten.histc.default", str(cm.exception))
+        self.assertIn("aten.histogram.bin_ct", str(cm.exception))
         report = atenrt.dry_run(path, min_block_size=1)
         self.assertIsInstance(report, atenrt.DryRunReport)
         self.assertFalse(report.fully_supported)
-        self.assertIn("aten.histc.default", [u.op for u in report.unsupported])
-        self.assertIn("aten.histc.default", report.to_text())
+        self.assertIn("aten.histogram.bin_ct", [u.op for u in report.unsupported])
+        self.assertIn("aten.histogram.bin_ct", report.to_text())
         self.assertLess(len(repr(report)), 200)
 
     def test_torch_executed_ops_refused_with_require_full_compilation(self):

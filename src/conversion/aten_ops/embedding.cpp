@@ -10,12 +10,7 @@ constexpr Family kFamily{.name = "embedding"};
 
 Capability embedding_ok(const NodeView& node, const ConversionSettings&) {
   if (auto why = emb::weight_rank_problem(rank_of(node, "weight"))) return Capability::no(*why);
-  if (node.literal_bool("scale_grad_by_freq").value_or(false)) {
-    return Capability::no("scale_grad_by_freq=True is not supported (a training-only gradient option)");
-  }
-  if (node.literal_bool("sparse").value_or(false)) {
-    return Capability::no("sparse=True is not supported (sparse gradients are training-only)");
-  }
+  // scale_grad_by_freq and sparse shape only the gradient: the forward values are the same.
   return Capability::yes();
 }
 ATENRT_CONVERTER(kFamily, "aten.embedding.default", .validator = embedding_ok, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {

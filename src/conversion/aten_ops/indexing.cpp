@@ -37,9 +37,7 @@ ATENRT_CONVERTER(kFamily, keys("aten.max_unpool2d.default", "aten.max_unpool3d.d
 }
 Capability scatter_reduce_mode(const NodeView& node, const ConversionSettings& settings) {
   const auto r = node.literal_string("reduce").value_or("");
-  if (r != "sum" && r != "prod" && r != "mean") {
-    return Capability::no("scatter_reduce reduce='" + r + "' (only 'sum', 'prod' and 'mean'; the scatter layer has no max/min)");
-  }
+  if (auto why = ix::scatter_reduce_problem(r)) return Capability::no(*why);
   if (node.dtype_of("self") == DType::Bool) return Capability::no("bool scatter_reduce (logical reductions) is not supported");
   return requires_static({"self", "index", "src"})(node, settings);
 }

@@ -1,6 +1,7 @@
 // Loss converters over impl/loss.
 #include "conversion/aten_ops/common.h"
 #include "conversion/impl/loss.h"
+#include "conversion/impl/margin_loss.h"
 
 namespace atenrt::conversion::aten_ops {
 namespace {
@@ -59,6 +60,22 @@ ATENRT_CONVERTER(kFamily, keys("aten.nll_loss_forward.default", "aten.nll_loss2d
                    args.i("ignore_index"));
   if (args.i("reduction") == 0) return {out(s, r.loss, args), Value()};
   return {out(s, r.loss, args), out(s.child("total_weight"), r.total_weight, args)};
+}
+
+Capability margin_p(const NodeView& node, const ConversionSettings&) {
+  const auto p = node.literal_number("p");
+  if (p && *p != 1.0 && *p != 2.0) return Capability::no("multi_margin_loss takes p = 1 or 2");
+  return Capability::yes();
+}
+ATENRT_CONVERTER(kFamily, "aten.multi_margin_loss.default", .validator = all_of({margin_p, full_precision}))(
+    const Scope& s, const NodeArgs& args) {
+  return one(ls::multi_margin(s, args.tensor("self"), args.tensor("target"), static_cast<std::int64_t>(args.scalar("p").f),
+                              args.scalar("margin").f, args.opt_tensor("weight"), args.i("reduction")));
+}
+ATENRT_CONVERTER(kFamily, "aten.multilabel_margin_loss_forward.default", .validator = full_precision)(
+    const Scope& s, const NodeArgs& args) {
+  auto [loss, is_target] = ls::multilabel_margin(s, args.tensor("self"), args.tensor("target"), args.i("reduction"));
+  return {loss, is_target};
 }
 
 }  // namespace

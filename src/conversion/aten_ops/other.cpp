@@ -320,8 +320,8 @@ ATENRT_CONVERTER(kFamily, "aten._cdist_forward.default", .validator = [](const N
 }
 ATENRT_CONVERTER(kFamily, "aten._pdist_forward.default", .validator = [](const NodeView& n, const ConversionSettings&) {
   const ir::TensorMeta* m = n.meta("self");
-  if (m && (m->sizes.size() != 2 || !m->sizes[0].is_static() || m->sizes[0].value.value_or(0) < 2)) {
-    return Capability::no("self must be 2-d with a static row count of at least 2");
+  if (m && (m->sizes.size() != 2 || !m->sizes[0].is_static())) {
+    return Capability::no("self must be 2-d with a static row count");
   }
   return Capability::yes();
 }, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {

@@ -2,6 +2,7 @@
 // problem() is both the validator's and the converter's rule.
 #include "conversion/aten_ops/common.h"
 #include "conversion/impl/pool.h"
+#include "conversion/impl/pool_indices.h"
 
 namespace atenrt::conversion::aten_ops {
 namespace {
@@ -98,6 +99,39 @@ ATENRT_CONVERTER(kFamily,
   auto* y = pool::pool(s, args.tensor("self"), decode_resolved(s, args));
   if (kind_of(s.target()).with_indices) return {y, Value()};
   return one(y);
+}
+
+// Max pooling whose indices are read: windows gathered by a constant table (static spatial
+// dims), ahead of the pooling layer, which computes the values only.
+Capability indices_used(const NodeView& node, const ConversionSettings&) {
+  if (!node.output_used(1)) return Capability::no("the indices are not used: the pooling layer computes the values");
+  const ir::TensorMeta* m = node.meta("self");
+  if (!m || !m->is_static()) return Capability::no("max pooling with its indices needs static input sizes");
+  if (auto a = decode_literals(node)) {
+    if (auto why = a->problem(static_cast<std::int64_t>(m->sizes.size()))) return Capability::no(*why);
+  }
+  return Capability::yes();
+}
+ATENRT_CONVERTER(kFamily,
+                 keys("aten.max_pool1d_with_indices.default", "aten.max_pool2d_with_indices.default",
+                      "aten.max_pool3d_with_indices.default", "aten.adaptive_max_pool1d.default",
+                      "aten.adaptive_max_pool2d.default", "aten.adaptive_max_pool3d.default"),
+                 .validator = indices_used, .priority = Priority::High)
+(const Scope& s, const NodeArgs& args) {
+  auto [values, indices] = pool::max_pool_with_indices(s, args.tensor("self"), decode_resolved(s, args));
+  return {values, indices};
+}
+
+Capability im2col_ok(const NodeView& node, const ConversionSettings&) {
+  const auto k = node.literal_ints("kernel_size"), d = node.literal_ints("dilation"), p = node.literal_ints("padding"),
+             st = node.literal_ints("stride");
+  if (k && d && p && st) return refuse_if(pool::im2col_problem(*k, *d, *p, *st));
+  return Capability::yes();
+}
+ATENRT_CONVERTER(kFamily, "aten.im2col.default", .validator = all_of({im2col_ok, requires_static({"self"})}),
+                 .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+  return one(pool::im2col(s, args.tensor("self"), args.ints("kernel_size"), args.ints("dilation"), args.ints("padding"),
+                          args.ints("stride")));
 }
 
 }  // namespace

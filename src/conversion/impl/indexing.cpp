@@ -1,5 +1,7 @@
 #include "conversion/impl/indexing.h"
 
+#include <limits>
+
 #include "conversion/host_tensor.h"
 
 namespace atenrt::conversion::impl::indexing {
@@ -75,8 +77,40 @@ NetworkTensor* max_unpool(const Scope& s, NetworkTensor* x, NetworkTensor* indic
   return s.add_reshape("", scattered, out_dims);
 }
 
+std::optional<std::string> scatter_reduce_problem(const std::string& reduce) {
+  if (reduce == "sum" || reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin") return std::nullopt;
+  return "scatter_reduce reduce='" + reduce + "' (one of 'sum', 'prod', 'mean', 'amax', 'amin')";
+}
+
+namespace {
+
+// The value a reduction starts from where self is left out: its identity in x's dtype.
+double reduction_identity(const std::string& reduce, DType dt) {
+  if (reduce == "prod") return 1.0;
+  if (reduce != "amax" && reduce != "amin") return 0.0;
+  const bool low = reduce == "amax";
+  if (is_floating(dt)) return low ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+  switch (dt) {
+    case DType::Int8: return low ? -128.0 : 127.0;
+    case DType::UInt8: return low ? 0.0 : 255.0;
+    case DType::Int16: return low ? -32768.0 : 32767.0;
+    case DType::Int32: return low ? -2147483648.0 : 2147483647.0;
+    default: return low ? -9223372036854775808.0 : 9223372036854774784.0;  // the largest double below 2^63
+  }
+}
+
+ScatterReduce scatter_op(const std::string& reduce) {
+  if (reduce == "prod") return ScatterReduce::Mul;
+  if (reduce == "amax") return ScatterReduce::Max;
+  if (reduce == "amin") return ScatterReduce::Min;
+  return ScatterReduce::Add;
+}
+
+}  // namespace
+
 NetworkTensor* scatter_reduce(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index,
                               NetworkTensor* src, const std::string& reduce, bool include_self) {
+  if (auto why = scatter_reduce_problem(reduce)) check(false, *why);
   if (x->rank() == 0) {  // torch treats 0-d self, index and src as one element
     auto one = [&](NetworkTensor* t, const char* what) { return t->rank() == 0 ? reshape(s.child(what), t, {1}) : t; };
     normalize_dim(dim, 0);
@@ -91,13 +125,12 @@ NetworkTensor* scatter_reduce(const Scope& s, NetworkTensor* x, std::int64_t dim
     for (std::size_t a = 0; a < index->dims.size(); ++a) axes.push_back(static_cast<std::int64_t>(a));
     src = s.add_slice("src", src, axes, starts, index->dims, steps);
   }
-  const bool prod = reduce == "prod";
   // Without self, the written positions start from the reduction's identity.
   NetworkTensor* base = x;
   if (!include_self) {
-    base = s.add_scatter("reset", x, index, fill(s, index->dims, prod ? 1.0 : 0.0, x->dtype), d);
+    base = s.add_scatter("reset", x, index, fill(s, index->dims, reduction_identity(reduce, x->dtype), x->dtype), d);
   }
-  auto* acc = s.add_scatter(reduce == "mean" ? "sum" : "", base, index, src, d, prod ? ScatterReduce::Mul : ScatterReduce::Add);
+  auto* acc = s.add_scatter(reduce == "mean" ? "sum" : "", base, index, src, d, scatter_op(reduce));
   if (reduce != "mean") return acc;
   // mean: the sum over self (when included) and the sources, divided by their count.
   const DType cdt = is_floating(x->dtype) ? x->dtype : DType::Int64;

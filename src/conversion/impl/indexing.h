@@ -21,7 +21,9 @@ NetworkTensor* unfold(const Scope& s, NetworkTensor* x, std::int64_t dim, std::i
 // max_unpool2d/3d: x scattered at its flat spatial `indices` into zeros of `output_size`.
 NetworkTensor* max_unpool(const Scope& s, NetworkTensor* x, NetworkTensor* indices,
                           const std::vector<std::int64_t>& output_size);
-// scatter_reduce.two for reduce "sum", "prod" and "mean".
+// scatter_reduce's reduce: "sum", "prod", "mean", "amax" or "amin".
+std::optional<std::string> scatter_reduce_problem(const std::string& reduce);
+// scatter_reduce.two (and index_reduce through it).
 NetworkTensor* scatter_reduce(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index,
                               NetworkTensor* src, const std::string& reduce, bool include_self);
 

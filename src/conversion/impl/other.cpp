@@ -92,8 +92,9 @@ NetworkTensor* cdist(const Scope& s, NetworkTensor* x1, NetworkTensor* x2, doubl
 }
 
 NetworkTensor* pdist(const Scope& s, NetworkTensor* x, double p) {
-  check(x->rank() == 2 && x->dims[0] >= 2, "pdist needs a 2-d input with at least 2 rows");
+  check(x->rank() == 2 && x->dims[0] >= 0, "pdist needs a 2-d input with a static row count");
   const auto n = x->dims[0];
+  if (n < 2) return fill(s, {0}, 0.0, x->dtype);  // no pairs
   std::vector<std::int64_t> is, js;
   for (std::int64_t i = 0; i < n; ++i) {
     for (std::int64_t j = i + 1; j < n; ++j) {
