@@ -1,0 +1,100 @@
+#!/usr/bin/python3
+"""One dynamic engine against static engines built for each shape, in one run.
+
+For each model: export once with a dynamic dim (atenrt.save(..., dynamic_shapes=...)), compile one
+dynamic engine, and for every shape in the list compile a static engine pinned to it (`shapes=`).
+Then, in one process and interleaved, time both on the same input: the first run of the dynamic
+engine at a shape it has not seen (it specializes then) against the static engine's compile time,
+and the median after warm-up as a ratio (dynamic / static; the issue's bar is 1.1). Outputs of
+both are checked against PyTorch. Ratios from one run are the result; absolute times are not.
+
+    PYTHONPATH=python ATENRT_PYTHON_MODULE_DIR=build/python /usr/bin/python3 bench/dynamic/compare.py \
+        [--models resnet18,resnet50,encoder] [--iterations 10]
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "models"))
+import atenrt  # noqa: E402
+from zoo import build_model  # noqa: E402
+
+# name -> (input maker for a size, dynamic dim, example size, range, sizes to time)
+CASES = {
+    "resnet18": (lambda n: torch.randn(n, 3, 224, 224), 0, 5, (1, 8), (1, 4, 8)),
+    "resnet50": (lambda n: torch.randn(n, 3, 224, 224), 0, 5, (1, 8), (1, 4, 8)),
+    # torch 1.13's symbolic tracing cannot trace the encoder (its reshapes by sizes); torch >= 2.1 can.
+    "encoder": (lambda n: torch.randn(1, n, 256), 1, 40, (2, 128), (16, 77, 128)),
+}
+
+
+def median_ms(fn, warmup, iterations):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(iterations):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1e3)
+    return float(np.median(times))
+
+
+def shape_text(x):
+    return "x:" + "x".join(str(d) for d in x.shape)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--models", default="resnet18,encoder")
+    p.add_argument("--warmup", type=int, default=2)
+    p.add_argument("--iterations", type=int, default=10)
+    p.add_argument("--threads", type=int, default=2)
+    args = p.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    work = tempfile.mkdtemp(prefix="atenrt_dynbench_")
+    print("| model | shape | dynamic ÷ static (median) | first run at the shape ms | static compile ms | "
+          "max rel err dyn / static |")
+    print("|---|---|---:|---:|---:|---|")
+    for name in args.models.split(","):
+        make_input, dim, example, (lo, hi), sizes = CASES[name]
+        torch.manual_seed(0)
+        model, _ = build_model(name)
+        path = os.path.join(work, f"{name}.pt2")
+        try:
+            atenrt.save(model, (make_input(example),), path,
+                        dynamic_shapes={"x": {dim: atenrt.Dim("n", min=lo, max=hi)}})
+        except atenrt.ExportError as e:  # torch 1.13's symbolic tracing cannot trace every model
+            print(f"| {name} | - | export failed: {str(e)[:160]} | | | |", flush=True)
+            continue
+        dynamic = atenrt.compile(path, num_threads=args.threads)
+        dyn_ctx = dynamic.create_context()
+        for n in sizes:
+            x = make_input(n)
+            with torch.no_grad():
+                ref = model(x).numpy()
+            start = time.perf_counter()
+            static = atenrt.compile(path, shapes=shape_text(x), num_threads=args.threads)
+            static_compile = (time.perf_counter() - start) * 1e3
+            st_ctx = static.create_context()
+            xn = x.numpy()
+            start = time.perf_counter()
+            got_dyn = dyn_ctx.run([xn])[0]
+            first = (time.perf_counter() - start) * 1e3
+            got_st = st_ctx.run([xn])[0]
+            errs = [float(np.max(np.abs(g - ref)) / np.max(np.abs(ref))) for g in (got_dyn, got_st)]
+            # Interleaved: each engine timed twice, the better median kept, so a burst of load on
+            # the machine does not land on one side only.
+            d = min(median_ms(lambda: dyn_ctx.run([xn]), args.warmup, args.iterations) for _ in range(2))
+            s = min(median_ms(lambda: st_ctx.run([xn]), args.warmup, args.iterations) for _ in range(2))
+            print(f"| {name} | {list(x.shape)} | {d / s:.2f} ({d:.1f} / {s:.1f} ms) | {first:.0f} | "
+                  f"{static_compile:.0f} | {errs[0]:.1e} / {errs[1]:.1e} |", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
