@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover
 
 # Ops with no converter today, run in the fallback below. Shrink this list as converters land
 # (test_no_converter_ops_still_need_the_fallback says when one has).
-NO_CONVERTER = ["aten.logcumsumexp.default", "aten._fft_r2c.default"]
+NO_CONVERTER = ["aten.histogram.bin_ct", "aten._fft_r2c.default"]
 
 
 def rel_error(got, want):
@@ -56,7 +56,7 @@ if torch is not None:
 
         def forward(self, x):
             y = torch.relu(self.bn(self.c1(x)))
-            inv = torch.logcumsumexp(y, dim=-1)
+            inv = torch.histogram(y, bins=8)[0]
             z = torch.special.zeta(torch.sigmoid(y) + 1.5, torch.ones(1))
             f = torch.fft.rfft(y, dim=-1).abs()
             return self.c2(inv + z).sum(dim=1), f * 2
@@ -83,11 +83,11 @@ if torch is not None:
             return self.ln2(y + self.ff2(torch.nn.functional.gelu(self.ff1(y))))
 
     class Blocks(nn.Module):
-        """Two supported blocks around one op without a converter: 2 compute ops, logcumsumexp, 5."""
+        """Two supported blocks around one op without a converter: 2 compute ops, histogram, 5."""
 
         def forward(self, x):
             a = torch.relu(x * 2.0)                            # block A: mul, relu
-            b = a + torch.logcumsumexp(x, dim=-1)              # logcumsumexp: no converter
+            b = a + torch.histogram(x, bins=8)[0]                # histogram: no converter
             return torch.tanh(torch.sigmoid(b * 3.0) + 1.0)    # block B: add, mul, sigmoid, add, tanh
 
 
@@ -124,7 +124,7 @@ class HybridTest(unittest.TestCase):
         self.check(engine, m, [x])
         text = engine.report.dry_run.to_text()
         self.assertIn("libtorch fallback", text)
-        self.assertIn("no converter is registered for aten.logcumsumexp.default", text)
+        self.assertIn("no converter is registered for aten.histogram.bin_ct", text)
         self.assertIn("dtype code", text)  # abs of a complex value stays with the fft, in torch
 
     def test_profiles_list_engine_steps_and_torch_nodes(self):
@@ -141,7 +141,7 @@ class HybridTest(unittest.TestCase):
         names = [s["name"] for s in profile["steps"]]
         self.assertEqual(names, [s.name for s in engine.report.steps])
         torch_steps = [s for s in profile["steps"] if s["implementation"].startswith("libtorch")]
-        self.assertTrue(any(s["kind"] == "aten.logcumsumexp.default" for s in torch_steps))
+        self.assertTrue(any(s["kind"] == "aten.histogram.bin_ct" for s in torch_steps))
         end = 0.0
         for s in profile["steps"]:
             self.assertGreaterEqual(s["total_ms"], s["last_ms"])
@@ -187,7 +187,7 @@ class HybridTest(unittest.TestCase):
         m = Blocks()
         x = torch.randn(8, 8)
         # (min_block_size, engine segments, fallback nodes): blocks of 2 and 5 compute ops around
-        # logcumsumexp.
+        # histogram.
         for size, engines, fallback in ((1, 2, 1), (2, 2, 1), (3, 1, 3), (5, 1, 3), (6, 0, 8)):
             with self.subTest(min_block_size=size):
                 dry = atenrt.dry_run(self.export(m, x), min_block_size=size)
@@ -199,7 +199,7 @@ class HybridTest(unittest.TestCase):
                     why = [w for s in dry.segments if s.target != "engine" for w in s.fallback_why]
                     self.assertEqual(len(why), fallback)
                     self.assertTrue(any("below min_block_size 3" in w for w in why), why)
-                    self.assertTrue(any("aten.logcumsumexp" in w for w in why), why)
+                    self.assertTrue(any("aten.histogram" in w for w in why), why)
                     self.assertTrue(all(s.fallback_why == () for s in dry.segments if s.target == "engine"))
                 engine = atenrt.compile(m, [x], min_block_size=size)
                 self.assertEqual(engine.report.dry_run.engine_segments, engines)
