@@ -204,7 +204,8 @@ inline double unary(UnaryOp op, double x) {
 // unary() for a value of the given dtype: what torch computes in float for a float32 tensor
 // (where rounding decides a result, as trigamma next to its poles) runs in float here too.
 inline double unary_in(DType dt, UnaryOp op, double x) {
-  if (dt == DType::Float32 && op == UnaryOp::Trigamma) return trigamma(static_cast<float>(x));
+  const bool single = dt == DType::Float32 || dt == DType::BFloat16 || dt == DType::Float16;  // torch: float math
+  if (single && op == UnaryOp::Trigamma) return trigamma(static_cast<float>(x));
   return unary(op, x);
 }
 

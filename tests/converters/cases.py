@@ -351,6 +351,18 @@ case("multilabel_margin_loss", "loss", lambda x, y: F.multilabel_margin_loss(x, 
      T(values=[[3, 0, -1, 1], [0, 1, 2, 3], [-1, 2, 0, 0]], dtype=I64))
 case("multilabel_margin_loss_none_1d", "loss", lambda x, y: F.multilabel_margin_loss(x, y, reduction="none"), T(4),
      T(values=[2, 1, -1, 0], dtype=I64))
+case("bilinear", "math", lambda a, b, w, bias: F.bilinear(a, b, w, bias), T(4, 3), T(4, 5), T(2, 3, 5), T(2))
+case("bilinear_batched", "math", lambda a, b, w: F.bilinear(a, b, w), T(2, 3, 4), T(2, 3, 2), T(5, 4, 2))
+case("kthvalue_int_refused", "reduce", lambda x: torch.kthvalue(x, 2, 1), T(3, 5, dtype=I64), refused="which of equal values")
+case("index_add_bool_refused", "indexing", lambda x, i, src: x.index_add(0, i, src), T(3, dtype=BOOL), T(values=[1], dtype=I64),
+     T(1, dtype=BOOL), refused="bool tensor")
+case("put_accumulate_bool_refused", "indexing", lambda x, i, src: x.put(i, src, accumulate=True), T(3, dtype=BOOL),
+     T(values=[1], dtype=I64), T(1, dtype=BOOL), refused="bool tensor")
+case("put_bool", "indexing", lambda x, i, src: x.put(i, src), T(values=[True, False, True]), T(values=[1, 0], dtype=I64),
+     T(values=[True, False]))
+case("renorm_half", "math", lambda x: torch.renorm(x, 2, 0, 1.0), T(3, 4, dtype=torch.float16), rtol=1e-3, atol=1e-3)
+case("polygamma_1_bfloat16", "special", lambda x: torch.polygamma(1, x.bfloat16()).float(), T(values=[-2.5, -1.0, 0.5, 3.0]),
+     rtol=1e-2, atol=1e-2)
 _POLY_X = [-1.0, 0.0, 1.0, 0.5, -0.3, 0.9, 1.7, -2.2]
 _POLY_N = [float(n) for n in (0, 1, 2, 3, 5, 7, 9, 12)]
 for _op in ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",

@@ -8,7 +8,14 @@ namespace {
 namespace io = impl::index_ops;
 constexpr Family kFamily{.name = "indexing", .supports_dynamic_shapes = false};
 
-ATENRT_CONVERTER(kFamily, "aten.index_add.default", .validator = dim_in_range())(const Scope& s, const NodeArgs& args) {
+Validator adds_ok(bool always) {
+  return [always](const NodeView& node, const ConversionSettings&) {
+    const auto dt = node.dtype_of("self");
+    const bool adds = always || node.literal_bool("accumulate").value_or(false);
+    return dt ? refuse_if(io::adds_bool_problem(*dt, adds)) : Capability::yes();
+  };
+}
+ATENRT_CONVERTER(kFamily, "aten.index_add.default", .validator = all_of({adds_ok(true), dim_in_range()}))(const Scope& s, const NodeArgs& args) {
   return one(io::index_add(s, args.tensor("self"), args.i("dim"), args.tensor("index"), args.tensor("source"),
                            args.scalar("alpha").f));
 }
@@ -30,7 +37,7 @@ ATENRT_CONVERTER(kFamily, "aten.index_reduce.default", .validator = all_of({inde
   return one(io::index_reduce(s, args.tensor("self"), args.i("dim"), args.tensor("index"), args.tensor("source"),
                               args.str("reduce"), args.b("include_self")));
 }
-ATENRT_CONVERTER(kFamily, "aten.put.default")(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.put.default", .validator = adds_ok(false))(const Scope& s, const NodeArgs& args) {
   return one(io::put(s, args.tensor("self"), args.tensor("index"), args.tensor("source"), args.b("accumulate")));
 }
 ATENRT_CONVERTER(kFamily, "aten.masked_scatter.default")(const Scope& s, const NodeArgs& args) {

@@ -40,6 +40,11 @@ ATENRT_CONVERTER(kFamily, "aten.histc.default", .validator = histc_ok, .supports
     const Scope& s, const NodeArgs& args) {
   return one(mc::histc(s, args.tensor("self"), args.i("bins"), args.scalar("min").f, args.scalar("max").f));
 }
+ATENRT_CONVERTER(kFamily, "aten._trilinear.default", .validator = requires_static({"i1", "i2", "i3"}),
+                 .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+  return one(mc::trilinear(s, args.tensor("i1"), args.tensor("i2"), args.tensor("i3"), args.ints("expand1"),
+                           args.ints("expand2"), args.ints("expand3"), args.ints("sumdim")));
+}
 ATENRT_CONVERTER(kFamily, "aten._euclidean_dist.default")(const Scope& s, const NodeArgs& args) {
   return one(mc::euclidean_dist(s, args.tensor("x1"), args.tensor("x2")));
 }

@@ -34,6 +34,9 @@ Capability kth_ok(const NodeView& node, const ConversionSettings& settings) {
       if (auto why = os::kth_problem(*k, size)) return Capability::no(*why);
     }
   }
+  if (const auto dt = node.dtype_of("self")) {
+    if (auto why = os::kth_dtype_problem(*dt)) return Capability::no(*why);
+  }
   return all_of({not_bool, dim_in_range()})(node, settings);
 }
 ATENRT_CONVERTER(kFamily, "aten.kthvalue.default", .validator = kth_ok)(const Scope& s, const NodeArgs& args) {

@@ -21,9 +21,14 @@ NetworkTensor* wrapped_index(const Scope& s, NetworkTensor* index, std::int64_t 
 
 }  // namespace
 
+std::optional<std::string> adds_bool_problem(DType self, bool adds) {
+  if (adds && self == DType::Bool) return "adding into a bool tensor is not supported (the scatter layer adds numbers)";
+  return std::nullopt;
+}
+
 NetworkTensor* index_add(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index,
                          NetworkTensor* source, double alpha) {
-  check(x->dtype != DType::Bool, "index_add of a bool tensor is not supported (the scatter layer adds numbers)");
+  if (auto why = adds_bool_problem(x->dtype, true)) check(false, *why);
   check(index->rank() <= 1, "index_add takes a 0-d or 1-d index");
   // 0-d self/index/source work through their one-element views, as index_copy.
   const bool scalar_self = x->rank() == 0;
@@ -81,7 +86,7 @@ NetworkTensor* index_fill(const Scope& s, NetworkTensor* x, std::int64_t dim, Ne
 }
 
 NetworkTensor* put(const Scope& s, NetworkTensor* x, NetworkTensor* index, NetworkTensor* source, bool accumulate) {
-  check(!(accumulate && x->dtype == DType::Bool), "put with accumulate on a bool tensor is not supported");
+  if (auto why = adds_bool_problem(x->dtype, accumulate)) check(false, *why);
   const std::int64_t n = numel(static_dims(x, "put"));
   const std::int64_t k = numel(static_dims(index, "put"));
   check(numel(static_dims(source, "put")) == k, "put: source and index must have as many elements");

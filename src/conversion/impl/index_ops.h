@@ -2,12 +2,15 @@
 // masked_scatter.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "conversion/impl/converter_utils.h"
 
 namespace atenrt::conversion::impl::index_ops {
 
+// index_add / put(accumulate) add numbers: a bool self is refused.
+std::optional<std::string> adds_bool_problem(DType self, bool adds);
 // x with source's slices added at `index` along dim (times alpha), as torch.index_add.
 NetworkTensor* index_add(const Scope& s, NetworkTensor* x, std::int64_t dim, NetworkTensor* index,
                          NetworkTensor* source, double alpha);

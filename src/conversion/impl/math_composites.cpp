@@ -1,5 +1,6 @@
 #include "conversion/impl/math_composites.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -34,6 +35,9 @@ NetworkTensor* renorm(const Scope& s, NetworkTensor* x, double p, std::int64_t d
   Dims axes;
   for (std::int64_t a = 0; a < x->rank(); ++a) {
     if (a != d) axes.push_back(a);
+  }
+  if (x->dtype == DType::BFloat16 || x->dtype == DType::Float16) {  // torch accumulates in float32
+    return s.add_cast("", renorm(s.child("f32"), cast(s, x, DType::Float32), p, dim, maxnorm), x->dtype);
   }
   const DType dt = x->dtype;
   auto* mag = s.add_unary("abs", x, UnaryOp::Abs);
@@ -151,6 +155,31 @@ std::pair<NetworkTensor*, NetworkTensor*> cumulative_extreme(const Scope& s, Net
     idx = step.add_select("indices", keep, idx, earlier_i);
   }
   return {identity(s.child("values"), v), identity(s, idx)};
+}
+
+NetworkTensor* trilinear(const Scope& s, NetworkTensor* a, NetworkTensor* b, NetworkTensor* c,
+                         const std::vector<std::int64_t>& expand_a, const std::vector<std::int64_t>& expand_b,
+                         const std::vector<std::int64_t>& expand_c, const std::vector<std::int64_t>& sumdim) {
+  const std::int64_t rank = a->rank() + static_cast<std::int64_t>(expand_a.size());
+  const DType dt = promote_types(promote_types(a->dtype, b->dtype), c->dtype);
+  // x with size-1 dims at the (ascending) positions of `expand` in the full rank.
+  auto spread = [&](NetworkTensor* x, const std::vector<std::int64_t>& expand, const char* what) {
+    check(x->rank() + static_cast<std::int64_t>(expand.size()) == rank, "_trilinear: inputs of mismatched ranks");
+    Dims dims;
+    std::size_t next = 0;
+    for (std::int64_t d = 0; d < rank; ++d) {
+      const bool inserted = std::find(expand.begin(), expand.end(), d) != expand.end();
+      dims.push_back(inserted ? 1 : x->dims[next++]);
+    }
+    return reshape(s.child(what), cast(s, x, dt), dims);
+  };
+  auto* product = ew(s, ew(s, spread(a, expand_a, "i1"), spread(b, expand_b, "i2"), ElementwiseOp::Mul),
+                     spread(c, expand_c, "i3"), ElementwiseOp::Mul);
+  if (sumdim.empty()) return identity(s, product);
+  Dims axes;
+  for (auto d : sumdim) axes.push_back(normalize_dim(d, rank));
+  auto* sum = s.add_reduce(dt == DType::Int64 || is_floating(dt) ? "" : "sum", product, ReduceOp::Sum, axes, false);
+  return sum->dtype == dt ? sum : s.add_cast("", sum, dt);  // integer sums come out int64
 }
 
 NetworkTensor* euclidean_dist(const Scope& s, NetworkTensor* x1, NetworkTensor* x2) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "conversion/impl/converter_utils.h"
 
@@ -27,6 +28,11 @@ NetworkTensor* histc(const Scope& s, NetworkTensor* x, std::int64_t bins, double
 // a NaN, once seen, stays (its last occurrence's index), as torch's loop does; computed as a
 // log-step scan of (value, index) pairs.
 std::pair<NetworkTensor*, NetworkTensor*> cumulative_extreme(const Scope& s, NetworkTensor* x, std::int64_t dim, bool max);
+// aten._trilinear (F.bilinear): each input with size-1 dims inserted at its expand positions, the
+// three multiplied (broadcast) and summed over sumdim.
+NetworkTensor* trilinear(const Scope& s, NetworkTensor* a, NetworkTensor* b, NetworkTensor* c,
+                         const std::vector<std::int64_t>& expand_a, const std::vector<std::int64_t>& expand_b,
+                         const std::vector<std::int64_t>& expand_c, const std::vector<std::int64_t>& sumdim);
 // sqrt(max(|a|^2 + |b|^2 - 2 a.b, 1e-30)) between the rows of x1 [.., n, d] and x2 [.., m, d].
 NetworkTensor* euclidean_dist(const Scope& s, NetworkTensor* x1, NetworkTensor* x2);
 

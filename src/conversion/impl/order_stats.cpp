@@ -14,6 +14,11 @@ std::optional<std::string> kth_problem(std::int64_t k, std::int64_t size) {
   return std::nullopt;
 }
 
+std::optional<std::string> kth_dtype_problem(DType dtype) {
+  if (is_floating(dtype)) return std::nullopt;
+  return "kthvalue of " + std::string(dtype_name(dtype)) + ": which of equal values' indices torch returns is not reproduced";
+}
+
 std::pair<NetworkTensor*, NetworkTensor*> order_statistic(const Scope& s, NetworkTensor* x, Statistic what,
                                                           std::optional<std::int64_t> dim, bool keepdim,
                                                           std::int64_t k) {
@@ -33,6 +38,7 @@ std::pair<NetworkTensor*, NetworkTensor*> order_statistic(const Scope& s, Networ
   check(n > 0, "the order statistic of an empty dim is not defined");
   if (what == Statistic::KthValue) {
     if (auto why = kth_problem(k, n)) check(false, *why);
+    if (auto why = kth_dtype_problem(x->dtype)) check(false, *why);
   }
   auto* sorted = s.add_topk("sort", in, n, d, false);
   // The position to read, per slice ([.., 1, ..] along d).

@@ -18,6 +18,9 @@ enum class Statistic : std::uint8_t {
 
 // kthvalue's k against the dim's size (< 0: not known).
 std::optional<std::string> kth_problem(std::int64_t k, std::int64_t size);
+// kthvalue of integers: among equal values torch's selection returns an index a stable sort does
+// not reproduce, so integer inputs are refused.
+std::optional<std::string> kth_dtype_problem(DType dtype);
 // (values, int64 indices) along dim; the whole tensor flattened when dim is nullopt (values only
 // matter then, and the result is 0-d).
 std::pair<NetworkTensor*, NetworkTensor*> order_statistic(const Scope& s, NetworkTensor* x, Statistic what,
