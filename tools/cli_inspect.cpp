@@ -13,8 +13,10 @@ class InspectCommand : public Command {
   void setup(CLI::App& app) override {
     sub = app.add_subcommand(
         "inspect",
-        "Print what a .pt2 archive holds (producer, layout, I/O, weights, ops) or an engine file (settings, I/O, "
-        "steps, kernels, memory plan, weights)");
+        "Print what a .pt2 archive holds (producer, layout, I/O, sample inputs, weights, ops) or an engine file "
+        "(settings, I/O, steps, kernels, memory plan, weights). Outputs that update a buffer, parameter or input "
+        "(training IR) are named after it: the fqn ('bn.running_mean'), '<input>.mutated' for an input, "
+        "'.mutated' appended to a name an input or value already has");
     sub->add_option("model", path_, "a .pt2 archive or an engine file")->required();
     sub->add_flag("--json", json_, "print one JSON object");
     sub->add_flag("--verbose", verbose_, "list every weight of an engine file");

@@ -38,7 +38,8 @@ class RunCommand : public Command {
                     "file to write the outputs to, in order: .npz (arr_0, arr_1, ...) or .pt/.pth (torch.save of a "
                     "tuple; every dtype, bf16 included; torch.load reads it)");
     sub->add_flag("--named-outputs", named_outputs_,
-                  "key the --outputs file by the graph's output names (an .npz's array names, a .pt's dict keys)");
+                  "key the --outputs file by the graph's output names (an .npz's array names, a .pt's dict keys); an output that updates a buffer or parameter is "
+                  "named after its fqn, one that updates an input '<input>.mutated' (see `atenrt inspect`)");
     sub->add_option("--compare", compare_,
                     "reference outputs: .npz (arr_0, ... or output names), or .pt/.pth from torch.save (a tensor, "
                     "a tuple/list of them, or a dict by output name; read without torch, no code runs): exit 1 "

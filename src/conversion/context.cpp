@@ -430,9 +430,15 @@ ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, 
     if (t->is_input || t->is_output || !t->producer) {
       t = ctx.net().add_cast(ctx.net().unique_layer_name(copy_name), t, t->dtype);
     }
-    // Outputs keep the graph's value names (layer names carry the scope).
-    if (const auto* ref = out.get_if<ir::TensorRef>();
-        ref && ref->name != t->name && !ctx.net().find_tensor(ref->name) && !ctx.net().find_layer(ref->name)) {
+    // Outputs keep the graph's value names (layer names carry the scope); a
+    // mutation is named after what it updates (ir::Graph::name_outputs).
+    const ir::OutputSpec* spec = k < graph.signature.outputs.size() ? &graph.signature.outputs[k] : nullptr;
+    if (spec && !spec->name.empty()) {
+      std::string name = spec->name;
+      while (name != t->name && (ctx.net().find_tensor(name) || ctx.net().find_layer(name))) name += ".mutated";
+      if (name != t->name) ctx.net().set_tensor_name(t, name);
+    } else if (const auto* ref = out.get_if<ir::TensorRef>();
+               ref && ref->name != t->name && !ctx.net().find_tensor(ref->name) && !ctx.net().find_layer(ref->name)) {
       ctx.net().set_tensor_name(t, ref->name);
     }
     ctx.net().mark_output(t);

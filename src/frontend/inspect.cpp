@@ -80,7 +80,20 @@ nlohmann::json inspect_json(const ir::ExportedProgram& ep) {
     if (!sample.unavailable.empty()) r["sample_inputs"]["unavailable"] = sample.unavailable;
   }
   json outputs = json::array();
-  for (const auto& o : g.signature.outputs) outputs.push_back(argument_json(g, o.value));
+  for (std::size_t k = 0; k < g.signature.outputs.size(); ++k) {
+    const ir::OutputSpec& o = g.signature.outputs[k];
+    json v = argument_json(g, o.value);
+    // Mutations: named after what they update (ir::Graph::name_outputs), the value kept as "value_name".
+    if (!o.name.empty() && v.contains("name") && v["name"] != o.name) {
+      v["value_name"] = v["name"];
+      v["name"] = o.name;
+    }
+    if (o.kind != ir::OutputKind::UserOutput) {
+      v["kind"] = ir::output_kind_name(o.kind);
+      if (!o.target.empty()) v["updates"] = o.target;
+    }
+    outputs.push_back(v);
+  }
   r["outputs"] = outputs;
   // Dynamic shapes: each size symbol's range (range_constraints); max null when unbounded.
   json ranges = json::object();
@@ -143,7 +156,11 @@ std::string inspect_text(const ir::ExportedProgram& ep) {
   out << "inputs:\n";
   for (const auto& v : r["inputs"]) out << "  " << describe(v) << "\n";
   out << "outputs:\n";
-  for (const auto& v : r["outputs"]) out << "  " << describe(v) << "\n";
+  for (const auto& v : r["outputs"]) {
+    out << "  " << describe(v);
+    if (v.contains("updates")) out << "  (" << v["kind"].get<std::string>() << " of '" << v["updates"].get<std::string>() << "')";
+    out << "\n";
+  }
   if (const auto& sample = r["sample_inputs"]; sample.is_null()) {
     out << "sample inputs:   none\n";
   } else if (sample.contains("unavailable")) {

@@ -59,6 +59,7 @@ void read_graph_json(const ZipArchive& zip, const std::string& entry, const Read
   } catch (const FormatError& e) {
     throw FormatError(r.where() + ": " + e.what());
   }
+  ep.graph.name_outputs();
 }
 
 // Binds weights to the signature's parameters, buffers and constants, and

@@ -99,6 +99,34 @@ const char* output_kind_name(OutputKind kind) {
   return "unknown";
 }
 
+void Graph::name_outputs() {
+  std::set<std::string> taken;
+  for (const auto& in : inputs) for_each_value(in, [&](const std::string& v) { taken.insert(v); });
+  for (const auto& n : nodes) {
+    for (const auto& out : n.outputs) for_each_value(out, [&](const std::string& v) { taken.insert(v); });
+  }
+  for (std::size_t k = 0; k < signature.outputs.size() && k < outputs.size(); ++k) {
+    OutputSpec& spec = signature.outputs[k];
+    const bool mutation = spec.kind == OutputKind::BufferMutation || spec.kind == OutputKind::ParameterMutation ||
+                          spec.kind == OutputKind::UserInputMutation;
+    if (!mutation || spec.target.empty()) {
+      if (const auto* t = outputs[k].get_if<TensorRef>()) taken.insert(t->name);
+      continue;
+    }
+    std::string name = spec.kind == OutputKind::UserInputMutation ? spec.target + ".mutated" : spec.target;
+    while (taken.contains(name)) name += ".mutated";
+    taken.insert(spec.name = name);
+  }
+}
+
+std::string Graph::output_name(std::size_t k) const {
+  if (k < signature.outputs.size() && !signature.outputs[k].name.empty()) return signature.outputs[k].name;
+  if (k < outputs.size()) {
+    if (const auto* t = outputs[k].get_if<TensorRef>()) return t->name;
+  }
+  return "output_" + std::to_string(k);
+}
+
 const TensorMeta* Graph::meta(const std::string& value_name) const {
   auto it = tensor_values.find(value_name);
   return it == tensor_values.end() ? nullptr : &it->second;

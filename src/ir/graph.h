@@ -81,6 +81,8 @@ struct OutputSpec {
   Argument value;  // TensorRef, SymInt, None, or a constant
   OutputKind kind = OutputKind::UserOutput;
   std::string target{};  // mutations: the fqn or user input name updated; empty otherwise
+  // The engine output's name (Graph::name_outputs); empty: the value's own name.
+  std::string name{};
 };
 
 struct GraphSignature {
@@ -116,6 +118,15 @@ class Graph {
   void validate() const;
   // The same without the signature: for subgraphs of higher-order ops.
   void validate_body() const;
+  // Names every output after what it is (docs/torch-versions.md): a user output
+  // by its value; a buffer or parameter mutation by the fqn it updates
+  // ("bn.running_mean"); a user-input mutation "<input>.mutated". A name that
+  // an input, a node value or an earlier output already has gets ".mutated"
+  // appended until it is free, so outputs never share a name with each other
+  // or with the inputs. Set once when the program is read; passes keep it.
+  void name_outputs();
+  // The engine output's name of output k (signature name, else the value's).
+  std::string output_name(std::size_t k) const;
 };
 
 // What the archive says about itself, for `inspect`.

@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "atenrt/atenrt.h"
+#include "atenrt/inspect.h"
 #include "test_paths.h"
 
 using namespace atenrt;
@@ -35,6 +38,26 @@ TEST(TrainingIr, InPlaceOpsOnBuffersInputsAndIntermediates) {
   for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(out[3].data<float>()[i], sum[i]) << i;   // relu(x) + y * 2
   // The caller's tensors are not written: engines are immutable.
   EXPECT_EQ(y.data<float>()[0], 0.5f);
+}
+
+// Mutation outputs are named after what they update: a buffer by its fqn
+// ("count"), unless a value or input already has that name (the graph has a
+// node "mean": the buffer mean's output is "mean.mutated"); a user input as
+// "<input>.mutated". No output shares a name with an input or another output.
+TEST(TrainingIr, MutationOutputsAreNamedAfterWhatTheyUpdate) {
+  const auto engine = compile(std::string(ATENRT_CORPUS_DIR) + "/valid/training_inplace.pt2");
+  std::vector<std::string> names;
+  for (const auto& o : engine.outputs()) names.push_back(o.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"count", "mean.mutated", "y.mutated", "add"}));
+  for (const auto& in : engine.inputs()) {
+    EXPECT_EQ(std::find(names.begin(), names.end(), in.name), names.end()) << in.name;
+  }
+  // The same names from inspect, with what each output updates.
+  const InspectReport r = inspect(std::string(ATENRT_CORPUS_DIR) + "/valid/training_inplace.pt2");
+  EXPECT_NE(r.text.find("  count: int64[]  (buffer_mutation of 'count')\n"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("  mean.mutated: float32[4]  (buffer_mutation of 'mean')\n"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("  y.mutated: float32[4]  (user_input_mutation of 'y')\n"), std::string::npos) << r.text;
+  EXPECT_NE(r.json.find("\"value_name\": \"copy_\""), std::string::npos) << r.json;
 }
 
 }  // namespace
