@@ -101,8 +101,9 @@ class NodeInfo {
 //                nextafter chebyshev_t chebyshev_u chebyshev_v chebyshev_w
 //                shifted_chebyshev_t shifted_chebyshev_u shifted_chebyshev_v
 //                shifted_chebyshev_w hermite_h hermite_he laguerre_l legendre_p
-//                (one dtype; comparisons give bool; bit_* take integers; zeta onwards
-//                floating, the polynomials taking x and the degree)
+//                shift_left shift_right
+//                (one dtype; comparisons give bool; bit_* and shift_* take integers;
+//                zeta to legendre_p floating, the polynomials taking x and the degree)
 //   unary:       exp log log2 log10 log1p expm1 sqrt rsqrt abs neg reciprocal sin
 //                cos tan asin acos atan sinh cosh asinh acosh atanh erf floor ceil
 //                round trunc sign not isnan isinf lgamma digamma erfinv erfc i0 i0e i1

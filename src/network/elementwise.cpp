@@ -11,7 +11,8 @@ constexpr std::array<std::string_view, kElementwiseOpCount> kNames = {
     "fmod", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "xor", "bit_and", "bit_or", "bit_xor",
     "zeta", "igamma", "igammac", "nextafter", "chebyshev_t", "chebyshev_u", "chebyshev_v", "chebyshev_w",
     "shifted_chebyshev_t", "shifted_chebyshev_u", "shifted_chebyshev_v", "shifted_chebyshev_w",
-    "hermite_h", "hermite_he", "laguerre_l", "legendre_p"};
+    "hermite_h", "hermite_he", "laguerre_l", "legendre_p", "shift_left",
+    "shift_right"};
 }  // namespace
 
 std::string_view elementwise_op_name(ElementwiseOp op) {
@@ -25,7 +26,8 @@ bool is_comparison_or_logical(ElementwiseOp op) {
 }
 
 bool is_special_function(ElementwiseOp op) {
-  return static_cast<int>(op) >= static_cast<int>(ElementwiseOp::Zeta);
+  return static_cast<int>(op) >= static_cast<int>(ElementwiseOp::Zeta) &&
+         static_cast<int>(op) <= static_cast<int>(ElementwiseOp::LegendreP);
 }
 
 namespace detail {
@@ -48,7 +50,9 @@ Descs infer(const InferContext& ctx, const ElementwiseParams& p) {
   if (a.dtype == DType::Bool && p.op != ElementwiseOp::Min && p.op != ElementwiseOp::Max) {
     ctx.fail(op + " does not take bool inputs");
   }
-  const bool bitwise = p.op == ElementwiseOp::BitAnd || p.op == ElementwiseOp::BitOr || p.op == ElementwiseOp::BitXor;
+  const bool bitwise = p.op == ElementwiseOp::BitAnd || p.op == ElementwiseOp::BitOr ||
+                       p.op == ElementwiseOp::BitXor || p.op == ElementwiseOp::ShiftLeft ||
+                       p.op == ElementwiseOp::ShiftRight;
   if (bitwise && !is_integral(a.dtype)) {
     ctx.fail(op + " needs integer inputs, got " + std::string(dtype_name(a.dtype)));
   }

@@ -126,11 +126,13 @@ enum class ElementwiseOp : std::uint8_t {
   HermiteHe,
   LaguerreL,
   LegendreP,
+  ShiftLeft,   // integer dtypes only: as torch 1.13 on x86 (reference/scalar_math.h shift())
+  ShiftRight,  // arithmetic for signed dtypes
 };
-inline constexpr int kElementwiseOpCount = 39;
+inline constexpr int kElementwiseOpCount = 41;
 std::string_view elementwise_op_name(ElementwiseOp op);
 bool is_comparison_or_logical(ElementwiseOp op);  // output is bool
-bool is_special_function(ElementwiseOp op);       // Zeta and after: floating inputs only
+bool is_special_function(ElementwiseOp op);       // Zeta to LegendreP: floating inputs only
 
 struct ElementwiseParams {
   ElementwiseOp op = ElementwiseOp::Add;

@@ -39,7 +39,7 @@ std::int64_t int_pow(std::int64_t a, std::int64_t b) {
   return static_cast<std::int64_t>(result);
 }
 
-std::int64_t binary_i(const KernelContext& ctx, ElementwiseOp op, std::int64_t a, std::int64_t b) {
+std::int64_t binary_i(const KernelContext& ctx, ElementwiseOp op, std::int64_t a, std::int64_t b, DType dtype) {
   const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
   constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
   switch (op) {
@@ -71,6 +71,8 @@ std::int64_t binary_i(const KernelContext& ctx, ElementwiseOp op, std::int64_t a
     case ElementwiseOp::BitAnd: return a & b;
     case ElementwiseOp::BitOr: return a | b;
     case ElementwiseOp::BitXor: return a ^ b;
+    case ElementwiseOp::ShiftLeft:
+    case ElementwiseOp::ShiftRight: return math::shift(op, a, b, element_size(dtype));
     case ElementwiseOp::Div: break;  // rejected by shape inference
     default: {
       if (const auto c = math::compare(op, a, b)) return *c;
@@ -130,7 +132,8 @@ Outs kernel(const KernelContext& ctx, const ElementwiseParams& p) {
   const auto a = load_i64(ctx.in(0));
   const auto b = load_i64(ctx.in(1));
   std::vector<std::int64_t> y(ma.size());
-  for (std::size_t i = 0; i < y.size(); ++i) y[i] = binary_i(ctx, p.op, a[ma[i]], b[mb[i]]);
+  const DType dtype = ctx.in(0).dtype();
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] = binary_i(ctx, p.op, a[ma[i]], b[mb[i]], dtype);
   return {make_i64(ctx.out().dtype, out, y)};
 }
 

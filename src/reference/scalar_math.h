@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -237,6 +238,19 @@ std::optional<bool> compare(ElementwiseOp op, T a, T b) {
     case ElementwiseOp::Xor: return (a != T(0)) != (b != T(0));
     default: return std::nullopt;
   }
+}
+
+// a << b and a >> b on an integer dtype as torch 1.13 computes them on x86
+// (a C++ shift of the values, types narrower than 64 bits promoted to int):
+// the count is taken modulo the width the shift runs in (b & 31 for int8/16/32
+// and uint8, b & 63 for int64: x86's SHL/SAR mask it), so a count at or past
+// the width, or a negative one, is not 0 but wraps; a left shift then keeps the
+// dtype's low bits, a right shift is arithmetic for signed dtypes. `a` and `b`
+// hold the dtype's values (sign- or zero-extended), the result wraps to it.
+inline std::int64_t shift(ElementwiseOp op, std::int64_t a, std::int64_t b, std::size_t element_bytes) {
+  const int count = static_cast<int>(static_cast<std::uint64_t>(b) & (element_bytes == 8 ? 63u : 31u));
+  if (op == ElementwiseOp::ShiftLeft) return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << count);
+  return a >> count;
 }
 
 // Mean and 1/sqrt(biased variance + eps) of n values, two passes in double

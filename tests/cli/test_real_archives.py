@@ -73,7 +73,7 @@ class RealTorch211Archives(unittest.TestCase):
                 for i in range(entry["input_sets"]):
                     inputs = os.path.join(HERE, f"{key}.inputs{i}.npz")
                     out = os.path.join(self.tmp.name, f"{key}.{i}.npz")
-                    result = self.run_cli("run", archive, "--inputs", inputs, "--outputs", out, "--quiet")
+                    result = self.run_cli("run", archive, "--inputs", inputs, "--outputs", out, "--named-outputs", "--quiet")
                     if key in REFUSED:
                         self.assertEqual(result.returncode, 1, result.stderr)
                         self.assertIn(REFUSED[key], result.stderr)
@@ -91,12 +91,47 @@ class RealTorch211Archives(unittest.TestCase):
                         self.assert_matches(got[name], want[ref], f"{key} inputs {i} output {name}")
                     for name, kind in zip(got.files, kinds):
                         if kind == "OutputKind.BUFFER_MUTATION:count":
+                            # A mutation output is named after what it updates: the buffer's fqn.
+                            self.assertEqual(name, "count", got.files)
                             # forward adds 1 to the buffer `count`. The archive holds count = 1, not
                             # its initial zeros: the generator ran the training-IR variant (sharing the
                             # module's buffers) before exporting this one. So the update is 2.
                             np.testing.assert_array_equal(got[name], np.full(4, 2.0, np.float32))
                     ran += 1
         self.assertGreaterEqual(ran, 28)
+
+    def test_every_archive_runs_on_its_own_sample_inputs(self):
+        # torch 2.11 saved the export's inputs in data/sample_inputs/model.pt (a torch.save of
+        # (args, kwargs)); atenrt reads them with its restricted unpickler, lists them, and `run`
+        # without --inputs runs on them: the outputs are torch's on inputs0, the export inputs.
+        ran = 0
+        for key, entry in sorted(self.manifest["models"].items()):
+            if not entry.get("ok") or key in REFUSED:
+                continue
+            archive = os.path.join(HERE, key + ".pt2")
+            with self.subTest(archive=key):
+                sample = json.loads(self.run_cli("inspect", archive, "--json").stdout)["sample_inputs"]
+                self.assertEqual(sample["entry"], f"{key}/data/sample_inputs/model.pt")
+                self.assertNotIn("unavailable", sample)
+                given = np.load(os.path.join(HERE, f"{key}.inputs0.npz"))
+                self.assertEqual([t["shape"] for t in sample["tensors"]], [list(given[k].shape) for k in given.files])
+                out = os.path.join(self.tmp.name, f"{key}.sample.npz")
+                result = self.run_cli("run", archive, "--outputs", out, "--quiet")
+                self.assertEqual(result.returncode, 0, f"{key}:\n{result.stderr}")
+                got, want = np.load(out), np.load(os.path.join(HERE, f"{key}.outputs0.npz"))
+                kinds = entry["signature_outputs"]
+                user = [name for name, kind in zip(got.files, kinds) if kind.startswith("OutputKind.USER_OUTPUT")]
+                for name, ref in zip(user, want.files, strict=True):
+                    self.assert_matches(got[name], want[ref], f"{key} sample inputs, output {name}")
+                ran += 1
+        self.assertGreaterEqual(ran, 20)
+
+    def test_the_op_mix_needs_no_fallback(self):
+        # nan_to_num, logit, isin, bucketize, |, where, cumsum, topk, << and >> (aten.__lshift__/
+        # __rshift__.Scalar on int64) all have converters.
+        for key in ("ops.training", "ops.decomposed"):
+            result = self.run_cli("compile", os.path.join(HERE, key + ".pt2"), "--dryrun", "--require-full-compilation")
+            self.assertEqual(result.returncode, 0, f"{key}:\n{result.stdout}\n{result.stderr}")
 
     def test_dynamic_archives_keep_their_range(self):
         # dyn_seq was exported with Dim("seq", min=2, max=64) on dim 1: one engine runs seq 8, 3 and 40

@@ -1173,3 +1173,38 @@ for _op in ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polyn
            arg_names=["x", "n"], reference=lambda x, n, f=_fn: f(torch.tensor(x), n))
     opcase(f"o_{_op}_n_scalar", "special", f"aten.special_{_op}.n_scalar", T(3, 4), 4,
            arg_names=["x", "n"], reference=lambda x, n, f=_fn: f(x, torch.tensor(float(n))))
+# Bit shifts on every integer dtype, counts at and past the width and negative: torch 1.13 on x86
+# masks the count to the width the shift runs in (31 for 8/16/32-bit dtypes, 63 for int64).
+for dt, lo, hi in ((torch.int8, -128, 127), (torch.uint8, 0, 255), (torch.int16, -3000, 3000), (I32, -10**6, 10**6),
+                   (I64, -10**12, 10**12)):
+    name = str(dt).replace("torch.", "")
+    counts = T(values=[[-70, -33, -1, 0, 1, 7], [8, 15, 16, 31, 32, 33], [63, 64, 65, 70, 100, 127]],
+               dtype=dt) if dt != torch.uint8 else T(values=[[0, 1, 7, 8, 9, 15], [16, 31, 32, 33, 63, 64],
+                                                            [65, 70, 100, 127, 200, 255]], dtype=dt)
+    opcase(f"o_shift_left_{name}", "elementwise", aten.bitwise_left_shift.Tensor, T(3, 6, dtype=dt, lo=lo, hi=hi), counts)
+    opcase(f"o_shift_right_{name}", "elementwise", aten.bitwise_right_shift.Tensor, T(3, 6, dtype=dt, lo=lo, hi=hi), counts)
+    bits = torch.iinfo(dt).bits
+    for count in (-1, 9, 33, 70, 1000):
+        masked = count & (63 if bits == 64 else 31)
+        # Every value shifted out is torch's answer here (a saturated or unmasked count differs).
+        gone = dict(trivial=f"count {count} is {masked} after torch's mask: every {name} bit is shifted out, all 0")
+        opcase(f"o_lshift_scalar_{name}_{count}".replace("-", "m"), "elementwise", aten.__lshift__.Scalar,
+               T(2, 5, dtype=dt, lo=lo, hi=hi), count, **(gone if masked >= bits else {}))
+        opcase(f"o_rshift_scalar_{name}_{count}".replace("-", "m"), "elementwise", aten.__rshift__.Scalar,
+               T(2, 5, dtype=dt, lo=lo, hi=hi), count, **(gone if dt == torch.uint8 and masked >= 8 else {}))
+opcase("o_lshift_tensor_broadcast", "elementwise", aten.__lshift__.Tensor, T(3, 4, dtype=I32, lo=-99, hi=99),
+       T(values=[0, 5, 32, -3], dtype=I32))
+opcase("o_rshift_tensor_promote", "elementwise", aten.__rshift__.Tensor, T(3, 4, dtype=torch.int8, lo=-128, hi=127),
+       T(values=[1, 7, 40, -2], dtype=I64))
+opcase("o_shift_left_tensor_scalar", "elementwise", aten.bitwise_left_shift.Tensor_Scalar, T(3, 4, dtype=torch.int16,
+       lo=-99, hi=99), 37)
+opcase("o_shift_left_scalar_tensor", "elementwise", aten.bitwise_left_shift.Scalar_Tensor, 5,
+       T(values=[0, 3, 31, 32, -1, 40], dtype=I32))
+opcase("o_shift_right_scalar_tensor", "elementwise", aten.bitwise_right_shift.Scalar_Tensor, -100,
+       T(values=[0, 3, 63, 64, -1, 70], dtype=I64))
+opcase("o_shift_float_refused", "elementwise", aten.bitwise_left_shift.Tensor, T(3, 4), T(3, 4),
+       refused="bit shifts take integer tensors")
+opcase("o_shift_bool_refused", "elementwise", aten.__rshift__.Tensor, T(3, 4, dtype=BOOL), T(3, 4, dtype=BOOL),
+       refused="bit shifts take integer tensors")
+case("shift_operators", "elementwise", lambda a, b: (a << b) ^ (a >> 3), T(4, 5, dtype=I64, lo=-999, hi=999),
+     T(4, 5, dtype=I64, lo=-80, hi=80))

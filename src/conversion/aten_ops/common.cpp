@@ -9,23 +9,35 @@ Capability refuse_out_variant(const NodeView& node, const ConversionSettings&) {
                         " writes into a preallocated 'out' tensor; export graphs use the functional overload");
 }
 
-Validator requires_integer_or_bool(std::initializer_list<const char*> args) {
+namespace {
+
+Validator requires_integer_types(std::initializer_list<const char*> args, bool bool_too) {
   std::vector<std::string> names(args.begin(), args.end());
-  return [names](const NodeView& node, const ConversionSettings&) {
-    auto refuse = [](const std::string& what, DType dt) {
-      return Capability::no(what + " is " + std::string(dtype_name(dt)) + "; bitwise ops take integer or bool tensors");
+  return [names, bool_too](const NodeView& node, const ConversionSettings&) {
+    auto wrong = [bool_too](DType dt) { return is_floating(dt) || (!bool_too && dt == DType::Bool); };
+    auto refuse = [bool_too](const std::string& what, DType dt) {
+      return Capability::no(what + " is " + std::string(dtype_name(dt)) +
+                            (bool_too ? "; bitwise ops take integer or bool tensors" : "; bit shifts take integer tensors"));
     };
     for (const auto& a : names) {
       const ir::Argument* arg = node.find(a);
       if (!arg || !arg->is<ir::TensorRef>()) continue;  // a number
-      if (auto dt = node.dtype_of(a); dt && is_floating(*dt)) return refuse("argument '" + a + "'", *dt);
+      if (auto dt = node.dtype_of(a); dt && wrong(*dt)) return refuse("argument '" + a + "'", *dt);
     }
-    if (const ir::TensorMeta* out = node.output_meta(0); out && out->dtype && is_floating(*out->dtype)) {
+    if (const ir::TensorMeta* out = node.output_meta(0); out && out->dtype && wrong(*out->dtype)) {
       return refuse("the result", *out->dtype);
     }
     return Capability::yes();
   };
 }
+
+}  // namespace
+
+Validator requires_integer_or_bool(std::initializer_list<const char*> args) {
+  return requires_integer_types(args, true);
+}
+
+Validator requires_integer(std::initializer_list<const char*> args) { return requires_integer_types(args, false); }
 
 Validator requires_false(const char* arg, const char* why) {
   std::string name = arg;

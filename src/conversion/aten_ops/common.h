@@ -23,6 +23,9 @@ Validator requires_false(const char* arg, const char* why);
 // The tensor arguments and the result are integer or bool (bitwise ops;
 // torch defines them on nothing else).
 Validator requires_integer_or_bool(std::initializer_list<const char*> args);
+// The tensor arguments and the result are integers (bit shifts: torch 1.13
+// defines them on no other dtype, bool included).
+Validator requires_integer(std::initializer_list<const char*> args);
 // Every listed tensor argument has a static shape.
 Validator requires_static(std::initializer_list<const char*> args);
 // The literal int argument `dim` (or each entry of an int list) names a dim

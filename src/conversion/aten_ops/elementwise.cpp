@@ -99,6 +99,21 @@ ATENRT_CONVERTER(kFamily, keys("aten.bitwise_xor.Tensor", "aten.__xor__.Tensor",
                                "aten.bitwise_xor.Scalar_Tensor"), .validator = requires_integer_or_bool({"self", "other"}))
 (const Scope& s, const NodeArgs& args) { return bitwise(s, args, ElementwiseOp::Xor); }
 
+// Bit shifts (and Python's << >> on tensors): integers only, with torch 1.13's
+// x86 results for counts at or past the width and negative counts.
+Outputs shift(const Scope& s, const NodeArgs& args, bool left) {
+  const ir::TensorMeta* out = args.output_meta(0);
+  return one(ew::shift(s, args.operand("self"), args.operand("other"), left, out ? out->dtype : std::nullopt));
+}
+ATENRT_CONVERTER(kFamily, keys("aten.bitwise_left_shift.Tensor", "aten.bitwise_left_shift.Tensor_Scalar",
+                               "aten.bitwise_left_shift.Scalar_Tensor", "aten.__lshift__.Tensor", "aten.__lshift__.Scalar"),
+                 .validator = requires_integer({"self", "other"}))
+(const Scope& s, const NodeArgs& args) { return shift(s, args, true); }
+ATENRT_CONVERTER(kFamily, keys("aten.bitwise_right_shift.Tensor", "aten.bitwise_right_shift.Tensor_Scalar",
+                               "aten.bitwise_right_shift.Scalar_Tensor", "aten.__rshift__.Tensor", "aten.__rshift__.Scalar"),
+                 .validator = requires_integer({"self", "other"}))
+(const Scope& s, const NodeArgs& args) { return shift(s, args, false); }
+
 ATENRT_CONVERTER(kFamily, keys("aten.clamp.default", "aten.clamp.Tensor", "aten.clip.default", "aten.clip.Tensor"), .validator = clamp_bound)(const Scope& s, const NodeArgs& args) { return clamp(s, args); }
 ATENRT_CONVERTER(kFamily, "aten.clamp_min.default")(const Scope& s, const NodeArgs& args) {
   return one(ew::clamp(s, args.operand("self"), args.operand("min"), std::nullopt));

@@ -110,6 +110,22 @@ NetworkTensor* bitwise(const Scope& s, const Operand& a, const Operand& b, Eleme
   return s.add_elementwise("", as_tensor(s, a, dt), as_tensor(s, b, dt), bit);
 }
 
+NetworkTensor* shift(const Scope& s, const Operand& a, const Operand& b, bool left, std::optional<DType> out) {
+  const char* name = left ? "bitwise_left_shift" : "bitwise_right_shift";
+  check(!(a.is_scalar() && b.is_scalar()), std::string(name) + " of two numbers has no tensor operand");
+  const DType dt = out.value_or(result_type(a, b));
+  check(is_integral(dt), std::string(name) + " of " + std::string(dtype_name(dt)) +
+                             " is not defined (torch 1.13 shifts integer tensors only)");
+  Operand count = b;
+  if (b.is_scalar()) {
+    // torch casts the number to the dtype (wrapping), then the shift masks it:
+    // the low 5 (6 for int64) bits are all that count, and they survive both.
+    count.scalar = Scalar::of_int(b.scalar->i & (element_size(dt) == 8 ? 63 : 31));
+  }
+  return s.add_elementwise("", as_tensor(s, a, dt), as_tensor(s, count, dt),
+                           left ? ElementwiseOp::ShiftLeft : ElementwiseOp::ShiftRight);
+}
+
 NetworkTensor* logical(const Scope& s, const Operand& a, const Operand& b, ElementwiseOp op) {
   // Non-zero is true in both inputs: compare in bool.
   auto* ta = as_tensor(s, a, DType::Bool);

@@ -33,6 +33,12 @@ NetworkTensor* logical(const Scope& s, const Operand& a, const Operand& b, Eleme
 // Scalar as an int, so bool & True is int64 there).
 NetworkTensor* bitwise(const Scope& s, const Operand& a, const Operand& b, ElementwiseOp op,
                        std::optional<DType> out = std::nullopt);
+// a << b (left) or a >> b on the promoted integer dtype, with torch 1.13's
+// results for counts at or past the width and negative counts (a number's
+// count is reduced modulo the width here, the way the shift layer reduces a
+// tensor's); bool and floats are refused.
+NetworkTensor* shift(const Scope& s, const Operand& a, const Operand& b, bool left,
+                     std::optional<DType> out = std::nullopt);
 // clamp(x, min, max) with promotion over all three (either bound may be absent).
 NetworkTensor* clamp(const Scope& s, const Operand& x,
                      const std::optional<Operand>& min, const std::optional<Operand>& max);

@@ -110,8 +110,8 @@ std::vector<OracleCase> elementwise_cases() {
       {ElementwiseOp::LaguerreL, "torch.special.laguerre_polynomial_l(x0, x1)", Gen::Normal, Gen::SmallInt},
       {ElementwiseOp::LegendreP, "torch.special.legendre_polynomial_p(x0, x1)", Gen::Normal, Gen::SmallInt},
   };
-  // Every op but the bitwise ones, which take integers only (below).
-  static_assert(sizeof(float_ops) / sizeof(float_ops[0]) == kElementwiseOpCount - 3);
+  // Every op but the bitwise ones and the shifts, which take integers only (below).
+  static_assert(sizeof(float_ops) / sizeof(float_ops[0]) == kElementwiseOpCount - 5);
   const std::pair<Dims, Dims> shapes[] = {
       {{2, 3}, {2, 3}}, {{2, 1, 4}, {3, 1}}, {{5}, {}}, {{1}, {4, 1, 3}}, {{3, 7}, {1}}};
   std::vector<OracleCase> cases;
@@ -142,6 +142,9 @@ std::vector<OracleCase> elementwise_cases() {
       {ElementwiseOp::BitAnd, "torch.bitwise_and(x0, x1)", Gen::SmallInt, Gen::SmallInt},
       {ElementwiseOp::BitOr, "torch.bitwise_or(x0, x1)", Gen::SmallInt, Gen::SmallInt},
       {ElementwiseOp::BitXor, "torch.bitwise_xor(x0, x1)", Gen::SmallInt, Gen::SmallInt},
+      // Counts in [-300, 300]: at and past the width, and negative (torch masks them).
+      {ElementwiseOp::ShiftLeft, "torch.bitwise_left_shift(x0, x1)", Gen::Wide, Gen::Wide},
+      {ElementwiseOp::ShiftRight, "torch.bitwise_right_shift(x0, x1)", Gen::Wide, Gen::Wide},
   };
   for (const auto& o : int_ops) {
     const std::string n(elementwise_op_name(o.op));

@@ -66,7 +66,8 @@ std::vector<Case> cases() {
   for (int op = 0; op < kElementwiseOpCount; ++op) {
     const auto e = static_cast<ElementwiseOp>(op);
     const bool logical = e == ElementwiseOp::And || e == ElementwiseOp::Or || e == ElementwiseOp::Xor;
-    const bool bitwise = e == ElementwiseOp::BitAnd || e == ElementwiseOp::BitOr || e == ElementwiseOp::BitXor;
+    const bool bitwise = e == ElementwiseOp::BitAnd || e == ElementwiseOp::BitOr || e == ElementwiseOp::BitXor ||
+                         e == ElementwiseOp::ShiftLeft || e == ElementwiseOp::ShiftRight;
     for (const auto& [a, b] : bitwise ? std::vector<std::pair<Dims, Dims>>{} : bshapes) {
       out.push_back(binary_case(std::string("elementwise_") + std::string(elementwise_op_name(e)), a, b,
                                 [=](Network& n, NetworkTensor* x, NetworkTensor* y) { return n.add_elementwise("e", x, y, e); },

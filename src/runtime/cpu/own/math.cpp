@@ -38,7 +38,7 @@ void for_each_broadcast(const Dims& out_dims, const std::array<Dims, N>& strides
 }
 
 // Integer ops that need no division (division by zero is the reference's call).
-std::optional<std::int64_t> int_op(ElementwiseOp op, std::int64_t a, std::int64_t b) {
+std::optional<std::int64_t> int_op(ElementwiseOp op, std::int64_t a, std::int64_t b, std::size_t element_bytes) {
   auto wrap = [](auto f) { return static_cast<std::int64_t>(f); };
   switch (op) {
     case ElementwiseOp::Add: return wrap(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
@@ -49,6 +49,8 @@ std::optional<std::int64_t> int_op(ElementwiseOp op, std::int64_t a, std::int64_
     case ElementwiseOp::BitAnd: return a & b;
     case ElementwiseOp::BitOr: return a | b;
     case ElementwiseOp::BitXor: return a ^ b;
+    case ElementwiseOp::ShiftLeft:
+    case ElementwiseOp::ShiftRight: return reference::math::shift(op, a, b, element_bytes);
     default: {
       const auto c = reference::math::compare(op, a, b);
       return c ? std::optional<std::int64_t>(*c) : std::nullopt;
@@ -61,7 +63,8 @@ std::unique_ptr<Kernel> elementwise(const KernelRequest& r) {
   const DType in = r.inputs[0].tensor->dtype, out = r.outputs[0]->dtype;
   if (!numeric(in) || !numeric(out)) return nullptr;
   const bool floating = is_floating(in);
-  if (!floating && !int_op(op, 1, 1)) return nullptr;  // integer division, pow: reference
+  const std::size_t bytes = element_size(in);
+  if (!floating && !int_op(op, 1, 1, bytes)) return nullptr;  // integer division, pow: reference
   const Dims out_dims = r.outputs[0]->dims;
   const std::array<Dims, 2> strides{broadcast_strides(r.inputs[0].tensor->dims, out_dims),
                                     broadcast_strides(r.inputs[1].tensor->dims, out_dims)};
@@ -75,7 +78,7 @@ std::unique_ptr<Kernel> elementwise(const KernelRequest& r) {
       });
     } else {
       for_each_broadcast<2>(out_dims, strides, [&](std::int64_t i, const std::array<std::int64_t, 2>& o) {
-        store_i(out, z, i, *int_op(op, load_i(in, x, o[0]), load_i(in, y, o[1])));
+        store_i(out, z, i, *int_op(op, load_i(in, x, o[0]), load_i(in, y, o[1]), bytes));
       });
     }
   });
