@@ -1198,6 +1198,8 @@ opcase("o_rshift_tensor_promote", "elementwise", aten.__rshift__.Tensor, T(3, 4,
        T(values=[1, 7, 40, -2], dtype=I64))
 opcase("o_shift_left_tensor_scalar", "elementwise", aten.bitwise_left_shift.Tensor_Scalar, T(3, 4, dtype=torch.int16,
        lo=-99, hi=99), 37)
+opcase("o_shift_right_tensor_scalar", "elementwise", aten.bitwise_right_shift.Tensor_Scalar, T(3, 4, dtype=I64,
+       lo=-9999, hi=9999), 3)
 opcase("o_shift_left_scalar_tensor", "elementwise", aten.bitwise_left_shift.Scalar_Tensor, 5,
        T(values=[0, 3, 31, 32, -1, 40], dtype=I32))
 opcase("o_shift_right_scalar_tensor", "elementwise", aten.bitwise_right_shift.Scalar_Tensor, -100,

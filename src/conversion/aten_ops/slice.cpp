@@ -73,6 +73,23 @@ Validator pad_ok(const char* arg) {
     return Capability::yes();
   };
 }
+// Negative padding crops; only constant mode does that here (reflect and
+// replicate would reflect or repeat across the cropped border).
+Validator pad_not_negative(const char* arg) {
+  return [arg](const NodeView& node, const ConversionSettings&) {
+    const auto pad = node.literal_ints(arg);
+    const std::string& t = node.target();
+    const std::string mode = node.literal_string("mode").value_or(
+        t.find("reflection_pad") != std::string::npos   ? "reflect"
+        : t.find("replication_pad") != std::string::npos ? "replicate"
+                                                          : "constant");
+    if (!pad || mode == "constant") return Capability::yes();
+    for (auto v : *pad) {
+      if (v < 0) return Capability::no("negative padding (cropping) is supported in constant mode only, not " + mode);
+    }
+    return Capability::yes();
+  };
+}
 Capability roll_ok(const NodeView& node, const ConversionSettings&) {
   auto shifts = node.literal_ints("shifts");
   auto dims = node.literal_ints("dims");
@@ -129,7 +146,7 @@ Capability pad_mode(const NodeView& node, const ConversionSettings&) {
   }
   return Capability::yes();
 }
-ATENRT_CONVERTER(kFamily, "aten.pad.default", .validator = all_of({pad_mode, pad_ok("pad")}))(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, "aten.pad.default", .validator = all_of({pad_mode, pad_ok("pad"), pad_not_negative("pad")}))(const Scope& s, const NodeArgs& args) {
   const auto m = args.opt_str("mode").value_or("constant");
   const PaddingMode mode = m == "reflect" ? PaddingMode::Reflect
                            : m == "replicate" ? PaddingMode::Replicate
@@ -140,8 +157,8 @@ ATENRT_CONVERTER(kFamily, "aten.pad.default", .validator = all_of({pad_mode, pad
 Outputs padding(const Scope& s, const NodeArgs& args, PaddingMode mode, const char* pad_arg) {
   return one(sl::pad(s, args.tensor("self"), args.ints(pad_arg), mode));
 }
-ATENRT_CONVERTER(kFamily, keys("aten.reflection_pad1d.default", "aten.reflection_pad2d.default", "aten.reflection_pad3d.default"), .validator = pad_ok("padding"))(const Scope& s, const NodeArgs& args) { return padding(s, args, PaddingMode::Reflect, "padding"); }
-ATENRT_CONVERTER(kFamily, keys("aten.replication_pad1d.default", "aten.replication_pad2d.default", "aten.replication_pad3d.default"), .validator = pad_ok("padding"))(const Scope& s, const NodeArgs& args) { return padding(s, args, PaddingMode::Replicate, "padding"); }
+ATENRT_CONVERTER(kFamily, keys("aten.reflection_pad1d.default", "aten.reflection_pad2d.default", "aten.reflection_pad3d.default"), .validator = all_of({pad_ok("padding"), pad_not_negative("padding")}))(const Scope& s, const NodeArgs& args) { return padding(s, args, PaddingMode::Reflect, "padding"); }
+ATENRT_CONVERTER(kFamily, keys("aten.replication_pad1d.default", "aten.replication_pad2d.default", "aten.replication_pad3d.default"), .validator = all_of({pad_ok("padding"), pad_not_negative("padding")}))(const Scope& s, const NodeArgs& args) { return padding(s, args, PaddingMode::Replicate, "padding"); }
 ATENRT_CONVERTER(kFamily, "aten._pad_circular.default", .validator = pad_ok("pad"))(const Scope& s, const NodeArgs& args) { return padding(s, args, PaddingMode::Circular, "pad"); }
 
 ATENRT_CONVERTER(kFamily, "aten.flip.default", .validator = distinct_dims())(const Scope& s, const NodeArgs& args) {
