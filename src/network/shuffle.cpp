@@ -1,4 +1,7 @@
 // Shuffle (permute, reshape, permute), slice and concatenation.
+#include <algorithm>
+#include <limits>
+
 #include "network/infer.h"
 
 namespace atenrt::network::detail {
@@ -24,13 +27,21 @@ Dims apply_perm(const InferContext& ctx, const Dims& dims, const Dims& perm, con
   return out;
 }
 
-std::int64_t numel_or_unknown(const Dims& dims) {
-  std::int64_t n = 1;
+// The element count, or -1 when a dim is dynamic. Dims come from untrusted
+// files: a product past int64 is an error, not a wrap.
+std::int64_t numel_or_unknown(const InferContext& ctx, const Dims& dims) {
+  __int128 n = 1;
+  bool zero = false;
   for (auto d : dims) {
     if (d < 0) return -1;
-    n *= d;
+    zero = zero || d == 0;
+    n = std::min<__int128>(n * d, __int128{1} << 64);
   }
-  return n;
+  if (zero) return 0;
+  if (n > std::numeric_limits<std::int64_t>::max()) {
+    ctx.fail("input dims " + dims_to_string(dims) + " hold more than 2^63 - 1 elements");
+  }
+  return static_cast<std::int64_t>(n);
 }
 
 }  // namespace
@@ -47,12 +58,12 @@ Descs infer(const InferContext& ctx, const ShuffleParams& p) {
     if (const Tensor* v = ctx.value(1)) {
       const Tensor c = v->contiguous();
       dims = resolve_reshape(ctx, Dims(c.data<std::int64_t>(), c.data<std::int64_t>() + c.numel()),
-                             numel_or_unknown(dims));
+                             numel_or_unknown(ctx, dims));
     } else {
       dims.assign(static_cast<std::size_t>(s.dims[0]), kDynamicDim);
     }
   } else if (p.reshape) {
-    dims = resolve_reshape(ctx, p.reshape_dims, numel_or_unknown(dims));
+    dims = resolve_reshape(ctx, p.reshape_dims, numel_or_unknown(ctx, dims));
   }
   dims = apply_perm(ctx, dims, p.second_perm, "second_perm");
   return {{x.dtype, dims}};
