@@ -23,6 +23,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "models"))
 import atenrt  # noqa: E402
+from modern_torch import median_ms  # noqa: E402  (median and min of timed runs)
 from zoo import build_model  # noqa: E402
 
 # name -> (input maker for a size, dynamic dim, example size, range, sizes to time)
@@ -32,17 +33,6 @@ CASES = {
     # torch 1.13's symbolic tracing cannot trace the encoder (its reshapes by sizes); torch >= 2.1 can.
     "encoder": (lambda n: torch.randn(1, n, 256), 1, 40, (2, 128), (16, 77, 128)),
 }
-
-
-def median_ms(fn, warmup, iterations):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(iterations):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1e3)
-    return float(np.median(times))
 
 
 def shape_text(x):
@@ -90,8 +80,8 @@ def main(argv):
             errs = [float(np.max(np.abs(g - ref)) / np.max(np.abs(ref))) for g in (got_dyn, got_st)]
             # Interleaved: each engine timed twice, the better median kept, so a burst of load on
             # the machine does not land on one side only.
-            d = min(median_ms(lambda: dyn_ctx.run([xn]), args.warmup, args.iterations) for _ in range(2))
-            s = min(median_ms(lambda: st_ctx.run([xn]), args.warmup, args.iterations) for _ in range(2))
+            d = min(median_ms(lambda: dyn_ctx.run([xn]), args.warmup, args.iterations)[0] for _ in range(2))
+            s = min(median_ms(lambda: st_ctx.run([xn]), args.warmup, args.iterations)[0] for _ in range(2))
             print(f"| {name} | {list(x.shape)} | {d / s:.2f} ({d:.1f} / {s:.1f} ms) | {first:.0f} | "
                   f"{static_compile:.0f} | {errs[0]:.1e} / {errs[1]:.1e} |", flush=True)
 
