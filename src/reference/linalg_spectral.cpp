@@ -124,13 +124,14 @@ struct Svd {
     work = j.template take<T>(lwork);
     iwork = j.template take<lint>(8 * k);
   }
-  // Decomposes the row-major matrix at `x`; false when LAPACK did not converge.
-  bool run(const T* x) {
+  // Decomposes the row-major matrix at `x`; LAPACK's info (-4: a NaN in it,
+  // > 0: did not converge).
+  lint run(const T* x) {
     to_col(x, m, n, a, ld_of(lm));
-    if (k == 0) return true;
+    if (k == 0) return 0;
     lint info = 0;
     lapack::gesdd(jobz, lm, ln, a, ld_of(lm), s, u, ldu, vt, ldvt, work, lwork, iwork, &info);
-    return info == 0;
+    return info;
   }
 };
 
@@ -155,14 +156,19 @@ struct Eigh {
     work = j.template take<T>(lwork);
     iwork = j.template take<lint>(liwork);
   }
-  bool run(const T* x) {
+  lint run(const T* x) {
     to_col(x, n, n, a, ld_of(ln));
-    if (n == 0) return true;
+    if (n == 0) return 0;
     lint info = 0;
     lapack::syevd(jobz, uplo, ln, a, ld_of(ln), w, work, lwork, iwork, liwork, &info);
-    return info == 0;
+    return info;
   }
 };
+
+std::string not_converged(const char* routine, const char* torch_fn) {
+  return std::string(routine) + " did not converge: the matrix holds NaN or inf, or is too ill-conditioned " +
+         "(PyTorch's " + torch_fn + " raises on it too)";
+}
 
 }  // namespace
 
@@ -173,7 +179,7 @@ void svd(Job<T>& j) {
   if (j.sizing) return;
   const std::int64_t m = d.m, n = d.n, k = d.k;
   for (std::int64_t b = 0; b < j.batch(); ++b) {
-    if (!d.run(j.input(0, b, m * n))) j.bad_input("gesdd did not converge (PyTorch's linalg.svd fails on this input too)");
+    if (d.run(j.input(0, b, m * n)) != 0) j.bad_input(not_converged("gesdd", "linalg.svd"));
     std::copy_n(d.s, k, j.output(1, b, k));
     if (!vectors) continue;
     // An empty matrix has no singular vectors to compute: identity, as PyTorch.
@@ -197,7 +203,7 @@ void eigh(Job<T>& j) {
   if (j.sizing) return;
   const std::int64_t n = e.n;
   for (std::int64_t b = 0; b < j.batch(); ++b) {
-    if (!e.run(j.input(0, b, n * n))) j.bad_input("syevd did not converge (PyTorch's linalg.eigh fails on this input too)");
+    if (e.run(j.input(0, b, n * n)) != 0) j.bad_input(not_converged("syevd", "linalg.eigh"));
     std::copy_n(e.w, n, j.output(0, b, n));
     if (j.p.vectors) from_col(e.a, n, n, ld_of(e.ln), j.output(1, b, n * n));
   }
@@ -225,10 +231,10 @@ void pinv(Job<T>& j) {
     const double atol = *j.template input<double>(1, b, 1), rtol = *j.template input<double>(2, b, 1);
     const T* s = nullptr;
     if (herm) {
-      if (!e->run(x)) j.bad_input("syevd did not converge");
+      if (e->run(x) != 0) j.bad_input(not_converged("syevd", "linalg.pinv"));
       s = e->w;
     } else {
-      if (!d->run(x)) j.bad_input("gesdd did not converge");
+      if (d->run(x) != 0) j.bad_input(not_converged("gesdd", "linalg.pinv"));
       s = d->s;
     }
     double largest = 0;

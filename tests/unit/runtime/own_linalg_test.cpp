@@ -4,6 +4,7 @@
 // LAPACK must not see (pivots out of range) and check_errors are InputErrors.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "support/engine_check.h"
@@ -180,6 +181,23 @@ TEST(OwnLinalg, CheckErrorsRaisesOnSingular) {
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find("singular"), std::string::npos) << e.what();
     }
+  }
+}
+
+TEST(OwnLinalg, NonFiniteSvdInputIsAnInputError) {
+  // PyTorch raises too ("failed to converge ... non-finite values"); LAPACK says info -4.
+  Network n;
+  auto* a = n.add_input("a", DType::Float32, {3, 3});
+  auto p = lp(O::Svd);
+  for (auto* y : n.add_layer("svd", {a}, p)->outputs) n.mark_output(y);
+  Tensor x(DType::Float32, {3, 3});
+  for (int i = 0; i < 9; ++i) x.mutable_data<float>()[i] = static_cast<float>(i % 4);
+  x.mutable_data<float>()[4] = std::nanf("");
+  try {
+    run_engine(n, {{"a", x}});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("NaN or inf"), std::string::npos) << e.what();
   }
 }
 
