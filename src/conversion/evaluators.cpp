@@ -11,6 +11,7 @@
 #include "conversion/aten_ops/common.h"
 #include "conversion/host_tensor.h"
 #include "conversion/impl/elementwise.h"
+#include "conversion/impl/select.h"
 #include "conversion/impl/unary.h"
 #include "ir/py_scalar.h"
 
@@ -138,6 +139,45 @@ Value on_tensors(const Scope& s, const std::string& target, const Operand& a, co
   }
 }
 
+// A one-operand operator on a number known only at run time (a 0-d tensor:
+// int64 for a Python int, bool, float32 for a float, as the run-time
+// arithmetic above makes them). Python's int(), trunc, floor and ceil of a
+// float give an int; of an int or a bool, the int itself.
+Value run_time_unary(const Scope& s, const std::string& target, NetworkTensor* x) {
+  using network::UnaryOp;
+  namespace un = impl::unary;
+  const bool floating = is_floating(x->dtype);
+  auto as_int = [&](NetworkTensor* t) { return impl::cast(s, t, DType::Int64); };
+  if (target == "operator.neg") return un::unary(s, x->dtype == DType::Bool ? as_int(x) : x, UnaryOp::Neg);
+  if (target == "operator.not_" || target == "torch.sym_not") return un::logical_not(s, x);
+  if (target == "operator.pos") return x->dtype == DType::Bool ? as_int(x) : x;
+  if (target == "operator.abs") return un::unary(s, x->dtype == DType::Bool ? as_int(x) : x, UnaryOp::Abs);
+  if (target == "torch.sym_float") return floating ? x : impl::cast(s, x, DType::Float32);
+  // A float cast to int64 truncates toward zero (torch's x86 rule for values that fit).
+  if (target == "torch.sym_int" || target == "math.trunc") return as_int(x);
+  if (target == "math.floor") return as_int(floating ? un::unary(s, x, UnaryOp::Floor) : x);
+  if (target == "math.ceil") return as_int(floating ? un::unary(s, x, UnaryOp::Ceil) : x);
+  if (target == "math.sqrt" || target == "torch.sym_sqrt") {
+    // Python raises on a negative operand; at run time the root of one is nan.
+    return un::unary(s, floating ? x : impl::cast(s, x, DType::Float32), UnaryOp::Sqrt);
+  }
+  throw UnsupportedError(target + " of a value known only at run time is not supported");
+}
+
+// torch.sym_ite(cond, then, else) with any operand known only at run time:
+// a known condition picks its operand; a run-time one selects (Python's truth
+// of an int or float: non-zero).
+Value run_time_ite(const Scope& s, const std::vector<Value>& values) {
+  if (auto c = NodeArgs::as_scalar(values[0]); c && !values[0].is_host_tensor()) {
+    return to_py(*c).truthy() ? values[1] : values[2];
+  }
+  NetworkTensor* cond = s.tensor(values[0], "a");
+  if (cond->dtype != DType::Bool) {
+    cond = impl::elementwise::compare(s, {cond, std::nullopt}, {nullptr, Scalar::of_int(0)}, ElementwiseOp::NotEqual);
+  }
+  return impl::select::where(s, cond, to_operand(s, values[1], "b"), to_operand(s, values[2], "c"));
+}
+
 Outputs python_scalar_op(const Scope& s, const NodeArgs& args) {
   const std::string target = s.target();
   const int arity = ir::python_scalar_op_arity(target);
@@ -153,11 +193,8 @@ Outputs python_scalar_op(const Scope& s, const NodeArgs& args) {
     if (num && !values.back().is_host_tensor()) known.push_back(to_py(*num));
   }
   if (known.size() == values.size()) return one(to_value(ir::eval_python_scalar_op(target, known)));
-  if (target == "operator.neg") return one(impl::unary::unary(s, s.tensor(values[0], "a"), network::UnaryOp::Neg));
-  if (target == "operator.not_" || target == "torch.sym_not") {
-    return one(impl::unary::logical_not(s, s.tensor(values[0], "a")));
-  }
-  if (arity != 2) throw UnsupportedError(target + " of a value known only at run time is not supported");
+  if (target == "torch.sym_ite") return one(run_time_ite(s, values));
+  if (arity == 1) return one(run_time_unary(s, target, s.tensor(values[0], "a")));
   return one(on_tensors(s, target, to_operand(s, values[0], "a"), to_operand(s, values[1], "b")));
 }
 
@@ -188,17 +225,15 @@ ATENRT_CONVERTER(kFamily, keys("aten._local_scalar_dense.default", "aten.item.de
   return one(t->rank() == 0 ? t : impl::reshape(s, t, network::Dims{}));
 }
 
-// Operators with a run-time form (above), and those folded only.
+// Every Python scalar operator: folded when its operands are known, layers
+// on 0-d tensors when one is known only at run time (above).
 ATENRT_CONVERTER(kFamily, keys("operator.add", "operator.sub", "operator.mul", "operator.truediv", "operator.floordiv",
                                "operator.mod", "operator.pow", "operator.eq", "operator.ne", "operator.lt",
                                "operator.le", "operator.gt", "operator.ge", "operator.and_", "operator.or_",
                                "operator.xor", "operator.neg", "operator.not_", "torch.sym_not", "torch.sym_min",
-                               "torch.sym_max"))(const Scope& s, const NodeArgs& args) {
-  return python_scalar_op(s, args);
-}
-ATENRT_CONVERTER(kFamily, keys("operator.pos", "operator.abs", "math.trunc", "math.floor", "math.ceil",
-                               "torch.sym_int", "torch.sym_float", "torch.sym_ite"),
-                 .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+                               "torch.sym_max", "operator.pos", "operator.abs", "math.trunc", "math.floor", "math.ceil",
+                               "math.sqrt", "torch.sym_int", "torch.sym_float", "torch.sym_ite", "torch.sym_sqrt"))
+(const Scope& s, const NodeArgs& args) {
   return python_scalar_op(s, args);
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 enum class Op : std::uint8_t {
   Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor,
-  Not, Neg, Pos, Abs, Min, Max, ToFloat, ToInt, Trunc, Floor, Ceil, Ite
+  Not, Neg, Pos, Abs, Min, Max, ToFloat, ToInt, Trunc, Floor, Ceil, Ite, Sqrt
 };
 
 struct Entry {
@@ -35,7 +35,8 @@ constexpr Entry kOps[] = {
     {"torch.sym_max", Op::Max, 2},        {"torch.sym_float", Op::ToFloat, 1},
     {"torch.sym_int", Op::ToInt, 1},      {"torch.sym_ite", Op::Ite, 3},
     {"math.trunc", Op::Trunc, 1},         {"math.floor", Op::Floor, 1},
-    {"math.ceil", Op::Ceil, 1},
+    {"math.ceil", Op::Ceil, 1},           {"math.sqrt", Op::Sqrt, 1},
+    {"torch.sym_sqrt", Op::Sqrt, 1},
 };
 
 const Entry* find(const std::string& target) {
@@ -207,6 +208,9 @@ PyNumber eval_python_scalar_op(const std::string& target, const std::vector<PyNu
     case Op::Floor: return a.is_float() ? PyNumber::of_int(float_to_int(std::floor(a.f), target)) : PyNumber::of_int(a.i);
     case Op::Ceil: return a.is_float() ? PyNumber::of_int(float_to_int(std::ceil(a.f), target)) : PyNumber::of_int(a.i);
     case Op::Ite: return a.truthy() ? args[1] : args[2];
+    case Op::Sqrt:  // math.sqrt: a float, ValueError below zero (-0.0 and nan pass through)
+      if (a.as_double() < 0.0) raise(target, "math domain error (the square root of " + a.to_string() + ")");
+      return PyNumber::of_float(std::sqrt(a.as_double()));
     default: return arithmetic(e->op, a, args[1], target);
   }
 }

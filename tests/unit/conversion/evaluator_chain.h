@@ -1,5 +1,5 @@
 // One hand-built graph that reaches every evaluator: getitem, sym_numel,
-// sym_stride, sym_size, the operator.* arithmetic, comparisons and bool operators, math.ceil/floor/trunc
+// sym_stride, sym_size, the operator.* arithmetic, comparisons and bool operators, math.ceil/floor/trunc/sqrt
 // and torch.sym_* (torch 1.13's static traces record none of them). Python
 // computed the expected values (its floor division and modulo round toward
 // -inf): see the comments (HandBuilt feeds x = 0, 1, ..., 23).
@@ -83,6 +83,8 @@ inline EvaluatorChain evaluator_chain() {
       {"ite", sym("ite", "torch.sym_ite", {arg("a", cmp(5)), arg("b", sym("pos", "operator.pos", {arg("a", h)})),
                                            arg("c", sym("abs", "operator.abs", {arg("a", h)}))})},  // abs(-3)
       {"or_", sym("or_", "operator.or_", {arg("a", cmp(5)), arg("b", cmp(1))})},     // False | True
+      {"sqrt", sym("sqrt", "math.sqrt", {arg("a", e)})},                             // 3.0
+      {"ssqrt", sym("ssqrt", "torch.sym_sqrt", {arg("a", size)})},                   // 2.0
   };
   // item() of a weight folds to a number; of a computed tensor it is a run-time number.
   Tensor two(DType::Float32, {1});
@@ -114,7 +116,7 @@ inline EvaluatorChain evaluator_chain() {
   b.g.nodes.push_back(get);
   b.output("second");
   chain.graph = std::move(b.g);
-  chain.comparisons = {1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 3, 1, 552};
+  chain.comparisons = {1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 3, 1, 3, 2, 552};
   return chain;
 }
 

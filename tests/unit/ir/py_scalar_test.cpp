@@ -54,6 +54,9 @@ TEST(PyScalar, ComparisonsBitwiseAndConversions) {
   EXPECT_EQ(eval("torch.sym_int", {F(2.9)}), I(2));
   EXPECT_EQ(eval("torch.sym_float", {I(3)}), F(3.0));
   EXPECT_EQ(eval("torch.sym_ite", {B(false), I(4), I(5)}), I(5));
+  EXPECT_EQ(eval("math.sqrt", {I(16)}), F(4.0));  // an int's root is a float
+  EXPECT_EQ(eval("torch.sym_sqrt", {F(2.25)}), F(1.5));
+  EXPECT_EQ(eval("math.sqrt", {B(true)}), F(1.0));
 }
 
 TEST(PyScalar, WhatPythonRefusesIsAnErrorNamingTheOperator) {
@@ -69,6 +72,8 @@ TEST(PyScalar, WhatPythonRefusesIsAnErrorNamingTheOperator) {
            {"operator.pow", {I(0), I(-1)}},
            {"math.trunc", {F(INFINITY)}},
            {"torch.sym_int", {F(1e30)}},
+           {"math.sqrt", {I(-4)}},
+           {"torch.sym_sqrt", {F(-0.5)}},
            {"operator.add", {I(1)}},
        }) {
     try {
