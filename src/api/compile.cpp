@@ -91,6 +91,8 @@ builder::BuilderConfig builder_config(const CompileSettings& s) {
 struct Analysis {
   partition::Partition partition;
   std::vector<conversion::Selection> selections;  // per graph node
+  // The whole graph converted, when every node converted (the probe's result).
+  std::optional<conversion::ConvertedGraph> converted;
 };
 
 // Lowers and partitions `program`, filling the report's partition parts.
@@ -121,6 +123,31 @@ Analysis analyze(ir::ExportedProgram& program, const CompileSettings& settings, 
     return partition::NodeSupport{false, selection.reason()};
   };
   out.partition = partition::partition_graph(graph, supports, partition_settings(settings));
+  // The validators' answers, put to the test by converting: a node whose
+  // converter then fails is unsupported, with the converter's reason, so the
+  // dry run never calls supported what conversion refuses, and a hybrid
+  // build runs that node in the fallback instead of failing.
+  std::optional<conversion::ConversionProbe> probe;
+  try {
+    probe = conversion::probe_conversion(graph, out.selections, conv);
+  } catch (const Error&) {
+    // Inputs no engine can take (the real conversion says so): the
+    // partition's answers stand.
+  }
+  if (probe && !probe->converted) {
+    bool any_failed = false;
+    for (const auto& f : probe->failures) any_failed = any_failed || !f.empty();
+    if (any_failed) {
+      auto answers = out.partition.support;
+      auto probed = [&](const ir::Node& node) {
+        const auto i = static_cast<std::size_t>(&node - graph.nodes.data());
+        if (!probe->failures[i].empty()) return partition::NodeSupport{false, probe->failures[i]};
+        return answers[i];
+      };
+      out.partition = partition::partition_graph(graph, probed, partition_settings(settings));
+    }
+  }
+  if (probe && probe->converted) out.converted = std::move(probe->converted);
   report.dry_run = api::make_dry_run_report(graph, out.partition, partition_settings(settings));
   report.partition = report.dry_run.to_text();
   report.total_ops = out.partition.total_ops;
@@ -201,7 +228,7 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
   const auto start = std::chrono::steady_clock::now();
   CompileReport local;
   CompileReport& r = report ? *report : local;
-  const Analysis analysis = analyze(program, settings, r, lowering);
+  Analysis analysis = analyze(program, settings, r, lowering);
   if (!analysis.partition.fully_supported()) {
     if (settings.require_full_compilation) {
       throw UnsupportedError("require_full_compilation is set but not every operator is supported.\n" + r.partition);
@@ -215,7 +242,9 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
     return engine;
   }
   conversion::ConvertedGraph converted =
-      conversion::convert_segment(program.graph, engine_plan(program.graph, analysis), conversion_settings(settings));
+      analysis.converted ? std::move(*analysis.converted)
+                         : conversion::convert_segment(program.graph, engine_plan(program.graph, analysis),
+                                                       conversion_settings(settings));
   // The network holds every weight it uses now: drop the program's references,
   // so a weight the builder folds or packs is freed instead of kept beside
   // its replacement.
@@ -273,10 +302,11 @@ frontend::ReadLimits api::reader_limits(const CompileSettings& s) {
 
 conversion::ConvertedGraph api::convert_program(ir::ExportedProgram& program, const CompileSettings& settings) {
   CompileReport r;
-  const Analysis analysis = analyze(program, settings, r);
+  Analysis analysis = analyze(program, settings, r);
   if (!analysis.partition.fully_supported()) {
     throw UnsupportedError("the graph needs the libtorch fallback; this needs one engine.\n" + r.partition);
   }
+  if (analysis.converted) return std::move(*analysis.converted);
   return conversion::convert_segment(program.graph, engine_plan(program.graph, analysis), conversion_settings(settings));
 }
 

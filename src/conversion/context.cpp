@@ -1,5 +1,7 @@
 #include "conversion/context.h"
 
+#include <set>
+
 #include "atenrt/errors.h"
 #include "conversion/host_tensor.h"
 #include "conversion/registry.h"
@@ -333,13 +335,10 @@ ConvertedGraph convert_graph(const ir::Graph& graph, const ConversionSettings& s
   return convert_segment(graph, plan, settings);
 }
 
-ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, const ConversionSettings& settings) {
-  if (plan.selections.size() != plan.nodes.size()) {
-    throw std::logic_error("segment plan has " + std::to_string(plan.selections.size()) + " selections for " +
-                           std::to_string(plan.nodes.size()) + " nodes");
-  }
-  ConversionContext ctx(graph, settings);
-  ConvertedGraph result;
+namespace {
+
+// User inputs become network inputs, weights and constants bind as host values.
+void bind_graph_inputs(ConversionContext& ctx, const ir::Graph& graph, ConvertedGraph& result) {
   const ir::Node no_node{"graph inputs", ir::OpName{"graph", "input", ""}, {}, {}, {}};
   const Scope inputs_scope(ctx, no_node);
   const auto& specs = graph.signature.inputs;
@@ -393,28 +392,43 @@ ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, 
     }
   }
 
+}
+
+void check_plan(const ir::Graph& graph, const SegmentPlan& plan) {
+  if (plan.selections.size() != plan.nodes.size()) {
+    throw std::logic_error("segment plan has " + std::to_string(plan.selections.size()) + " selections for " +
+                           std::to_string(plan.nodes.size()) + " nodes");
+  }
   for (std::size_t k = 0; k < plan.nodes.size(); ++k) {
     if (plan.nodes[k] >= graph.nodes.size() || (k > 0 && plan.nodes[k] <= plan.nodes[k - 1])) {
       throw std::logic_error("segment plan lists nodes out of graph order");
     }
-    const ir::Node& node = graph.nodes[plan.nodes[k]];
-    NodeView view(graph, node);
-    const Selection& sel = plan.selections[k];
-    if (!sel.chosen) throw UnsupportedError(view.where() + ": not supported: " + sel.reason());
-    try {
-      const Scope scope(ctx, node);
-      const NodeArgs args(scope, node);
-      bind_outputs(ctx, view, sel.chosen->convert(scope, args));
-    } catch (const Error& e) {
-      const std::string msg = e.what();
-      if (msg.rfind(view.where(), 0) == 0) throw UnsupportedError(msg);
-      throw UnsupportedError(view.where() + ": " + msg);
-    } catch (const std::exception& e) {
-      throw UnsupportedError(view.where() + ": internal error in the " + sel.chosen->family +
-                             " converter: " + e.what());
-    }
   }
+}
 
+// Runs the chosen converter on one node and binds its outputs; any failure
+// becomes an UnsupportedError that starts with the node's name and op.
+void convert_node(ConversionContext& ctx, const ir::Node& node, const Selection& sel) {
+  NodeView view(ctx.graph(), node);
+  if (!sel.chosen) throw UnsupportedError(view.where() + ": not supported: " + sel.reason());
+  try {
+    const Scope scope(ctx, node);
+    const NodeArgs args(scope, node);
+    bind_outputs(ctx, view, sel.chosen->convert(scope, args));
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    if (msg.rfind(view.where(), 0) == 0) throw UnsupportedError(msg);
+    throw UnsupportedError(view.where() + ": " + msg);
+  } catch (const std::exception& e) {
+    throw UnsupportedError(view.where() + ": internal error in the " + sel.chosen->family +
+                           " converter: " + e.what());
+  }
+}
+
+// The graph's outputs become network outputs (each a distinct tensor), named
+// after their values; with mark_all_outputs, the plan's node values too.
+void bind_graph_outputs(ConversionContext& ctx, const ir::Graph& graph, const SegmentPlan& plan,
+                        const ConversionSettings& settings, ConvertedGraph& result) {
   const ir::Node output_node{"graph outputs", ir::OpName{"graph", "output", ""}, {}, {}, {}};
   const Scope outputs_scope(ctx, output_node);
   const NodeArgs outputs_view(outputs_scope, output_node);
@@ -445,8 +459,80 @@ ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, 
     result.outputs.push_back(t);
   }
   if (settings.mark_all_outputs) mark_node_values(ctx, graph, plan, result);
+}
+
+}  // namespace
+
+ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, const ConversionSettings& settings) {
+  check_plan(graph, plan);
+  ConversionContext ctx(graph, settings);
+  ConvertedGraph result;
+  bind_graph_inputs(ctx, graph, result);
+  for (std::size_t k = 0; k < plan.nodes.size(); ++k) convert_node(ctx, graph.nodes[plan.nodes[k]], plan.selections[k]);
+  bind_graph_outputs(ctx, graph, plan, settings, result);
   result.network = ctx.release_network();
   return result;
+}
+
+ConversionProbe probe_conversion(const ir::Graph& graph, const std::vector<Selection>& selections,
+                                 const ConversionSettings& settings) {
+  if (selections.size() != graph.nodes.size()) {
+    throw std::logic_error("probe_conversion got " + std::to_string(selections.size()) + " selections for " +
+                           std::to_string(graph.nodes.size()) + " nodes");
+  }
+  ConversionProbe probe;
+  probe.failures.resize(graph.nodes.size());
+  ConversionContext ctx(graph, settings);
+  ConvertedGraph result;
+  bind_graph_inputs(ctx, graph, result);
+  // Values no converter produced and no stand-in input could replace: the
+  // nodes that read them are not tried (their fate is their producer's).
+  std::set<std::string> missing;
+  bool complete = true;
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    const ir::Node& node = graph.nodes[i];
+    bool reads_missing = false;
+    for (const auto& in : node.inputs) {
+      ir::for_each_value(in.arg, [&](const std::string& v) { reads_missing = reads_missing || missing.count(v) > 0; });
+    }
+    if (!reads_missing && selections[i].chosen) {
+      try {
+        convert_node(ctx, node, selections[i]);
+        continue;
+      } catch (const UnsupportedError& e) {
+        // The report names the node and op itself.
+        std::string why = e.what();
+        const std::string where = NodeView(graph, node).where() + ": ";
+        if (why.rfind(where, 0) == 0) why.erase(0, where.size());
+        probe.failures[i] = why.empty() ? "its converter failed" : why;
+      }
+    }
+    complete = false;
+    // What the node would have produced arrives from outside, as it would in
+    // an engine segment fed by the fallback: tensors the graph describes
+    // become network inputs, anything else is missing.
+    missing.insert(node.name);
+    for (const auto& out : node.outputs) {
+      const auto* t = out.get_if<ir::TensorRef>();
+      const ir::TensorMeta* m = t ? graph.meta(t->name) : nullptr;
+      if (t && m && m->dtype && !reads_missing && !ctx.net().find_tensor(t->name) && !ctx.net().find_layer(t->name)) {
+        ctx.bind(t->name, ctx.net().add_input(t->name, *m->dtype, m->static_sizes()), "");
+      } else {
+        ir::for_each_value(out, [&](const std::string& v) { missing.insert(v); });
+      }
+    }
+  }
+  if (complete) {
+    SegmentPlan plan;
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+      plan.nodes.push_back(i);
+      plan.selections.push_back(selections[i]);
+    }
+    bind_graph_outputs(ctx, graph, plan, settings, result);
+    result.network = ctx.release_network();
+    probe.converted = std::move(result);
+  }
+  return probe;
 }
 
 }  // namespace atenrt::conversion

@@ -162,6 +162,20 @@ struct SegmentPlan {
 // no converter or its converter fails.
 ConvertedGraph convert_segment(const ir::Graph& graph, const SegmentPlan& plan, const ConversionSettings& settings = {});
 
+// Conversion that puts the validators' answers to the test, for the dry run
+// and the partition: every node with a chosen converter is converted, in
+// graph order. A converter that fails records its message (the node then
+// counts as unsupported) and the node's tensor outputs stand in as network
+// inputs, as an engine segment fed by the fallback receives them, so later
+// nodes are still tried. Nodes reading a value no stand-in can replace are
+// not tried. When every node converted, `converted` is the real result.
+struct ConversionProbe {
+  std::vector<std::string> failures;  // per graph node: the converter's error, or empty
+  std::optional<ConvertedGraph> converted;
+};
+ConversionProbe probe_conversion(const ir::Graph& graph, const std::vector<Selection>& selections,
+                                 const ConversionSettings& settings = {});
+
 // Selects a converter for every node (registry order rules), then
 // convert_segment: for callers without a partition (tests, tools).
 ConvertedGraph convert_graph(const ir::Graph& graph, const ConversionSettings& settings = {});
