@@ -136,26 +136,34 @@ Outs kernel(const KernelContext& ctx, const NormalizationParams& p) {
     }
     return {make_f64(ctx.out().dtype, dims, x)};
   }
-  // Every kind normalizes contiguous blocks of `block` elements (biased variance).
-  std::int64_t block = 0, channel_inner = 1;  // channel_inner: elements per channel
-  std::int64_t channels = 1;
   if (p.op == NormalizationOp::Layer) {
+    // PyTorch's arithmetic in the dtype's precision (math::layer_norm_row): rows of `block` elements.
     const std::int64_t axis = p.axis < 0 ? p.axis + rank : p.axis;
-    block = prod(dims, axis, dims.size());
-  } else {
-    channels = dims[1];
-    channel_inner = prod(dims, 2, dims.size());
-    const std::int64_t per_block = p.op == NormalizationOp::Group ? channels / p.num_groups : 1;
-    block = per_block * channel_inner;
+    const std::int64_t block = prod(dims, axis, dims.size());
+    const std::int64_t nblocks = block == 0 ? 0 : static_cast<std::int64_t>(x.size()) / block;
+    const bool wide = ctx.out().dtype == DType::Float64;
+    for (std::int64_t b = 0; b < nblocks; ++b) {
+      double* v = x.data() + b * block;
+      if (wide) {
+        math::layer_norm_row<double>(v, block, p.epsilon, scale.data(), bias.data(), v);
+      } else {
+        math::layer_norm_row<float>(v, block, p.epsilon, scale.data(), bias.data(), v);
+      }
+    }
+    return {make_f64(ctx.out().dtype, dims, x)};
   }
+  // Group and instance norm normalize contiguous blocks of `block` elements (biased variance).
+  const std::int64_t channels = dims[1];
+  const std::int64_t channel_inner = prod(dims, 2, dims.size());  // elements per channel
+  const std::int64_t per_block = p.op == NormalizationOp::Group ? channels / p.num_groups : 1;
+  const std::int64_t block = per_block * channel_inner;
   const std::int64_t nblocks = block == 0 ? 0 : static_cast<std::int64_t>(x.size()) / block;
   for (std::int64_t b = 0; b < nblocks; ++b) {
     double* v = x.data() + b * block;
     const auto [mean, inv] = math::mean_inv_std(v, block, p.epsilon);
     for (std::int64_t i = 0; i < block; ++i) {
       const std::int64_t flat = b * block + i;
-      const std::int64_t pi = p.op == NormalizationOp::Layer ? i : (flat / channel_inner) % channels;
-      v[i] = (v[i] - mean) * inv * scale[pi] + bias[pi];
+      v[i] = (v[i] - mean) * inv * scale[(flat / channel_inner) % channels] + bias[(flat / channel_inner) % channels];
     }
   }
   return {make_f64(ctx.out().dtype, dims, x)};

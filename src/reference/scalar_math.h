@@ -266,6 +266,29 @@ std::pair<double, double> mean_inv_std(const T* v, std::int64_t n, double eps) {
   return {mean, 1.0 / std::sqrt(var + eps)};
 }
 
+// One row of layer norm as aten's CPU kernel computes it, in the row's
+// precision T (float for float32 and the 16-bit formats, double for float64):
+// mean and variance (ours: two passes in double, rounded to T), then
+// rstd = 1 / sqrt(max(var, 0) + eps) and y = (x*rstd + (-rstd*mean))*gamma + beta
+// with each a*b+c fused as torch's compiled kernel fuses it. Where a row barely
+// varies the form decides the result: a one-element row gives torch's
+// beta + gamma*(rounding error of x*rstd), where (x - mean)*rstd gives exactly beta.
+template <typename T, typename X, typename P, typename Y>
+void layer_norm_row(const X* x, std::int64_t n, double eps, const P* gamma, const P* beta, Y* y) {
+  double mean64 = 0.0, var64 = 0.0;
+  for (std::int64_t i = 0; i < n; ++i) mean64 += x[i];
+  mean64 /= static_cast<double>(n);
+  for (std::int64_t i = 0; i < n; ++i) var64 += (x[i] - mean64) * (x[i] - mean64);
+  var64 /= static_cast<double>(n);
+  const T mean = static_cast<T>(mean64);
+  const T rstd = T(1) / std::sqrt(std::max(static_cast<T>(var64), T(0)) + static_cast<T>(eps));
+  const T shift = -rstd * mean;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const T t = std::fma(static_cast<T>(x[i]), rstd, shift);
+    y[i] = static_cast<Y>(std::fma(t, static_cast<T>(gamma[i]), static_cast<T>(beta[i])));
+  }
+}
+
 // The next value of the dtype after a toward b (torch.nextafter): one step of the format's bits.
 inline double next_after(DType dt, double a, double b) {
   if (std::isnan(a) || std::isnan(b)) return kNaN;

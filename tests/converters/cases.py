@@ -505,6 +505,20 @@ case("native_layer_norm_stats", "normalization",
 case("native_layer_norm_negative_eps", "normalization",
      lambda x: aten.native_layer_norm(x, [4], None, None, -0.5), T(3, 4))
 case("layer_norm_negative_eps", "normalization", lambda x: F.layer_norm(x, [5], eps=-0.3), T(4, 5))
+# Rows that barely vary. One element: the exact result is beta, PyTorch's is beta + gamma * the rounding
+# error of x*rstd (its kernel computes fma(x, rstd, -rstd*mean)); our kernels follow its arithmetic, so the
+# bar is near-exact (without a bias the output is that rounding alone). A mean of 30 with spread 0.1:
+# E[x^2] - E[x]^2 would lose the variance to cancellation (PyTorch's own fp32 result is good to ~2e-5).
+_ONE = [[8.2429], [-5.3081], [3.0771], [-8.9163], [6.1245], [-1.6652]]
+_LARGE_MEAN = (30 + 0.1 * torch.randn(4, 16, generator=torch.Generator().manual_seed(15))).tolist()
+case("layer_norm_one_element_rows", "normalization", lambda x, w, b: F.layer_norm(x, [1], w, b),
+     T(values=_ONE), T(values=[3.0688]), T(values=[0.0107]), rtol=1e-6, atol=0)
+case("native_layer_norm_one_element_rows_stats", "normalization",
+     lambda x, w: aten.native_layer_norm(x, [1], w, None, 1e-5), T(values=_ONE), T(values=[-2.5]), rtol=1e-6, atol=0,
+     trivial="a one-element row's mean is the element itself")
+case("layer_norm_large_mean", "normalization", nn.LayerNorm(16), T(values=_LARGE_MEAN))
+case("native_layer_norm_large_mean_stats", "normalization",
+     lambda x: aten.native_layer_norm(x, [16], None, None, 1e-5), T(values=_LARGE_MEAN))
 case("native_group_norm_stats", "normalization",
      lambda x, w, b: aten.native_group_norm(x, w, b, 2, 4, 6, 2, 1e-5), T(2, 4, 3, 2), T(4), T(4))
 case("group_norm_negative_eps", "normalization", lambda x: F.group_norm(x, 2, eps=-0.4), T(2, 4, 5))

@@ -143,8 +143,10 @@ NormWithStats layer_norm_with_stats(const Scope& s, NetworkTensor* x,
   Dims axes;
   for (std::int64_t a = x->rank() - k; a < x->rank(); ++a) axes.push_back(a);
   const Moments m = moments(s, x, axes, eps);
+  // The result from the layer, whose kernels compute it in PyTorch's arithmetic (a row that barely
+  // varies gives torch's rounding); the layer takes eps >= 0 only.
+  if (eps >= 0) return {identity(s, layer_norm(s, x, normalized_shape, weight, bias, eps)), m.mean, m.rstd};
   NetworkTensor* y = ew(s, m.centered, m.rstd, ElementwiseOp::Mul);
-  const Dims pd(normalized_shape.begin(), normalized_shape.end());
   // weight/bias have the normalized shape: they broadcast over the leading dims as they are.
   if (weight) y = ew(s, y, cast(s, weight, x->dtype), ElementwiseOp::Mul);
   if (bias) y = ew(s, y, cast(s, bias, x->dtype), ElementwiseOp::Add);

@@ -33,7 +33,8 @@ std::vector<KernelProvider> make_table() {
       "onednn",
       "non-f32 tensors (bf16 only as conv/matmul compute and f32<->bf16 casts); zero-size tensors; "
       "what oneDNN 2.6 gets wrong on NaN (max/min binary and reductions, relu with slope 0, clip, "
-      "hardsigmoid, softplus); group/instance norm; cases it has no primitive for",
+      "hardsigmoid, softplus); group/instance norm; layer norm of one-element rows (PyTorch's rounding); "
+      "cases it has no primitive for",
       /*takes_blocked=*/true,
       /*last_resort=*/false,
       {

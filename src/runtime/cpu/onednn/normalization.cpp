@@ -17,7 +17,9 @@ KernelChoice make_normalization(const KernelRequest& r) {
     const int axis = static_cast<int>(p.axis < 0 ? p.axis + rank : p.axis);
     std::int64_t outer = 1, inner = 1;
     for (int i = 0; i < rank; ++i) (i < axis ? outer : inner) *= x.dims[i];
-    if (inner == 0 || outer == 0) return {};
+    // A one-element row's result is PyTorch's rounding alone (torch: beta + gamma * the rounding error
+    // of x*rstd; oneDNN's (x - mean)*rstd: exactly beta): our own kernel computes torch's form.
+    if (inner <= 1 || outer == 0) return {};
     const md_t md = plain_md({outer, inner}, dt::f32), vec = plain_md({inner}, dt::f32);
     const auto prim = compat::layer_normalization(md, eps, flags, make_attr());
     if (!prim.ok) return {};

@@ -1,5 +1,5 @@
 // Our own kernels for layers real models hit that oneDNN 2.6 has no primitive
-// for: group/instance normalization, resize (taps precomputed at build),
+// for: group/instance normalization, layer norm of one-element rows, resize (taps precomputed at build),
 // cumulative sum/product and top-k. Same formulas and accumulation order as
 // the reference (double accumulators, reference/resize_taps.h), and nothing
 // allocated in run: top-k's index buffer is context scratch.
@@ -53,6 +53,35 @@ std::unique_ptr<Kernel> group_norm(const KernelRequest& r) {
           y[b * block + base + i] = static_cast<float>((v[base + i] - mean) * inv * s + t);
         }
       }
+    }
+  });
+}
+
+// Layer norm over rows of dims [axis, rank) in PyTorch's arithmetic
+// (reference::math::layer_norm_row). oneDNN takes every layer norm but
+// one-element rows (onednn/normalization.cpp), whose result is PyTorch's
+// rounding alone.
+std::unique_ptr<Kernel> layer_norm(const KernelRequest& r) {
+  const auto& p = std::get<network::NormalizationParams>(r.step->params);
+  if (p.op != network::NormalizationOp::Layer || r.outputs[0]->dtype != DType::Float32) return nullptr;
+  for (const auto& in : r.inputs) {
+    if (in.tensor->dtype != DType::Float32) return nullptr;
+  }
+  const Dims& dims = r.inputs[0].tensor->dims;
+  const auto rank = static_cast<std::int64_t>(dims.size());
+  const std::int64_t axis = p.axis < 0 ? p.axis + rank : p.axis;
+  if (axis < 0 || axis > rank) return nullptr;
+  std::int64_t row = 1;
+  for (std::int64_t d = axis; d < rank; ++d) row *= dims[d];
+  const std::int64_t rows = row == 0 ? 0 : numel_of(dims) / row;
+  const double eps = p.epsilon;
+  return fn_kernel([=](const KernelArgs& a) {
+    const auto* x = static_cast<const float*>(a.inputs[0]);
+    const auto* gamma = static_cast<const float*>(a.inputs[1]);
+    const auto* beta = static_cast<const float*>(a.inputs[2]);
+    auto* y = static_cast<float*>(a.outputs[0]);
+    for (std::int64_t b = 0; b < rows; ++b) {
+      reference::math::layer_norm_row<float>(x + b * row, row, eps, gamma, beta, y + b * row);
     }
   });
 }
@@ -183,7 +212,10 @@ std::unique_ptr<Kernel> topk(const KernelRequest& r) {
 
 std::unique_ptr<Kernel> make_layer_kernel(const KernelRequest& r) {
   switch (r.step->kind()) {
-    case LayerKind::Normalization: return group_norm(r);
+    case LayerKind::Normalization: {
+      auto k = group_norm(r);
+      return k ? std::move(k) : layer_norm(r);
+    }
     case LayerKind::Resize: return resize(r);
     case LayerKind::Cumulative: return cumulative(r);
     case LayerKind::TopK: return topk(r);
