@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "ir/unaligned.h"
+
 namespace atenrt::ir {
 
 float half_to_float(std::uint16_t h) {
@@ -66,17 +68,6 @@ std::uint16_t float_to_bf16(float f) {
 
 namespace {
 
-template <typename T>
-T load_as(const std::byte* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-template <typename T>
-void store_as(std::byte* p, T v) {
-  std::memcpy(p, &v, sizeof(T));
-}
-
 // Truncation into int64 / int32 as cvttsd2si does: NaN and out-of-range give
 // the minimum. The comparisons are exact: both bounds are powers of two.
 std::int64_t truncate_i64(double v) {
@@ -112,32 +103,32 @@ std::int64_t float_to_int(double v, DType to) {
 
 double read_f64(const std::byte* p, DType dtype) {
   switch (dtype) {
-    case DType::Float32: return load_as<float>(p);
-    case DType::Float64: return load_as<double>(p);
-    case DType::Float16: return half_to_float(load_as<std::uint16_t>(p));
-    case DType::BFloat16: return bf16_to_float(load_as<std::uint16_t>(p));
+    case DType::Float32: return load_unaligned<float>(p);
+    case DType::Float64: return load_unaligned<double>(p);
+    case DType::Float16: return half_to_float(load_unaligned<std::uint16_t>(p));
+    case DType::BFloat16: return bf16_to_float(load_unaligned<std::uint16_t>(p));
     default: return static_cast<double>(read_i64(p, dtype));
   }
 }
 
 std::int64_t read_i64(const std::byte* p, DType dtype) {
   switch (dtype) {
-    case DType::Int64: return load_as<std::int64_t>(p);
-    case DType::Int32: return load_as<std::int32_t>(p);
-    case DType::Int16: return load_as<std::int16_t>(p);
-    case DType::Int8: return load_as<std::int8_t>(p);
-    case DType::UInt8: return load_as<std::uint8_t>(p);
-    case DType::Bool: return load_as<std::uint8_t>(p) != 0 ? 1 : 0;
+    case DType::Int64: return load_unaligned<std::int64_t>(p);
+    case DType::Int32: return load_unaligned<std::int32_t>(p);
+    case DType::Int16: return load_unaligned<std::int16_t>(p);
+    case DType::Int8: return load_unaligned<std::int8_t>(p);
+    case DType::UInt8: return load_unaligned<std::uint8_t>(p);
+    case DType::Bool: return load_unaligned<std::uint8_t>(p) != 0 ? 1 : 0;
     default: return float_to_int(read_f64(p, dtype), DType::Int64);
   }
 }
 
 void write_f64(std::byte* p, DType dtype, double v) {
   switch (dtype) {
-    case DType::Float32: store_as<float>(p, static_cast<float>(v)); return;
-    case DType::Float64: store_as<double>(p, v); return;
-    case DType::Float16: store_as<std::uint16_t>(p, float_to_half(static_cast<float>(v))); return;
-    case DType::BFloat16: store_as<std::uint16_t>(p, float_to_bf16(static_cast<float>(v))); return;
+    case DType::Float32: store_unaligned<float>(p, static_cast<float>(v)); return;
+    case DType::Float64: store_unaligned<double>(p, v); return;
+    case DType::Float16: store_unaligned<std::uint16_t>(p, float_to_half(static_cast<float>(v))); return;
+    case DType::BFloat16: store_unaligned<std::uint16_t>(p, float_to_bf16(static_cast<float>(v))); return;
     default: write_i64(p, dtype, float_to_int(v, dtype)); return;
   }
 }
@@ -145,11 +136,11 @@ void write_f64(std::byte* p, DType dtype, double v) {
 void write_i64(std::byte* p, DType dtype, std::int64_t v) {
   const auto u = static_cast<std::uint64_t>(v);
   switch (dtype) {
-    case DType::Int64: store_as<std::int64_t>(p, v); return;
-    case DType::Int32: store_as<std::uint32_t>(p, static_cast<std::uint32_t>(u)); return;
-    case DType::Int16: store_as<std::uint16_t>(p, static_cast<std::uint16_t>(u)); return;
-    case DType::Int8: case DType::UInt8: store_as<std::uint8_t>(p, static_cast<std::uint8_t>(u)); return;
-    case DType::Bool: store_as<std::uint8_t>(p, v != 0 ? 1 : 0); return;
+    case DType::Int64: store_unaligned<std::int64_t>(p, v); return;
+    case DType::Int32: store_unaligned<std::uint32_t>(p, static_cast<std::uint32_t>(u)); return;
+    case DType::Int16: store_unaligned<std::uint16_t>(p, static_cast<std::uint16_t>(u)); return;
+    case DType::Int8: case DType::UInt8: store_unaligned<std::uint8_t>(p, static_cast<std::uint8_t>(u)); return;
+    case DType::Bool: store_unaligned<std::uint8_t>(p, v != 0 ? 1 : 0); return;
     default: write_f64(p, dtype, static_cast<double>(v)); return;
   }
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "atenrt/errors.h"
+#include "ir/unaligned.h"
 #include "runtime/serialize.h"
 
 #ifndef ATENRT_VERSION
@@ -16,16 +17,6 @@ namespace {
 
 [[noreturn]] void corrupt(const std::string& what) { throw FormatError("engine file: " + what); }
 
-template <typename T>
-T load_le(const std::byte* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-template <typename T>
-void store_le(std::byte* p, T v) {
-  std::memcpy(p, &v, sizeof(T));
-}
 
 // ---- CRC-32C (Castagnoli): SSE4.2 has an instruction for it, which keeps
 // checksumming 100 MB of weights at load in the tens of milliseconds.
@@ -46,7 +37,7 @@ std::uint32_t crc32c_table(std::uint32_t c, const std::byte* p, std::size_t n) {
 #if defined(__x86_64__)
 __attribute__((target("sse4.2"))) std::uint32_t crc32c_sse42(std::uint32_t c, const std::byte* p, std::size_t n) {
   std::uint64_t c64 = c;
-  for (; n >= 8; n -= 8, p += 8) c64 = __builtin_ia32_crc32di(c64, load_le<std::uint64_t>(p));
+  for (; n >= 8; n -= 8, p += 8) c64 = __builtin_ia32_crc32di(c64, ir::load_unaligned<std::uint64_t>(p));
   c = static_cast<std::uint32_t>(c64);
   for (; n; --n, ++p) c = __builtin_ia32_crc32qi(c, static_cast<std::uint8_t>(*p));
   return c;
@@ -123,24 +114,24 @@ Container parse_container(std::span<const std::byte> bytes) {
   const std::size_t size = bytes.size();
   if (size < 12 || std::memcmp(b, kMagic, 8) != 0) corrupt("not an atenrt engine file (bad magic)");
   // Version first: an older or newer major has another header layout.
-  const auto major = load_le<std::uint16_t>(b + 8), minor = load_le<std::uint16_t>(b + 10);
+  const auto major = ir::load_unaligned<std::uint16_t>(b + 8), minor = ir::load_unaligned<std::uint16_t>(b + 10);
   if (major != kFormatMajor) {
     std::string by = major > kFormatMajor && size >= kHeaderBytes ? " written by '" + read_producer(b + 40) + "'" : "";
     corrupt("format " + version_text(major, minor) + by + " cannot be read by " + producer_string() +
             " (reads format " + std::to_string(kFormatMajor) + ".x); compile the engine again from its .pt2");
   }
   if (size < kHeaderBytes) corrupt("truncated header (" + std::to_string(size) + " bytes)");
-  if (crc32c(b, 60) != load_le<std::uint32_t>(b + 60)) corrupt("header checksum mismatch (corrupt file)");
+  if (crc32c(b, 60) != ir::load_unaligned<std::uint32_t>(b + 60)) corrupt("header checksum mismatch (corrupt file)");
 
   Container c;
   c.bytes = bytes;
   c.header.major = major;
   c.header.minor = minor;
-  const auto header_bytes = load_le<std::uint32_t>(b + 12);
-  c.header.file_bytes = load_le<std::uint64_t>(b + 16);
-  const auto table_offset = load_le<std::uint64_t>(b + 24);
-  const auto count = load_le<std::uint32_t>(b + 32);
-  c.header.required_features = load_le<std::uint32_t>(b + 36);
+  const auto header_bytes = ir::load_unaligned<std::uint32_t>(b + 12);
+  c.header.file_bytes = ir::load_unaligned<std::uint64_t>(b + 16);
+  const auto table_offset = ir::load_unaligned<std::uint64_t>(b + 24);
+  const auto count = ir::load_unaligned<std::uint32_t>(b + 32);
+  c.header.required_features = ir::load_unaligned<std::uint32_t>(b + 36);
   c.header.producer = read_producer(b + 40);
   const std::string by = " (written by '" + c.header.producer + "')";
   if (header_bytes != kHeaderBytes) corrupt("header size " + std::to_string(header_bytes) + " is not 64");
@@ -162,21 +153,21 @@ Container parse_container(std::span<const std::byte> bytes) {
             " entries) lies outside the file");
   }
   const std::uint64_t table_end = table_offset + std::uint64_t{count} * kSectionEntryBytes;
-  if (crc32c(b + table_offset, table_end - table_offset) != load_le<std::uint32_t>(b + 56)) {
+  if (crc32c(b + table_offset, table_end - table_offset) != ir::load_unaligned<std::uint32_t>(b + 56)) {
     corrupt("section table checksum mismatch (corrupt file)");
   }
 
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::byte* e = b + table_offset + std::uint64_t{i} * kSectionEntryBytes;
     Section s;
-    s.kind = load_le<std::uint32_t>(e);
-    s.flags = load_le<std::uint32_t>(e + 4);
-    s.offset = load_le<std::uint64_t>(e + 8);
-    s.size = load_le<std::uint64_t>(e + 16);
-    s.alignment = load_le<std::uint32_t>(e + 24);
-    s.checksum = load_le<std::uint32_t>(e + 28);
-    s.isa = load_le<std::uint32_t>(e + 32);
-    s.precision = load_le<std::uint32_t>(e + 36);
+    s.kind = ir::load_unaligned<std::uint32_t>(e);
+    s.flags = ir::load_unaligned<std::uint32_t>(e + 4);
+    s.offset = ir::load_unaligned<std::uint64_t>(e + 8);
+    s.size = ir::load_unaligned<std::uint64_t>(e + 16);
+    s.alignment = ir::load_unaligned<std::uint32_t>(e + 24);
+    s.checksum = ir::load_unaligned<std::uint32_t>(e + 28);
+    s.isa = ir::load_unaligned<std::uint32_t>(e + 32);
+    s.precision = ir::load_unaligned<std::uint32_t>(e + 36);
     const std::string name = "section " + std::to_string(i) + " (" + section_kind_name(s.kind) + ")";
     if (s.alignment == 0 || (s.alignment & (s.alignment - 1)) || s.alignment > (1u << 16)) {
       corrupt(name + ": alignment " + std::to_string(s.alignment) + " is not a power of two up to 65536");
@@ -291,28 +282,28 @@ void write_container(Sink& out, const Header& header, const std::vector<SectionS
   for (std::size_t i = 0; i < entries.size(); ++i) {
     std::byte* e = table.data() + i * kSectionEntryBytes;
     const auto& s = entries[i];
-    store_le(e, s.kind);
-    store_le(e + 4, s.flags);
-    store_le(e + 8, s.offset);
-    store_le(e + 16, s.size);
-    store_le(e + 24, s.alignment);
-    store_le(e + 28, s.checksum);
-    store_le(e + 32, s.isa);
-    store_le(e + 36, s.precision);
-    store_le(e + 40, std::uint64_t{0});
+    ir::store_unaligned(e, s.kind);
+    ir::store_unaligned(e + 4, s.flags);
+    ir::store_unaligned(e + 8, s.offset);
+    ir::store_unaligned(e + 16, s.size);
+    ir::store_unaligned(e + 24, s.alignment);
+    ir::store_unaligned(e + 28, s.checksum);
+    ir::store_unaligned(e + 32, s.isa);
+    ir::store_unaligned(e + 36, s.precision);
+    ir::store_unaligned(e + 40, std::uint64_t{0});
   }
   std::array<std::byte, kHeaderBytes> h{};
   std::memcpy(h.data(), kMagic, 8);
-  store_le(h.data() + 8, header.major);
-  store_le(h.data() + 10, header.minor);
-  store_le(h.data() + 12, static_cast<std::uint32_t>(kHeaderBytes));
-  store_le(h.data() + 16, at);
-  store_le(h.data() + 24, table_offset);
-  store_le(h.data() + 32, static_cast<std::uint32_t>(entries.size()));
-  store_le(h.data() + 36, header.required_features);
+  ir::store_unaligned(h.data() + 8, header.major);
+  ir::store_unaligned(h.data() + 10, header.minor);
+  ir::store_unaligned(h.data() + 12, static_cast<std::uint32_t>(kHeaderBytes));
+  ir::store_unaligned(h.data() + 16, at);
+  ir::store_unaligned(h.data() + 24, table_offset);
+  ir::store_unaligned(h.data() + 32, static_cast<std::uint32_t>(entries.size()));
+  ir::store_unaligned(h.data() + 36, header.required_features);
   std::memcpy(h.data() + 40, header.producer.data(), std::min<std::size_t>(header.producer.size(), 15));
-  store_le(h.data() + 56, crc32c(table.data(), table.size()));
-  store_le(h.data() + 60, crc32c(h.data(), 60));
+  ir::store_unaligned(h.data() + 56, crc32c(table.data(), table.size()));
+  ir::store_unaligned(h.data() + 60, crc32c(h.data(), 60));
   out.write(h.data(), h.size());
   out.write(table.data(), table.size());
   std::uint64_t written = table_offset + table.size();

@@ -12,17 +12,12 @@
 
 #include "atenrt/errors.h"
 #include "runtime/serialize.h"
+#include "ir/unaligned.h"
 
 namespace atenrt::runtime::file {
 
 namespace {
 
-template <typename T>
-T load_le(const std::byte* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
 
 class Fd {
  public:
@@ -70,34 +65,34 @@ std::string read_metadata(const std::string& path) {
   };
   std::byte header[kHeaderBytes];
   read_at(header, kHeaderBytes, 0);
-  if (std::memcmp(header, kMagic, 8) != 0 || load_le<std::uint16_t>(header + 8) != kFormatMajor) {
+  if (std::memcmp(header, kMagic, 8) != 0 || ir::load_unaligned<std::uint16_t>(header + 8) != kFormatMajor) {
     throw corrupt("not an engine file of format " + std::to_string(kFormatMajor) + ".x");
   }
-  if (crc32c(header, 60) != load_le<std::uint32_t>(header + 60)) throw corrupt("header checksum mismatch");
-  const auto table_offset = load_le<std::uint64_t>(header + 24);
-  const auto count = load_le<std::uint32_t>(header + 32);
+  if (crc32c(header, 60) != ir::load_unaligned<std::uint32_t>(header + 60)) throw corrupt("header checksum mismatch");
+  const auto table_offset = ir::load_unaligned<std::uint64_t>(header + 24);
+  const auto count = ir::load_unaligned<std::uint32_t>(header + 32);
   if (count > kMaxSections) throw corrupt("section count out of range");
   std::vector<std::byte> table(std::size_t{count} * kSectionEntryBytes);
   read_at(table.data(), table.size(), table_offset);
-  if (crc32c(table.data(), table.size()) != load_le<std::uint32_t>(header + 56)) {
+  if (crc32c(table.data(), table.size()) != ir::load_unaligned<std::uint32_t>(header + 56)) {
     throw corrupt("section table checksum mismatch");
   }
   const std::byte* found = nullptr;
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::byte* e = table.data() + std::size_t{i} * kSectionEntryBytes;
-    if (load_le<std::uint32_t>(e) != static_cast<std::uint32_t>(SectionKind::Metadata)) continue;
+    if (ir::load_unaligned<std::uint32_t>(e) != static_cast<std::uint32_t>(SectionKind::Metadata)) continue;
     if (found) throw corrupt("has two metadata sections");
     found = e;
   }
   if (!found) return {};
-  const auto offset = load_le<std::uint64_t>(found + 8), size = load_le<std::uint64_t>(found + 16);
+  const auto offset = ir::load_unaligned<std::uint64_t>(found + 8), size = ir::load_unaligned<std::uint64_t>(found + 16);
   if (size > kMaxMetadataBytes) {
     throw corrupt("metadata section of " + std::to_string(size) + " bytes (at most " +
                   std::to_string(kMaxMetadataBytes) + ")");
   }
   std::string text(size, '\0');
   read_at(reinterpret_cast<std::byte*>(text.data()), size, offset);
-  if (crc32c(reinterpret_cast<const std::byte*>(text.data()), size) != load_le<std::uint32_t>(found + 28)) {
+  if (crc32c(reinterpret_cast<const std::byte*>(text.data()), size) != ir::load_unaligned<std::uint32_t>(found + 28)) {
     throw corrupt("metadata section checksum mismatch");
   }
   return text;
