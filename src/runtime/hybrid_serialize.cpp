@@ -19,17 +19,10 @@ constexpr const char* kSection = "torch segments";
 constexpr std::uint16_t kHybridMinor = 1;  // format 2.1 added the torch-segments section
 
 using file::Reader;
+using file::read_ids;
+using file::write_ids;
 using file::Writer;
 
-void write_ids(Writer& w, const std::vector<int>& ids) {
-  w.raw<std::uint64_t>(ids.size());
-  for (int id : ids) w.raw<std::int32_t>(id);
-}
-std::vector<int> read_ids(Reader& r) {
-  std::vector<int> ids(r.count(4));
-  for (auto& id : ids) id = r.raw<std::int32_t>();
-  return ids;
-}
 
 void write_bytes(Writer& w, const std::vector<std::byte>& bytes) {
   w.raw<std::uint64_t>(bytes.size());

@@ -26,6 +26,8 @@ namespace atenrt::runtime {
 namespace {
 
 using file::Reader;
+using file::read_ids;
+using file::write_ids;
 using file::Writer;
 
 constexpr std::int64_t kMaxDim = std::int64_t{1} << 40;
@@ -54,15 +56,6 @@ EngineOptions read_options(Reader& r) {
   return o;
 }
 
-void write_ids(Writer& w, const std::vector<int>& ids) {
-  w.raw<std::uint64_t>(ids.size());
-  for (int id : ids) w.raw<std::int32_t>(id);
-}
-std::vector<int> read_ids(Reader& r) {
-  std::vector<int> ids(r.count(4));
-  for (auto& id : ids) id = r.raw<std::int32_t>();
-  return ids;  // ranges checked by Program::validate
-}
 
 std::vector<std::byte> encode_program(const Program& prog, const EngineOptions& options) {
   Writer w;

@@ -223,5 +223,17 @@ LayerParams params_of_kind(std::size_t kind) {
   }
 }
 
+// A list of tensor or slot ids: a count, then one int32 each. The reader
+// checks only the count; what the ids refer to is checked by the program's
+// own validate().
+inline void write_ids(Writer& w, const std::vector<int>& ids) {
+  w.raw<std::uint64_t>(ids.size());
+  for (int id : ids) w.raw<std::int32_t>(id);
+}
+inline std::vector<int> read_ids(Reader& r) {
+  std::vector<int> ids(r.count(4));
+  for (auto& id : ids) id = r.raw<std::int32_t>();
+  return ids;
+}
 
 }  // namespace atenrt::runtime::file
