@@ -110,12 +110,12 @@ def _eager_reseeded(module, tensors, seed):
         torch.manual_seed = manual_seed
 
 
-def compare_random(outs, module, tensors, first, gauge=None):
+def compare_random(outs, module, tensors, first, gauge=None, reseed=False):
     """Random ops: every output has PyTorch's dtype and shape, and its mean and spread fall within
     what PyTorch's own draws (RANDOM_DRAWS seeds) show. A gauge op's invariants (q below the rank)
     have a heavy tail (an unlucky start subspace): they must fall inside the envelope of
     GAUGE_DRAWS draws widened by 3 sd instead."""
-    eager = _eager_reseeded if gauge else _eager
+    eager = _eager_reseeded if gauge or reseed else _eager
     count = GAUGE_DRAWS if gauge else RANDOM_DRAWS
     draws = [first] + [_flat_outputs(eager(module, tensors, seed)) for seed in range(1, count)]
     if gauge:
@@ -177,7 +177,20 @@ def _gauge_random(gauge, module, tensors, first):
 
 
 def is_random(module, tensors, first):
-    return _differs(module, tensors, first, 1)
+    """True, "self-seeded" (OpInfo seeds the op itself, wrapper_set_seed: only a draw through its
+    own seeding differs, as for fractional_max_pool's random samples), or False."""
+    if _differs(module, tensors, first, 1):
+        return True
+    # The global generator is put back, so the samples made after this one stay as they were.
+    state = torch.get_rng_state()
+    try:
+        again = _flat_outputs(_eager_reseeded(module, tensors, 1))
+    except Exception:  # noqa: BLE001 - a second eager call failing says nothing about atenrt
+        return False
+    finally:
+        torch.set_rng_state(state)
+    same = len(again) == len(first) and all(_same(a, b) for a, b in zip(again, first))
+    return False if same else "self-seeded"
 
 
 # Ops whose outputs are memory left as it was. Running them twice does not always tell (the
@@ -242,7 +255,7 @@ def _through_atenrt(path, tensors, refs, module, random, gauge=None):
                 return "wrong", f"output {i}: {compare(out, r)}"
         return "pass", ""
     if random:
-        why = compare_random(outs, module, tensors, refs, gauge)
+        why = compare_random(outs, module, tensors, refs, gauge, reseed=random == "self-seeded")
         return ("random-wrong", why) if why else ("random-pass", "")
     if gauge:  # the draw picked a gauge only: compare what it leaves alone
         outs, refs = gauge(outs), gauge(refs)
