@@ -30,6 +30,7 @@ class HybridContext;
 }  // namespace runtime
 namespace builder {
 class DynamicEngine;
+class StagedContext;
 }  // namespace builder
 
 // Version and build of this library (`atenrt --version`). The version is the
@@ -217,6 +218,8 @@ class ATENRT_API ExecutionContext {
   // The runtime context and engine the last run used (dynamic engines).
   const runtime::ExecutionContext* last_context_ = nullptr;
   const runtime::Engine* last_engine_ = nullptr;
+  // Engines with data-dependent output shapes run in stages (builder/stages.h).
+  std::unique_ptr<builder::StagedContext> staged_;
 };
 
 // Imports, lowers, partitions, converts and builds. Throws SettingsError for

@@ -257,12 +257,19 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
   builder::BuildReport build_report;
   bool dynamic = false;
   for (auto* in : converted.network.inputs()) dynamic = dynamic || !in->is_static();
+  // Data-dependent output shapes run in stages, which the dynamic engine
+  // makes, for static inputs too (their ranges are fixed).
+  const bool data_dependent = builder::has_data_dependent_layers(converted.network);
   std::optional<Engine> result;
+  if (data_dependent && settings.precision == Precision::INT8) {
+    throw UnsupportedError("precision int8 needs static shapes, and this graph has data-dependent output shapes "
+                           "(nonzero, ...): compile it for fp32/bf16");
+  }
   if (dynamic && !is_pinned(ranges) && settings.precision == Precision::INT8) {
     throw UnsupportedError("precision int8 needs static input shapes: pin the dynamic inputs with shapes "
                            "(--shapes) or compile for fp32/bf16");
   }
-  if (dynamic && !is_pinned(ranges)) {
+  if (data_dependent || (dynamic && !is_pinned(ranges))) {
     auto engine = std::make_shared<const builder::DynamicEngine>(std::move(converted.network), builder_config(settings),
                                                                  ranges);
     result.emplace(std::move(engine));

@@ -75,7 +75,13 @@ Engine::Engine(std::shared_ptr<const builder::DynamicEngine> dynamic)
       if (!r.dims[d].is_static()) spec.dims[d] = -1;
     }
   }
-  // Outputs whose dims differ between the range's corners are dynamic too.
+  // A data-dependent network's outputs are what its network says (the opt
+  // engine is its first stage); otherwise outputs whose dims differ between
+  // the range's corners are dynamic too.
+  if (dynamic_->data_dependent()) {
+    outputs_ = specs(dynamic_->network_outputs());
+    return;
+  }
   for (const auto* corner : {&dynamic_->min_output_dims(), &dynamic_->max_output_dims()}) {
     for (std::size_t o = 0; o < outputs_.size() && o < corner->size(); ++o) {
       for (std::size_t d = 0; d < outputs_[o].dims.size() && d < (*corner)[o].size(); ++d) {
@@ -396,6 +402,17 @@ const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inpu
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].defined()) throw InputError("input " + std::to_string(i) + " is an undefined tensor");
     dims.push_back(inputs[i].sizes());
+  }
+  if (dynamic->data_dependent()) {
+    const auto plan = dynamic->plan_for(dims);  // checks the range
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (inputs[i].dtype() != engine_.inputs()[i].dtype) {
+        throw InputError("input '" + engine_.inputs()[i].name + "': expected " + std::string(dtype_name(engine_.inputs()[i].dtype)) +
+                         ", got " + std::string(dtype_name(inputs[i].dtype())));
+      }
+    }
+    if (!staged_) staged_ = std::make_unique<builder::StagedContext>(engine_.num_threads());
+    return staged_->run(*plan, inputs);
   }
   auto engine = dynamic->engine_for(dims);  // checks the range
   if (engine.get() == &engine_.internal()) return context_->run(inputs);

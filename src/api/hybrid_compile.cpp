@@ -4,6 +4,7 @@
 #include <set>
 
 #include "atenrt/errors.h"
+#include "builder/stages.h"
 #include "ir/op_schema.h"
 #include "runtime/torch_policy.h"
 
@@ -271,6 +272,11 @@ runtime::HybridProgram plan_hybrid(const ir::Graph& graph, const partition::Part
       conversion::ConvertedGraph converted = conversion::convert_segment(sub, plan, conversion);
       for (const auto& v : converted.input_values) stage.inputs.push_back(planner.slot(v, where));
       for (const auto& v : seg.outputs) stage.outputs.push_back(planner.slot(v, where));
+      if (builder::has_data_dependent_layers(converted.network)) {
+        throw UnsupportedError(where + ": holds layers whose output size depends on the data (nonzero, boolean "
+                               "masks, ...), which hybrid programs do not support yet; compile the graph whole (its "
+                               "other ops need converters) or move those ops to the fallback (torch_executed_ops)");
+      }
       stage.engine = build(std::move(converted));
     } else {
       stage.kind = runtime::HybridStage::Kind::Torch;

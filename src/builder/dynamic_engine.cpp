@@ -3,7 +3,6 @@
 #include "builder/dynamic_engine.h"
 
 #include <algorithm>
-#include <chrono>
 #include <sstream>
 #include <unordered_map>
 
@@ -64,6 +63,12 @@ void check_folded_size(const network::Layer& layer, const std::vector<NetworkTen
                              ", more than the memory limit of " + format_bytes(limit));
     }
   }
+}
+
+std::vector<Dims> declared_dims(const Network& net) {
+  std::vector<Dims> out;
+  for (const auto* in : net.inputs()) out.push_back(in->dims);
+  return out;
 }
 
 }  // namespace
@@ -158,7 +163,7 @@ DynamicEngine::DynamicEngine(Network net, BuilderConfig config, std::vector<Inpu
       config_(std::move(config)),
       ranges_(std::move(ranges)),
       capacity_(std::max<std::size_t>(1, capacity)),
-      packs_(runtime::make_shared_weight_packs()) {
+      shared_(std::make_shared<SpecializationShared>()) {
   if (ranges_.size() != net_.inputs().size()) {
     throw std::logic_error("dynamic engine: " + std::to_string(ranges_.size()) + " ranges for " +
                            std::to_string(net_.inputs().size()) + " inputs");
@@ -169,6 +174,9 @@ DynamicEngine::DynamicEngine(Network net, BuilderConfig config, std::vector<Inpu
   if (config_.constant_folding) fold_constants(net_);
   if (config_.fold_batchnorm) fold_batchnorm(net_);
   if (config_.dead_layer_removal) remove_dead_layers(net_);
+  shared_->config = config_;
+  shared_->packs = runtime::make_shared_weight_packs();
+  shared_->capacity = capacity_;
   // The range's corners must at least infer: a range that no layer can take
   // is a compile error, not a surprise at run time.
   std::vector<Dims> min, opt, max;
@@ -187,7 +195,25 @@ DynamicEngine::DynamicEngine(Network net, BuilderConfig config, std::vector<Inpu
                              " (a corner of the range) do not go through the network: " + e.what());
     }
   }
+  if (has_data_dependent_layers(net_)) {
+    // The staged network is a copy: net_ stays what engine files store.
+    staged_ = std::make_shared<const StagedNetwork>(specialize(net_, declared_dims(net_), config_.engine.max_memory_bytes), shared_);
+    opt_ = plan_for(opt)->prefix;
+    return;
+  }
   opt_ = engine_for(opt);
+}
+
+std::vector<runtime::TensorInfo> DynamicEngine::network_outputs() const {
+  std::vector<runtime::TensorInfo> out;
+  for (const auto* o : net_.outputs()) out.push_back({o->name, o->dtype, o->dims});
+  return out;
+}
+
+std::shared_ptr<const StagePlan> DynamicEngine::plan_for(const std::vector<Dims>& dims) const {
+  if (!staged_) throw std::logic_error("plan_for: the network holds no data-dependent layer");
+  check(dims);
+  return staged_->plan_for(dims);
 }
 
 void DynamicEngine::check(const std::vector<Dims>& dims) const {
@@ -226,31 +252,22 @@ void DynamicEngine::check(const std::vector<Dims>& dims) const {
 }
 
 std::shared_ptr<const runtime::Engine> DynamicEngine::build_for(const std::vector<Dims>& dims) const {
-  const auto start = std::chrono::steady_clock::now();
   Network net;
   try {
     net = specialize(net_, dims, config_.engine.max_memory_bytes);
   } catch (const UnsupportedError& e) {
     throw InputError("input shapes " + shapes_text(ranges_, dims) + " do not go through the network: " + e.what());
   }
-  if (config_.fuse_post_ops && sink_reshapes(net) + collapse_reshapes(net) + fold_transposes_into_matmul(net) > 0) {
-    net.remove_dead_layers();
-  }
-  runtime::Program prog = to_program(net);
-  if (config_.fuse_post_ops) fuse_post_ops(prog);
-  set_precision(prog, config_.precision);
-  auto engine = std::make_shared<const runtime::Engine>(std::move(prog), config_.engine, packs_);
-  stats_.last_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  ++stats_.specializations;
-  return engine;
+  return build_specialized(std::move(net), *shared_);
 }
 
 std::shared_ptr<const runtime::Engine> DynamicEngine::engine_for(const std::vector<Dims>& dims) const {
+  if (staged_) throw std::logic_error("engine_for: a data-dependent network runs in stages (plan_for)");
   check(dims);
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::mutex> lock(shared_->mutex);
   auto it = cache_.find(dims);
   if (it != cache_.end()) {
-    it->second.last_use = ++clock_;
+    it->second.last_use = ++shared_->clock;
     return it->second.engine;
   }
   // Built under the lock: specializations share the weight packs, which one
@@ -263,16 +280,16 @@ std::shared_ptr<const runtime::Engine> DynamicEngine::engine_for(const std::vect
     }
     if (oldest != cache_.end()) {
       cache_.erase(oldest);
-      ++stats_.evicted;
+      ++shared_->stats.evicted;
     }
   }
-  cache_[dims] = {engine, ++clock_};
+  cache_[dims] = {engine, ++shared_->clock};
   return engine;
 }
 
 DynamicEngine::Stats DynamicEngine::stats() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  Stats s = stats_;
+  std::lock_guard<std::mutex> lock(shared_->mutex);
+  Stats s = shared_->stats;
   s.cached = cache_.size();
   return s;
 }

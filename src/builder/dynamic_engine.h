@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "builder/builder.h"
+#include "builder/stages.h"
 
 namespace atenrt::builder {
 
@@ -69,6 +70,12 @@ class DynamicEngine {
   const std::vector<InputRange>& ranges() const { return ranges_; }
   const runtime::Engine& opt_engine() const { return *opt_; }
   std::shared_ptr<const runtime::Engine> opt_engine_shared() const { return opt_; }
+  // Whether the network holds data-dependent layers (nonzero, ...): then it
+  // runs in stages (stages.h): plan_for, not engine_for, and opt_engine() is
+  // the opt shape's first stage.
+  bool data_dependent() const { return staged_ != nullptr; }
+  // The network's outputs (dims -1 where dynamic or data-dependent).
+  std::vector<runtime::TensorInfo> network_outputs() const;
   // Output dims at the range's min and max shapes (a dim that differs from
   // the opt engine's is dynamic).
   const std::vector<Dims>& min_output_dims() const { return corner_outputs_[0]; }
@@ -79,6 +86,8 @@ class DynamicEngine {
   // dims that share a symbol and differ), and makes the specialization on
   // first use. Thread safe.
   std::shared_ptr<const runtime::Engine> engine_for(const std::vector<Dims>& dims) const;
+  // The same for a data-dependent network: the first stage's plan.
+  std::shared_ptr<const StagePlan> plan_for(const std::vector<Dims>& dims) const;
 
   // Engine files (format 2.2, docs/engine-format.md): the network after the
   // shape-independent passes with its weights plain (packed for this machine
@@ -94,12 +103,7 @@ class DynamicEngine {
                                                           std::uint64_t max_memory_bytes = 0);
   static std::shared_ptr<const DynamicEngine> load(const std::string& path, std::uint64_t max_memory_bytes = 0);
 
-  struct Stats {
-    std::size_t specializations = 0;  // made since compile (the opt shape included)
-    std::size_t cached = 0;           // held now
-    std::size_t evicted = 0;
-    double last_build_ms = 0.0;
-  };
+  using Stats = SpecializationStats;
   Stats stats() const;
 
  private:
@@ -110,7 +114,8 @@ class DynamicEngine {
   BuilderConfig config_;
   std::vector<InputRange> ranges_;
   std::size_t capacity_;
-  std::shared_ptr<runtime::SharedWeightPacks> packs_;
+  std::shared_ptr<SpecializationShared> shared_;  // packs, the lock, the stats
+  std::shared_ptr<const StagedNetwork> staged_;   // data-dependent networks only
   std::shared_ptr<const runtime::Engine> opt_;
   std::vector<Dims> corner_outputs_[2];
 
@@ -118,10 +123,7 @@ class DynamicEngine {
     std::shared_ptr<const runtime::Engine> engine;
     std::uint64_t last_use = 0;
   };
-  mutable std::mutex mutex_;
-  mutable std::map<std::vector<Dims>, Entry> cache_;
-  mutable std::uint64_t clock_ = 0;
-  mutable Stats stats_;
+  mutable std::map<std::vector<Dims>, Entry> cache_;  // guarded by shared_->mutex
 };
 
 }  // namespace atenrt::builder

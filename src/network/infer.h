@@ -63,6 +63,7 @@ Descs infer(const InferContext& ctx, const ShapeParams& p);
 Descs infer(const InferContext& ctx, const FillParams& p);
 Descs infer(const InferContext& ctx, const PluginParams& p);  // plugin_kernels.cpp
 Descs infer(const InferContext& ctx, const LinalgParams& p);  // linalg.cpp
+Descs infer(const InferContext& ctx, const DataDependentParams& p);  // data_dependent.cpp
 
 // Helpers shared by families.
 // Output size of a sliding window (conv/pool); -1 if in is -1.

@@ -50,8 +50,9 @@ enum class LayerKind : std::uint8_t {
   Fill,           // in: -[, shape (int64 1-d)]  out: y
   Plugin,         // in: any                     out: what the plugin kernel infers
   LinearAlgebra,  // in: matrices [*, m, n]      out: per LinalgOp (below)
+  DataDependent,  // in: per DataDependentOp     out: sizes known only from the input values
 };
-inline constexpr int kLayerKindCount = 26;
+inline constexpr int kLayerKindCount = 27;
 
 std::string_view layer_kind_name(LayerKind kind);  // "Convolution"
 
@@ -489,6 +490,30 @@ struct LinalgParams {
   bool check_errors = false;
 };
 
+// ---------------------------------------------------------------- data-dependent
+// Layers whose output size depends on their input values (docs/dynamic-shapes.md,
+// "Data-dependent output shapes"): shape inference gives -1 for those dims unless
+// every input value is known (constants while building, every input at run time,
+// where the stage runner runs them on the host between engines).
+enum class DataDependentOp : std::uint8_t {
+  NonZero,  // x (any dtype, any rank) -> int64 [n, rank]: indices of the non-zero
+            //   elements in row-major order (torch.nonzero; NaN counts as non-zero)
+};
+inline constexpr int kDataDependentOpCount = 1;
+std::string_view data_dependent_op_name(DataDependentOp op);
+
+struct DataDependentParams {
+  DataDependentOp op = DataDependentOp::NonZero;
+  // Fields the later ops read (unique, bincount); stored for every op so the
+  // engine-file record keeps one layout.
+  bool sorted = true;
+  bool return_inverse = false;
+  bool return_counts = false;
+  bool has_axis = false;
+  std::int64_t axis = 0;
+  std::int64_t minlength = 0;
+};
+
 // Alternatives in LayerKind order: params.index() == kind.
 using LayerParams =
     std::variant<ActivationParams, ElementwiseParams, UnaryParams, MatMulParams, ConvolutionParams,
@@ -496,7 +521,7 @@ using LayerParams =
                  ReduceParams, ShuffleParams, SliceParams, ConcatenationParams, GatherParams,
                  ScatterParams, SelectParams, ConstantParams, CastParams, PaddingParams,
                  ResizeParams, TopKParams, CumulativeParams, ShapeParams, FillParams, PluginParams,
-                 LinalgParams>;
+                 LinalgParams, DataDependentParams>;
 static_assert(std::variant_size_v<LayerParams> == kLayerKindCount,
               "LayerParams must have one alternative per LayerKind");
 

@@ -39,6 +39,7 @@ Outs kernel(const KernelContext& ctx, const ShapeParams& p);
 Outs kernel(const KernelContext& ctx, const FillParams& p);
 Outs kernel(const KernelContext& ctx, const PluginParams& p);  // plugin.cpp: the plugin's own kernel
 Outs kernel(const KernelContext& ctx, const LinalgParams& p);  // linalg_kernel.cpp: LAPACK
+Outs kernel(const KernelContext& ctx, const DataDependentParams& p);  // data_dependent.cpp
 
 // Element-by-element copy of a permuted view into a new contiguous tensor
 // (any dtype). perm as torch.permute.

@@ -212,6 +212,10 @@ template <typename A> void fields(A& a, LinalgParams& p) {
   a.e(p.op, kLinalgOpCount, "linear-algebra op"); a(p.upper); a(p.left); a(p.transpose); a(p.unit_diagonal);
   a(p.full); a(p.vectors); a(p.pivots); a(p.hermitian); a(p.check_errors);
 }
+template <typename A> void fields(A& a, DataDependentParams& p) {
+  a.e(p.op, kDataDependentOpCount, "data-dependent op"); a(p.sorted); a(p.return_inverse); a(p.return_counts);
+  a(p.has_axis); a(p.axis); a(p.minlength);
+}
 
 template <std::size_t I = 0>
 LayerParams params_of_kind(std::size_t kind) {

@@ -1127,7 +1127,30 @@ opcase("o_bitwise_or_scalar_tensor", "elementwise", aten.bitwise_or.Scalar_Tenso
 opcase("o_bitwise_xor_scalar", "elementwise", aten.bitwise_xor.Scalar, T(3, 4, dtype=I64, lo=-9, hi=9), -3)
 opcase("o_bitwise_and_float_refused", "elementwise", aten.bitwise_and.Tensor, T(3, 4), T(3, 4),
        refused="bitwise ops take integer or bool tensors")
-opcase("o_nonzero_refused", "select", aten.nonzero.default, T(3, 4), refused="depends on the data")
+# Data-dependent output shapes (docs/dynamic-shapes.md): one-node archives, since torch 1.13's
+# tracer cannot record these ops (DynamicOutputShapeException); the node's recorded size is the
+# example's, the engine counts it at run time.
+NZ = [[0.0, 1.5, 0.0, -2.0], [float("nan"), 0.0, -0.0, 3.0], [0.0, 0.0, 0.0, 0.0]]
+opcase("o_nonzero", "select", aten.nonzero.default, T(values=NZ))
+opcase("o_nonzero_int", "select", aten.nonzero.default, T(2, 3, 4, dtype=I64, lo=-1, hi=2))
+opcase("o_nonzero_bool_all", "select", aten.nonzero.default, T(values=[[True, True], [True, True]], dtype=BOOL))
+opcase("o_nonzero_none", "select", aten.nonzero.default, T(values=[[0, 0, 0]], dtype=I32),
+       trivial="no element is non-zero: the [0, 2] result and what follows it sized 0 are the point")
+opcase("o_nonzero_1d", "select", aten.nonzero.default, T(values=[0.0, 2.0, 0.0, 1.0]))
+opcase("o_argwhere", "select", aten.argwhere.default, T(values=NZ))
+opcase("o_masked_select", "select", aten.masked_select.default, T(3, 4), T(values=[[True, False, True, True]], dtype=BOOL))
+opcase("o_masked_select_none", "select", aten.masked_select.default, T(2, 3, dtype=I64), T(2, 3, dtype=BOOL, values=[[False] * 3] * 2),
+       trivial="an all-false mask: the empty result is the point")
+opcase("o_index_bool_mask", "select", aten.index.Tensor, T(3, 4, 2), [T(values=[[True, False, True, True], [False] * 4,
+                                                                          [False, True, False, False]], dtype=BOOL)])
+opcase("o_index_bool_mask_all", "select", aten.index.Tensor, T(3, 2), [T(values=[True, True, True], dtype=BOOL)],
+       trivial="an all-true mask picks every row: the count equal to the dim is the point")
+opcase("o_index_put_bool_scalar", "select", aten.index_put.default, T(3, 4), [T(3, 4, dtype=BOOL)], T(values=2.5))
+opcase("o_index_put_bool_rows", "select", aten.index_put.default, T(3, 4), [T(values=[True, False, True], dtype=BOOL)], T(4))
+opcase("o_index_put_bool_accumulate", "select", aten.index_put.default, T(3, 4, dtype=I64),
+       [T(values=[False, True, True], dtype=BOOL)], T(1, 4, dtype=I64), True)
+opcase("o_index_put_bool_per_element_refused", "select", aten.index_put.default, T(3, 4),
+       [T(values=[True, False, True], dtype=BOOL)], T(2, 4), refused="one per element is not supported")
 opcase("o_where_condition_refused", "select", aten.where.default, T(3, 4, dtype=BOOL), refused="depends on the data")
 opcase("o_embedding_bag_offsets_input_refused", "embedding", aten.embedding_bag.default, T(6, 3),
        T(values=[1, 2, 0, 4], dtype=I64), T(values=[0, 2], dtype=I64), refused="offsets must be a constant")

@@ -1,5 +1,8 @@
 // Selection / indexing converters.
+#include <algorithm>
+
 #include "conversion/aten_ops/common.h"
+#include "conversion/impl/index_ops.h"
 #include "conversion/impl/select.h"
 
 namespace atenrt::conversion::aten_ops {
@@ -7,30 +10,57 @@ namespace {
 namespace se = impl::select;
 constexpr Family kFamily{.name = "select", .supports_dynamic_shapes = true};
 
-Capability no_mask_index(const NodeView& node, const ConversionSettings& s) {
+// Index tensors as the node names them (None entries null).
+std::vector<const ir::TensorRef*> index_refs(const NodeView& node) {
+  std::vector<const ir::TensorRef*> out;
   const ir::Argument& a = node.arg("indices");
-  std::vector<std::string> names;
   if (const auto* l = a.get_if<ir::OptionalTensorList>()) {
-    for (const auto& t : *l) {
-      if (t) names.push_back(t->name);
-    }
+    for (const auto& t : *l) out.push_back(t ? &*t : nullptr);
   } else if (const auto* l = a.get_if<ir::TensorList>()) {
-    for (const auto& t : *l) names.push_back(t.name);
+    for (const auto& t : *l) out.push_back(&t);
   }
-  if (names.empty()) return Capability::no("no index tensor");
-  if (const auto* l = a.get_if<ir::OptionalTensorList>()) {
-    if (auto why = se::index_count_problem(l->size(), rank_of(node, "self"))) return Capability::no(*why);
-  } else if (const auto* l = a.get_if<ir::TensorList>()) {
-    if (auto why = se::index_count_problem(l->size(), rank_of(node, "self"))) return Capability::no(*why);
-  }
-  for (const auto& n : names) {
-    const ir::TensorMeta* m = node.graph().meta(n);
-    if (m && m->dtype && (*m->dtype == DType::Bool || *m->dtype == DType::UInt8)) {
-      return Capability::no("boolean mask index: the output shape depends on the data");
-    }
-  }
-  return requires_static({"self"})(node, s);
+  return out;
 }
+
+bool is_mask(const ir::TensorMeta* m) { return m && m->dtype && (*m->dtype == DType::Bool || *m->dtype == DType::UInt8); }
+
+// Boolean masks run through nonzero (index: rows found at run time) or a
+// select under the mask (index_put, values that do not depend on the count).
+Capability index_ok(const NodeView& node, const ConversionSettings& s, bool put) {
+  const auto refs = index_refs(node);
+  if (std::none_of(refs.begin(), refs.end(), [](const auto* r) { return r != nullptr; })) return Capability::no("no index tensor");
+  if (auto why = se::index_count_problem(refs.size(), rank_of(node, "self"))) return Capability::no(*why);
+  if (Capability c = requires_static({"self"})(node, s); !c) return c;
+  if (put) {
+    const auto dt = node.dtype_of("self");
+    if (auto why = impl::index_ops::adds_bool_problem(dt.value_or(DType::Float32), node.literal_bool("accumulate").value_or(false))) {
+      return Capability::no(*why);
+    }
+  }
+  const std::vector<std::int64_t> self = node.meta("self")->static_sizes();
+  std::size_t at = 0, tensors = 0, masks = 0;
+  for (const auto* r : refs) {
+    const ir::TensorMeta* m = r ? node.graph().meta(r->name) : nullptr;
+    tensors += r != nullptr;
+    if (!is_mask(m)) {
+      ++at;
+      continue;
+    }
+    ++masks;
+    const std::vector<std::int64_t> mask = m->static_sizes();
+    if (auto why = se::mask_index_problem(self, at, mask)) return Capability::no(*why);
+    if (put) {
+      const ir::TensorMeta* v = node.meta("values");
+      if (!v) return Capability::no("values has no tensor metadata");
+      if (auto why = se::mask_put_problem(self, mask, at, v->static_sizes())) return Capability::no(*why);
+    }
+    at += mask.size();
+  }
+  if (put && masks > 0 && tensors > 1) return Capability::no("index_put with a boolean mask and other index tensors is not supported");
+  return Capability::yes();
+}
+Capability index_tensor_ok(const NodeView& node, const ConversionSettings& s) { return index_ok(node, s, false); }
+Capability index_put_ok(const NodeView& node, const ConversionSettings& s) { return index_ok(node, s, true); }
 
 Capability select_ok(const NodeView& node, const ConversionSettings& st) {
   if (Capability c = dim_in_range()(node, st); !c) return c;
@@ -91,17 +121,26 @@ Outputs where(const Scope& s, const NodeArgs& args) {
   return one(se::where(s, args.tensor("condition"), args.operand("self"), args.operand("other")));
 }
 ATENRT_CONVERTER(kFamily, keys("aten.where.self", "aten.where.ScalarSelf", "aten.where.ScalarOther", "aten.where.Scalar"))(const Scope& s, const NodeArgs& args) { return where(s, args); }
-Capability nonzero_refused(const NodeView&, const ConversionSettings&) {
+// The number of rows is known only when the layer runs (a data-dependent
+// output shape, docs/dynamic-shapes.md); what follows is sized then.
+ATENRT_CONVERTER(kFamily, keys("aten.nonzero.default", "aten.argwhere.default"))(const Scope& s, const NodeArgs& args) {
+  return one(se::nonzero(s, args.tensor("self")));
+}
+Capability where_refused(const NodeView&, const ConversionSettings&) {
   return Capability::no("the output shape depends on the data (number of non-zero elements)");
 }
-ATENRT_CONVERTER(kFamily, keys("aten.where.default", "aten.nonzero.default"), .validator = nonzero_refused, .supports_dynamic_shapes = false)(const Scope&, const NodeArgs&) { return {}; }
+ATENRT_CONVERTER(kFamily, "aten.where.default", .validator = where_refused, .supports_dynamic_shapes = false)(const Scope&, const NodeArgs&) { return {}; }
+ATENRT_CONVERTER(kFamily, "aten.masked_select.default", .validator = requires_static({"self", "mask"}))(const Scope& s, const NodeArgs& args) {
+  return one(se::masked_select(s, args.tensor("self"), args.tensor("mask")));
+}
 ATENRT_CONVERTER(kFamily, keys("aten.masked_fill.Scalar", "aten.masked_fill.Tensor"))(const Scope& s, const NodeArgs& args) {
   return one(se::masked_fill(s, args.tensor("self"), args.tensor("mask"), args.operand("value")));
 }
-ATENRT_CONVERTER(kFamily, keys("aten.index.Tensor", "aten.index.Tensor_hacked_twin"), .validator = no_mask_index, .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+// Index tensors may have dynamic dims (rows a nonzero picked); self's must be static.
+ATENRT_CONVERTER(kFamily, keys("aten.index.Tensor", "aten.index.Tensor_hacked_twin"), .validator = index_tensor_ok, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
   return one(se::index(s, args.tensor("self"), args.opt_tensors("indices")));
 }
-ATENRT_CONVERTER(kFamily, keys("aten.index_put.default", "aten.index_put.hacked_twin"), .validator = no_mask_index, .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+ATENRT_CONVERTER(kFamily, keys("aten.index_put.default", "aten.index_put.hacked_twin"), .validator = index_put_ok, .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
   return one(se::index_put(s, args.tensor("self"), args.opt_tensors("indices"),
                            args.tensor("values"), args.b("accumulate")));
 }

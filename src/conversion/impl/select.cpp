@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "conversion/host_tensor.h"
+#include "conversion/impl/index_ops.h"
 #include "conversion/impl/shape.h"
 
 namespace atenrt::conversion::impl::select {
@@ -98,6 +99,12 @@ NetworkTensor* masked_fill(const Scope& s, NetworkTensor* x, NetworkTensor* mask
   return s.add_select("", cast(s, mask, DType::Bool), v, x);
 }
 
+NetworkTensor* nonzero(const Scope& s, NetworkTensor* x) {
+  network::DataDependentParams p;
+  p.op = network::DataDependentOp::NonZero;
+  return s.add_layer("", {x}, p)->outputs[0];
+}
+
 namespace {
 
 // Advanced indexing brought to one gather/scatter along axis 0:
@@ -156,8 +163,46 @@ Linearized linearize(const Scope& s, NetworkTensor* x, const std::vector<Network
 
 }  // namespace
 
+namespace {
+
+// torch turns a bool (or uint8) mask index into the mask's nonzero columns,
+// one int64 index per dim it covers; their length is known when they run.
+std::vector<NetworkTensor*> masks_to_indices(const Scope& s, NetworkTensor* x, const std::vector<NetworkTensor*>& indices) {
+  std::vector<NetworkTensor*> out;
+  for (auto* idx : indices) {
+    if (!idx || (idx->dtype != DType::Bool && idx->dtype != DType::UInt8)) {
+      out.push_back(idx);
+      continue;
+    }
+    if (auto why = mask_index_problem(x->dims, out.size(), idx->dims)) check(false, *why);
+    auto* nz = nonzero(s, idx);
+    for (std::int64_t j = 0; j < idx->rank(); ++j) {
+      out.push_back(s.add_gather("mask_dim" + std::to_string(j), nz, scalar_constant(s, static_cast<double>(j), DType::Int64),
+                                 GatherMode::Axis, 1));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> mask_index_problem(const Dims& self, std::size_t at, const Dims& mask) {
+  if (mask.empty()) return "a 0-d boolean mask index is not supported";
+  if (at + mask.size() > self.size()) {
+    return "a boolean mask index of " + std::to_string(mask.size()) + " dims at dim " + std::to_string(at) +
+           " goes past self's " + std::to_string(self.size()) + " dims";
+  }
+  for (std::size_t d = 0; d < mask.size(); ++d) {
+    if (mask[d] >= 0 && self[at + d] >= 0 && mask[d] != self[at + d]) {
+      return "the boolean mask " + shape_to_string(mask) + " does not match self's dims " + shape_to_string(self) +
+             " at dim " + std::to_string(at + d);
+    }
+  }
+  return std::nullopt;
+}
+
 NetworkTensor* index(const Scope& s, NetworkTensor* x, const std::vector<NetworkTensor*>& indices) {
-  Linearized r = linearize(s, x, indices);
+  Linearized r = linearize(s, x, masks_to_indices(s, x, indices));
   const std::size_t nb = static_cast<std::size_t>(r.linear->rank());
   auto* y = s.add_gather("gather", r.data, r.linear, GatherMode::Axis, 0);
   // y is B + rest; torch puts B where the (adjacent) indices were.
@@ -172,8 +217,67 @@ NetworkTensor* index(const Scope& s, NetworkTensor* x, const std::vector<Network
   return identity(s, y);
 }
 
+NetworkTensor* masked_select(const Scope& s, NetworkTensor* x, NetworkTensor* mask) {
+  const auto dims = network::broadcast_dims(static_dims(x, "masked_select self"), static_dims(mask, "masked_select mask"));
+  check(dims.has_value(), "masked_select: self " + shape_to_string(x->dims) + " and mask " + shape_to_string(mask->dims) +
+                              " do not broadcast");
+  check(!dims->empty(), "masked_select of 0-d tensors is not supported");
+  return index(s, expand(s, x, *dims), {expand(s, cast(s, mask, DType::Bool), *dims)});
+}
+
+std::optional<std::string> mask_put_problem(const Dims& self, const Dims& mask, std::size_t at, const Dims& values) {
+  if (auto why = mask_index_problem(self, at, mask)) return why;
+  const std::size_t trailing = self.size() - at - mask.size();
+  if (values.size() > trailing) {
+    const std::int64_t rows = values[values.size() - trailing - 1];
+    if (rows != 1) {
+      return "index_put with a boolean mask takes values that broadcast over the masked elements (dim " +
+             std::to_string(values.size() - trailing - 1) + " of values " + shape_to_string(values) +
+             " is " + std::to_string(rows) + ", one per element is not supported)";
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// x[mask] = values (or +=) where values do not depend on the number of masked
+// elements: a select under the mask, whose output shape is x's.
+NetworkTensor* masked_put(const Scope& s, NetworkTensor* x, std::size_t at, NetworkTensor* mask, NetworkTensor* values,
+                          bool accumulate) {
+  if (auto why = mask_put_problem(x->dims, mask->dims, at, values->dims)) check(false, *why);
+  const std::size_t trailing = x->dims.size() - at - mask->dims.size();
+  Dims mask_dims(at, 1);
+  mask_dims.insert(mask_dims.end(), mask->dims.begin(), mask->dims.end());
+  mask_dims.resize(x->dims.size(), 1);
+  auto* m = reshape(s.child("mask"), cast(s, mask, DType::Bool), mask_dims);
+  auto* v = cast(s, values, x->dtype);
+  if (values->dims.size() > trailing) {
+    // The dim that would be one per masked element is 1: it stands for the mask's dims.
+    const std::size_t row = values->dims.size() - trailing - 1;
+    Dims d(values->dims.begin(), values->dims.begin() + static_cast<std::ptrdiff_t>(row));
+    d.insert(d.end(), mask->dims.size(), 1);
+    d.insert(d.end(), values->dims.begin() + static_cast<std::ptrdiff_t>(row) + 1, values->dims.end());
+    v = reshape(s.child("values"), v, d);
+  }
+  if (!accumulate) return s.add_select("", m, v, x);
+  auto* zero = scalar_constant(s, 0.0, x->dtype);
+  return ew(s, x, s.add_select("masked", m, v, zero), ElementwiseOp::Add);
+}
+
+}  // namespace
+
 NetworkTensor* index_put(const Scope& s, NetworkTensor* x,
                          const std::vector<NetworkTensor*>& indices, NetworkTensor* values, bool accumulate) {
+  if (auto why = index_ops::adds_bool_problem(x->dtype, accumulate)) check(false, *why);
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    auto* idx = indices[k];
+    if (!idx || (idx->dtype != DType::Bool && idx->dtype != DType::UInt8)) continue;
+    std::size_t others = 0;
+    for (auto* t : indices) others += t && t != idx;
+    check(others == 0, "index_put with a boolean mask and other index tensors is not supported");
+    return masked_put(s, x, k, idx, values, accumulate);
+  }
   Linearized r = linearize(s, x, indices);
   const Dims& b = static_dims(r.linear, "index_put indices");
   const Dims rest(r.permuted_dims.begin() + static_cast<std::ptrdiff_t>(r.indexed), r.permuted_dims.end());

@@ -31,6 +31,16 @@ NetworkTensor* scatter(const Scope& s, NetworkTensor* x, std::int64_t dim,
 NetworkTensor* where(const Scope& s, NetworkTensor* cond, const Operand& a, const Operand& b);
 // x[mask] = value (value keeps x's dtype).
 NetworkTensor* masked_fill(const Scope& s, NetworkTensor* x, NetworkTensor* mask, const Operand& value);
+// torch.nonzero: int64 [n, rank], n known only when the layer runs (a
+// DataDependent layer; docs/dynamic-shapes.md).
+NetworkTensor* nonzero(const Scope& s, NetworkTensor* x);
+// torch.masked_select: self and mask broadcast, the selected elements as [n].
+NetworkTensor* masked_select(const Scope& s, NetworkTensor* x, NetworkTensor* mask);
+// A bool mask index of dims `mask` standing at dim `at` of self (index turns
+// it into the mask's nonzero columns, as torch does).
+std::optional<std::string> mask_index_problem(const Dims& self, std::size_t at, const Dims& mask);
+// index_put with a mask: values must not hold one row per masked element.
+std::optional<std::string> mask_put_problem(const Dims& self, const Dims& mask, std::size_t at, const Dims& values);
 // x[indices] with integer index tensors (null = a full slice).
 NetworkTensor* index(const Scope& s, NetworkTensor* x, const std::vector<NetworkTensor*>& indices);
 // x[indices] = values (or += when accumulate).

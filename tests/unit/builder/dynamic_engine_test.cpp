@@ -9,6 +9,7 @@
 
 #include "builder/dynamic_engine.h"
 #include "engine_resign.h"
+#include "reference/reference.h"
 #include "runtime/serialize.h"
 #include "support/engine_check.h"
 
@@ -183,6 +184,123 @@ TEST(DynamicEngine, BadDynamicFilesAreRefused) {
   expect_refused({{dim0 + 16, std::int64_t{1} << 50, 8}}, "does not hold (sizes 0..2^40)");
   // A static dim (8) that the ranges say is 7.
   expect_refused({{dim1, 7, 8}, {dim1 + 8, 7, 8}, {dim1 + 16, 7, 8}}, "dim 1: the range");
+}
+
+}  // namespace
+}  // namespace atenrt::builder
+
+namespace atenrt::builder {
+namespace {
+
+// x[-1 or fixed, 6] -> nonzero -> rows (column 0) -> y gathered by them ->
+// summed: a data-dependent size in the middle of the network.
+Network nonzero_net(std::int64_t axis_marker = 0) {
+  Network n;
+  auto* x = n.add_input("x", DType::Float32, {-1, 6});
+  network::DataDependentParams p;
+  p.op = network::DataDependentOp::NonZero;
+  p.axis = axis_marker;  // NonZero ignores it; a test finds the record by it
+  auto* nz = n.add_layer("nz", {x}, p)->output();
+  Tensor zero(DType::Int64, {});
+  zero.mutable_data<std::int64_t>()[0] = 0;
+  auto* rows = n.add_gather("rows", nz, n.add_constant("zero", zero), network::GatherMode::Axis, 1);
+  auto* picked = n.add_gather("picked", x, rows, network::GatherMode::Axis, 0);
+  auto* total = n.add_reduce("total", picked, network::ReduceOp::Sum, {0}, false);
+  n.set_tensor_name(nz, "nz");
+  n.set_tensor_name(total, "total");
+  n.mark_output(nz);
+  n.mark_output(total);
+  return n;
+}
+
+std::vector<InputRange> rows_range(std::int64_t lo, std::int64_t opt, std::int64_t hi) {
+  InputRange r;
+  r.name = "x";
+  r.dims = {{lo, opt, hi, "s0"}, {6, 6, 6, ""}};
+  return {r};
+}
+
+Tensor sparse(std::int64_t rows, int period) {
+  Tensor x(DType::Float32, {rows, 6});
+  for (std::int64_t i = 0; i < rows * 6; ++i) x.mutable_data<float>()[i] = period && i % period == 0 ? 0.5f * static_cast<float>(i) : 0.0f;
+  return x;
+}
+
+// Stages run what the reference executor computes, at every count.
+TEST(DataDependentStages, EveryCountMatchesTheReference) {
+  const DynamicEngine engine(nonzero_net(), BuilderConfig{}, rows_range(1, 4, 8));
+  ASSERT_TRUE(engine.data_dependent());
+  StagedContext ctx(0);
+  Network reference_net = nonzero_net();
+  for (auto [rows, period] : std::vector<std::pair<int, int>>{{4, 3}, {4, 0}, {8, 1}, {1, 5}, {4, 3}, {6, 7}}) {
+    const Tensor x = sparse(rows, period);
+    const auto& out = ctx.run(*engine.plan_for({x.sizes()}), {x});
+    const auto want = reference::run(reference_net, {{"x", x}});
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0].sizes(), want.at("nz").sizes()) << rows << "/" << period;
+    EXPECT_EQ(out[0].contiguous().to_bytes(), want.at("nz").to_bytes());
+    EXPECT_TRUE(close(out[1], want.at("total"), 1e-5));
+  }
+  // A row count outside the range is the range's InputError, as without stages.
+  EXPECT_THROW((void)engine.plan_for({{9, 6}}), InputError);
+}
+
+// A host step's output is checked against the memory limit before it is
+// allocated (the output allocator's check).
+TEST(DataDependentStages, OutputsOverTheMemoryLimitAreInputErrors) {
+  BuilderConfig config;
+  config.engine.max_memory_bytes = (1 << 20) - 1;
+  Network n;
+  auto* x = n.add_input("x", DType::Bool, {-1, 1024});
+  network::DataDependentParams p;
+  auto* nz = n.add_layer("nz", {x}, p)->output();
+  n.mark_output(nz);
+  const DynamicEngine engine(std::move(n), config, {InputRange{"x", DType::Bool, {{1, 1, 64, "s0"}, {1024, 1024, 1024, ""}}}});
+  StagedContext ctx(0);
+  Tensor small(DType::Bool, {1, 1024}), large(DType::Bool, {64, 1024});
+  std::memset(small.mutable_data<bool>(), 1, 1024);
+  std::memset(large.mutable_data<bool>(), 1, 64 * 1024);
+  EXPECT_EQ(ctx.run(*engine.plan_for({small.sizes()}), {small})[0].sizes(), (Dims{1024, 2}));
+  try {
+    (void)ctx.run(*engine.plan_for({large.sizes()}), {large});  // 65536 x 2 int64: 1 MiB
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than the memory limit"), std::string::npos) << e.what();
+  }
+}
+
+// Engine files carry the DataDependent layer (kind 26): a round trip gives the
+// same bytes, and an op out of range is a FormatError naming it.
+TEST(DataDependentStages, EngineFilesRoundTripAndRefuseABadOp) {
+  constexpr std::int64_t kMarker = 0x0a0b0c0d0e0f1011;
+  const DynamicEngine engine(nonzero_net(kMarker), BuilderConfig{}, rows_range(1, 4, 8));
+  const auto good = engine.serialize();
+  auto owner = std::make_shared<std::vector<std::byte>>(good);
+  const auto loaded = DynamicEngine::deserialize(*owner, owner);
+  ASSERT_TRUE(loaded->data_dependent());
+  StagedContext a(0), b(0);
+  for (int period : {2, 0, 1}) {
+    const Tensor x = sparse(5, period);
+    const auto want = a.run(*engine.plan_for({x.sizes()}), {x});
+    const auto got = b.run(*loaded->plan_for({x.sizes()}), {x});
+    for (std::size_t o = 0; o < want.size(); ++o) EXPECT_EQ(got[o].contiguous().to_bytes(), want[o].contiguous().to_bytes());
+  }
+  // The record: u8 op, sorted, return_inverse, return_counts, has_axis, i64 axis, i64 minlength.
+  std::size_t at = 0;
+  for (std::size_t i = 0; i + 8 <= good.size(); ++i) {
+    if (std::memcmp(good.data() + i, &kMarker, 8) == 0) at = i;
+  }
+  ASSERT_GT(at, 5u);
+  auto bad = good;
+  bad[at - 5] = std::byte{9};
+  atenrt::testing::resign_engine_file(bad);
+  try {
+    auto o = std::make_shared<std::vector<std::byte>>(bad);
+    (void)DynamicEngine::deserialize(*o, o);
+    ADD_FAILURE() << "accepted a data-dependent op out of range";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("data-dependent op 9 out of range"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

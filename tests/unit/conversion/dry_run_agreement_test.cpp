@@ -43,6 +43,15 @@ std::vector<Case> cases() {
   auto index = [](std::vector<std::int64_t> sizes) {
     return [sizes](GraphBuilder& b) { b.input("i", DType::Int64, sizes); };
   };
+  auto mask = [](std::vector<std::int64_t> sizes) {
+    return [sizes](GraphBuilder& b) { b.input("m", DType::Bool, sizes); };
+  };
+  auto mask_values = [](std::vector<std::int64_t> m, std::vector<std::int64_t> v) {
+    return [m, v](GraphBuilder& b) {
+      b.input("m", DType::Bool, m);
+      b.input("v", DType::Float32, v);
+    };
+  };
   auto conv = [&](Ints stride, Ints padding, Ints dilation, bool ok, std::string what) {
     return Case{what, "aten.convolution.default", {1, 3, 8, 8},
                 {arg("weight", A::t("w")), arg("bias", ir::None{}), arg("stride", stride), arg("padding", padding),
@@ -69,6 +78,22 @@ std::vector<Case> cases() {
       conv({1, 1}, {0, 0}, {1, 1}, true, "convolution"),
       conv({1, 1, 1}, {0, 0}, {1, 1}, false, "convolution stride with 3 entries"),
       conv({1}, {0}, {1, 1, 1, 1}, false, "convolution dilation with 4 entries"),
+      // Boolean masks (data-dependent rows; index_put through a select).
+      {"index with a bool mask", "aten.index.Tensor", {3, 4}, {arg("indices", ir::OptionalTensorList{ir::TensorRef{"m"}})},
+       {5}, true, DType::Float32, DType::Float32, "self", mask({3, 4})},
+      {"index with a bool mask of other dims", "aten.index.Tensor", {3, 4},
+       {arg("indices", ir::OptionalTensorList{ir::TensorRef{"m"}})}, {5}, false, DType::Float32, DType::Float32, "self",
+       mask({4})},
+      {"index with a 0-d bool mask", "aten.index.Tensor", {3, 4}, {arg("indices", ir::OptionalTensorList{ir::TensorRef{"m"}})},
+       {1, 3, 4}, false, DType::Float32, DType::Float32, "self", mask({})},
+      {"index_put with a bool mask", "aten.index_put.default", {3, 4},
+       {arg("indices", ir::OptionalTensorList{ir::TensorRef{"m"}}), arg("values", A::t("v")), arg("accumulate", false)},
+       {3, 4}, true, DType::Float32, DType::Float32, "self", mask_values({3}, {1, 4})},
+      {"index_put with a bool mask and one value row per element", "aten.index_put.default", {3, 4},
+       {arg("indices", ir::OptionalTensorList{ir::TensorRef{"m"}}), arg("values", A::t("v")), arg("accumulate", false)},
+       {3, 4}, false, DType::Float32, DType::Float32, "self", mask_values({3}, {2, 4})},
+      {"masked_select", "aten.masked_select.default", {3, 4}, {arg("mask", A::t("m"))}, {5}, true, DType::Float32,
+       DType::Float32, "self", mask({1, 4})},
       // Slice / select / index.
       {"slice", "aten.slice.Tensor", {4, 6}, {arg("dim", std::int64_t{1}), arg("start", std::int64_t{1}),
                                               arg("end", std::int64_t{5}), arg("step", std::int64_t{2})},

@@ -225,22 +225,32 @@ TEST(HandBuilt, GetitemOnASplitAndADeadEmpty) {
   expect_near(out[0], {3, 4});
 }
 
-TEST(HandBuilt, DataDependentShapesAreRefusedWithTheirReason) {
+TEST(HandBuilt, DataDependentShapesConvertOrAreRefusedWithTheirReason) {
+  // nonzero converts (its row count is found at run time) and runs on the reference.
   GraphBuilder b;
-  b.input("x", DType::Float32, {3, 4});
+  b.input("x", DType::Float32, {2, 3});
   b.node("nz", "aten.nonzero.default", {A::arg("self", A::t("x"))}, DType::Int64, {-1, 2});
   b.output("nz");
-  ConversionSettings assume;
-  const std::string why = refusal(b.g);
-  EXPECT_NE(why.find("node 'nz' (aten.nonzero.default): not supported"), std::string::npos) << why;
-
-  GraphBuilder m;
-  m.input("x", DType::Float32, {3, 4});
-  m.input("mask", DType::Bool, {3, 4});
-  m.node("idx", "aten.index.Tensor",
-         {A::arg("self", A::t("x")), A::arg("indices", ir::OptionalTensorList{ir::TensorRef{"mask"}})}, DType::Float32, {-1});
-  m.output("idx");
-  EXPECT_NE(refusal(m.g).find("boolean mask index"), std::string::npos);
+  const auto nz = run(b.g, {f32({2, 3}, {0, 1, 0, -2, 0, 3})});
+  EXPECT_EQ(nz[0].sizes(), (std::vector<std::int64_t>{3, 2}));
+  expect_near(nz[0], {0, 1, 1, 0, 1, 2});
+  // where(condition) alone (a tuple of index tensors) is still refused.
+  GraphBuilder w;
+  w.input("c", DType::Bool, {3, 4});
+  w.node("w", "aten.where.default", {A::arg("condition", A::t("c"))}, DType::Int64, {-1});
+  w.output("w");
+  EXPECT_NE(refusal(w.g).find("depends on the data"), std::string::npos) << refusal(w.g);
+  // A mask whose dims do not match self's, and a 0-d mask, are refused naming why.
+  for (auto [mask_dims, why] : std::vector<std::pair<std::vector<std::int64_t>, std::string>>{
+           {{3, 5}, "does not match self's dims"}, {{}, "0-d boolean mask"}}) {
+    GraphBuilder m;
+    m.input("x", DType::Float32, {3, 4});
+    m.input("mask", DType::Bool, mask_dims);
+    m.node("idx", "aten.index.Tensor",
+           {A::arg("self", A::t("x")), A::arg("indices", ir::OptionalTensorList{ir::TensorRef{"mask"}})}, DType::Float32, {-1});
+    m.output("idx");
+    EXPECT_NE(refusal(m.g).find(why), std::string::npos) << refusal(m.g);
+  }
 }
 
 TEST(HandBuilt, EmbeddingGradientOnlyFlagsConvert) {

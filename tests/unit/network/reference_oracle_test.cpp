@@ -586,6 +586,25 @@ std::vector<OracleCase> resize_fill_cases() {
   return cases;
 }
 
+// Layers whose output size depends on the values (the reference executor
+// counts them at run time).
+std::vector<OracleCase> data_dependent_cases() {
+  std::vector<OracleCase> cases;
+  auto nz = [&](std::string name, InputSpec in) {
+    cases.push_back({"dd_nonzero_" + name, {std::move(in)}, "torch.nonzero(x0)", [](Network& n, const Ins& x) -> Ins {
+                       network::DataDependentParams p;
+                       p.op = network::DataDependentOp::NonZero;
+                       return {n.add_layer("y", {x[0]}, p)->output()};
+                     }});
+  };
+  nz("int", I64({3, 4}));
+  nz("bool_3d", B({2, 3, 2}));
+  nz("special", F32({7}, Gen::Special));
+  nz("scalar", B({}));
+  nz("empty", F32({0, 3}));
+  return cases;
+}
+
 }  // namespace
 
 std::vector<OracleCase> linalg_cases();  // linalg_oracle_cases.cpp
@@ -597,7 +616,7 @@ const std::vector<OracleCase>& all_cases() {
     std::vector<OracleCase> all;
     for (auto&& part : {activation_cases(), elementwise_cases(), unary_cases(), matmul_cases(), conv_cases(),
                         pool_cases(), softmax_norm_cases(), reduce_cases(), movement_cases(), resize_fill_cases(),
-                        linalg_cases()}) {
+                        linalg_cases(), data_dependent_cases()}) {
       all.insert(all.end(), part.begin(), part.end());
     }
     return all;
@@ -631,6 +650,7 @@ TEST(ReferenceVsTorch, DataMovementCastPad) {
 }
 TEST(ReferenceVsTorch, ResizeFillShape) { check_family({"resize_", "fill_", "shape_"}); }
 TEST(ReferenceVsTorch, LinearAlgebra) { check_family({"linalg_"}); }
+TEST(ReferenceVsTorch, DataDependent) { check_family({"dd_"}); }
 
 TEST(ReferenceVsTorch, EveryKindHasCases) {
   // Every layer kind appears in some case.

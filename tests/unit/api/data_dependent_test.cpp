@@ -1,0 +1,154 @@
+// Data-dependent output shapes end to end (docs/dynamic-shapes.md), on
+// hand-built graphs with hand-computed expectations: nonzero, the rows it
+// picks (index), a sum over them, and a size computed from its row count
+// (sym_size -> operator.mul -> view), at counts 0, some and all; engine files;
+// contexts on threads.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <thread>
+
+#include "api/pipeline.h"
+#include "atenrt/atenrt.h"
+#include "builder/dynamic_engine.h"
+#include "support/graph_builder.h"
+
+using namespace atenrt;
+
+namespace {
+
+using atenrt::testing::GraphBuilder;
+using A = GraphBuilder;
+
+void sym_node(GraphBuilder& b, const std::string& name, const std::string& target, std::vector<ir::NamedArgument> args) {
+  ir::Node n;
+  n.name = name;
+  n.target = target.rfind("_operator.", 0) == 0 ? ir::OpName{"operator", target.substr(10), ""} : ir::OpName::parse(target);
+  n.inputs = std::move(args);
+  n.outputs = {ir::SymInt::named(name)};
+  b.g.nodes.push_back(std::move(n));
+}
+
+// x[4, 5], y[4, 3]: nz = nonzero(x); picked = y[nz[:, 0]]; total = picked.sum(0);
+// flat = picked.view(nz.size(0) * 3).
+ir::ExportedProgram nonzero_program() {
+  GraphBuilder b;
+  b.fill_schema_defaults = true;
+  b.input("x", DType::Float32, {4, 5});
+  b.input("y", DType::Float32, {4, 3});
+  b.node("nz", "aten.nonzero.default", {A::arg("self", A::t("x"))}, DType::Int64, {-1, 2});
+  b.node("rows", "aten.select.int", {A::arg("self", A::t("nz")), A::arg("dim", std::int64_t{1}), A::arg("index", std::int64_t{0})},
+         DType::Int64, {-1});
+  b.node("picked", "aten.index.Tensor",
+         {A::arg("self", A::t("y")), A::arg("indices", ir::OptionalTensorList{ir::TensorRef{"rows"}})}, DType::Float32, {-1, 3});
+  b.node("total", "aten.sum.dim_IntList",
+         {A::arg("self", A::t("picked")), A::arg("dim", ir::IntList{0}), A::arg("keepdim", false)}, DType::Float32, {3});
+  sym_node(b, "u0", "aten.sym_size.int", {A::arg("self", A::t("nz")), A::arg("dim", std::int64_t{0})});
+  sym_node(b, "thrice", "_operator.mul", {A::arg("a", ir::SymInt::named("u0")), A::arg("b", std::int64_t{3})});
+  b.node("flat", "aten.view.default", {A::arg("self", A::t("picked")), A::arg("size", ir::SymIntList{ir::SymInt::named("thrice")})},
+         DType::Float32, {-1});
+  for (const char* o : {"nz", "picked", "total", "flat"}) b.output(o);
+  ir::ExportedProgram p;
+  p.graph = std::move(b.g);
+  return p;
+}
+
+// x with a zero wherever (i * 5 + j) % period != 0 (period 1: all non-zero;
+// 0: all zero).
+std::vector<Tensor> inputs_with(int period, float shift = 0.0f) {
+  Tensor x(DType::Float32, {4, 5}), y(DType::Float32, {4, 3});
+  for (int i = 0; i < 20; ++i) x.mutable_data<float>()[i] = period > 0 && i % period == 0 ? static_cast<float>(i) - 7.5f : 0.0f;
+  for (int i = 0; i < 12; ++i) y.mutable_data<float>()[i] = static_cast<float>(i) * 0.25f + shift;
+  return {x, y};
+}
+
+void expect_matches(const std::vector<Tensor>& in, const std::vector<Tensor>& out) {
+  std::vector<std::int64_t> nz;
+  for (std::int64_t i = 0; i < 20; ++i) {
+    if (in[0].data<float>()[i] != 0.0f) {
+      nz.push_back(i / 5);
+      nz.push_back(i % 5);
+    }
+  }
+  const auto n = static_cast<std::int64_t>(nz.size() / 2);
+  ASSERT_EQ(out.size(), 4u);
+  ASSERT_EQ(out[0].sizes(), (std::vector<std::int64_t>{n, 2}));
+  ASSERT_EQ(out[0].dtype(), DType::Int64);
+  const Tensor o0 = out[0].contiguous();
+  for (std::size_t k = 0; k < nz.size(); ++k) EXPECT_EQ(o0.data<std::int64_t>()[k], nz[k]) << k;
+  ASSERT_EQ(out[1].sizes(), (std::vector<std::int64_t>{n, 3}));
+  const Tensor o1 = out[1].contiguous();
+  float total[3] = {0, 0, 0};
+  for (std::int64_t r = 0; r < n; ++r) {
+    for (int c = 0; c < 3; ++c) {
+      const float want = in[1].data<float>()[nz[2 * r] * 3 + c];
+      EXPECT_EQ(o1.data<float>()[r * 3 + c], want);
+      total[c] += want;
+    }
+  }
+  ASSERT_EQ(out[2].sizes(), (std::vector<std::int64_t>{3}));
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(out[2].contiguous().data<float>()[c], total[c], 1e-4f * (1.0f + std::abs(total[c])));
+  ASSERT_EQ(out[3].sizes(), (std::vector<std::int64_t>{3 * n}));
+  EXPECT_EQ(out[3].contiguous().to_bytes(), o1.to_bytes());
+}
+
+TEST(DataDependent, NonzeroAndWhatFollowsItRunAtEveryCount) {
+  const Engine engine = api::compile_program(nonzero_program(), {});
+  ASSERT_TRUE(engine.is_dynamic());
+  ASSERT_TRUE(engine.dynamic()->data_dependent());
+  EXPECT_EQ(engine.outputs().at(0).dims, (std::vector<std::int64_t>{-1, 2}));
+  EXPECT_EQ(engine.outputs().at(2).dims, (std::vector<std::int64_t>{3}));
+  ExecutionContext ctx = engine.create_context();
+  // Some, none (a 0-row nonzero, an empty sum), all, and counts seen before.
+  for (int period : {3, 0, 1, 7, 3, 0, 2, 1}) {
+    SCOPED_TRACE("period " + std::to_string(period));
+    const auto in = inputs_with(period, static_cast<float>(period));
+    expect_matches(in, ctx.run(in));
+  }
+}
+
+TEST(DataDependent, EngineFilesKeepTheStages) {
+  const Engine engine = api::compile_program(nonzero_program(), {});
+  const std::string path = ::testing::TempDir() + "/data_dependent.atrt";
+  engine.save(path);
+  const Engine loaded = Engine::load(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(loaded.is_dynamic());
+  EXPECT_EQ(loaded.outputs().at(1).dims, (std::vector<std::int64_t>{-1, 3}));
+  ExecutionContext a = engine.create_context(), b = loaded.create_context();
+  for (int period : {2, 0, 1, 5}) {
+    const auto in = inputs_with(period);
+    const auto want = a.run(in);
+    const auto got = b.run(in);
+    expect_matches(in, got);
+    for (std::size_t o = 0; o < want.size(); ++o) EXPECT_EQ(got[o].contiguous().to_bytes(), want[o].contiguous().to_bytes()) << o;
+  }
+}
+
+TEST(DataDependent, ContextsOnThreadsAgreeWithOneAtATime) {
+  const Engine engine = api::compile_program(nonzero_program(), {});
+  const std::vector<int> periods = {1, 2, 3, 4, 5, 0, 7, 9};
+  std::vector<std::vector<std::vector<std::byte>>> want(periods.size());
+  {
+    ExecutionContext ctx = engine.create_context();
+    for (std::size_t k = 0; k < periods.size(); ++k) {
+      for (const auto& t : ctx.run(inputs_with(periods[k]))) want[k].push_back(t.contiguous().to_bytes());
+    }
+  }
+  std::vector<int> mismatches(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      ExecutionContext ctx = engine.create_context();
+      for (int round = 0; round < 6; ++round) {
+        const std::size_t k = static_cast<std::size_t>(t * 3 + round) % periods.size();
+        const auto& out = ctx.run(inputs_with(periods[k]));
+        for (std::size_t o = 0; o < out.size(); ++o) mismatches[t] += out[o].contiguous().to_bytes() != want[k][o];
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
+}
+
+}  // namespace
