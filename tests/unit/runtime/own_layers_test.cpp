@@ -1,5 +1,5 @@
 // Our own kernels that replaced reference fallbacks (group/instance norm,
-// resize, arg-max/min and other reductions, cumulative, top-k) against the
+// layer norm of one-element rows, zero-size copies, resize, arg-max/min and other reductions, cumulative, top-k) against the
 // reference over a table of shapes, and that the engine really picks them.
 #include <gtest/gtest.h>
 
@@ -43,6 +43,30 @@ std::vector<Case> cases() {
                      }});
     }
   }
+  // layer norm of one-element rows (oneDNN takes longer rows): PyTorch's fused arithmetic, as the reference
+  for (const Dims& x : std::vector<Dims>{{6, 1}, {2, 3, 1}, {1}}) {
+    out.push_back({"layernorm_one" + shape_to_string(x), "Normalization", [=] {
+                     Network n;
+                     NormalizationParams p;
+                     p.op = NormalizationOp::Layer;
+                     p.axis = -1;
+                     n.mark_output(n.add_normalization("ln", n.add_input("x", DType::Float32, x),
+                                                       n.add_constant("s", weights({1}, 1)),
+                                                       n.add_constant("b", weights({1}, 2)), p));
+                     return n;
+                   }, 0.0});
+  }
+  // zero-size tensors (no buffer: memcpy must not see a null pointer) and a 0-d tensor's shape
+  out.push_back({"reshape_zero_size", "Shuffle", [] {
+                   Network n;
+                   n.mark_output(n.add_reshape("r", n.add_input("x", DType::Float32, {0, 3, 9}), {0, 27}));
+                   return n;
+                 }});
+  out.push_back({"shape_of_scalar", "Shape", [] {
+                   Network n;
+                   n.mark_output(n.add_shape("s", n.add_input("x", DType::Float32, {})));
+                   return n;
+                 }});
   // resize: modes × 1d/2d/3d × up/down × align_corners × scales
   struct Rs { Dims x; Dims size; std::vector<double> scales; bool align; };
   for (const Rs& rs : std::vector<Rs>{{{1, 2, 5, 4}, {9, 7}, {}, false},
@@ -152,11 +176,14 @@ TEST_P(OwnLayerVsReference, MatchesReferenceAndIsOwn) {
   config.engine.allow_reference_kernels = false;  // a fallback would be an error here
   expect_engine_matches_reference(c.make, config, c.tol, c.name, c.tweak);
   const auto engine = builder::build(c.make(), config);
+  int of_kind = 0;
   for (const auto& step : engine.steps()) {
     if (step.kind == c.kind) {
+      ++of_kind;
       EXPECT_EQ(step.implementation, "own") << step.name;
     }
   }
+  EXPECT_GT(of_kind, 0) << "no " << c.kind << " step: the case does not reach the kernel";
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, OwnLayerVsReference, ::testing::ValuesIn(cases()),

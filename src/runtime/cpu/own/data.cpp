@@ -51,7 +51,8 @@ std::unique_ptr<Kernel> shuffle(const KernelRequest& r) {
   const bool copy_only = !first && !second;
   return fn_kernel([=](const KernelArgs& a) {
     if (copy_only) {
-      std::memcpy(a.outputs[0], a.inputs[0], bytes);
+      // A zero-size tensor may have no buffer at all: memcpy's pointers must not be null even for 0 bytes.
+      if (bytes > 0) std::memcpy(a.outputs[0], a.inputs[0], bytes);
     } else {
       strided_copy(a.outputs[0], a.inputs[0], view_dims, view_strides, elem);
     }
@@ -156,7 +157,7 @@ std::unique_ptr<Kernel> cast(const KernelRequest& r) {
 std::unique_ptr<Kernel> shape(const KernelRequest& r) {
   const Dims dims = r.inputs[0].tensor->dims;
   return fn_kernel([=](const KernelArgs& a) {
-    std::memcpy(a.outputs[0], dims.data(), dims.size() * sizeof(std::int64_t));
+    if (!dims.empty()) std::memcpy(a.outputs[0], dims.data(), dims.size() * sizeof(std::int64_t));  // 0-d: no bytes
   });
 }
 
