@@ -62,6 +62,21 @@ std::vector<Case> cases() {
                    n.mark_output(n.add_reshape("r", n.add_input("x", DType::Float32, {0, 3, 9}), {0, 27}));
                    return n;
                  }});
+  out.push_back({"concat_with_zero_size", "Concatenation", [] {
+                   Network n;
+                   n.mark_output(n.add_concatenation("c", {n.add_input("a", DType::Float32, {0, 5}),
+                                                           n.add_input("b", DType::Float32, {2, 5})}, 0));
+                   return n;
+                 }});
+  out.push_back({"gather_zero_size_rows", "Gather", [] {
+                   Network n;
+                   Tensor idx(DType::Int64, {2});
+                   idx.mutable_data<std::int64_t>()[0] = 2;
+                   idx.mutable_data<std::int64_t>()[1] = 0;
+                   n.mark_output(n.add_gather("g", n.add_input("x", DType::Float32, {3, 0}), n.add_constant("i", idx),
+                                              GatherMode::Axis, 0));
+                   return n;
+                 }});
   out.push_back({"shape_of_scalar", "Shape", [] {
                    Network n;
                    n.mark_output(n.add_shape("s", n.add_input("x", DType::Float32, {})));

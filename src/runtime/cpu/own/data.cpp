@@ -95,6 +95,7 @@ std::unique_ptr<Kernel> concatenation(const KernelRequest& r) {
     for (std::int64_t o = 0; o < outer; ++o) {
       std::int64_t at = o * row;
       for (std::size_t i = 0; i < chunk.size(); ++i) {
+        if (chunk[i] == 0) continue;  // a zero-size input may have no buffer (memcpy's pointers must not be null)
         std::memcpy(dst + at, static_cast<const std::byte*>(a.inputs[i]) + o * chunk[i], chunk[i]);
         at += chunk[i];
       }
@@ -128,6 +129,7 @@ std::unique_ptr<Kernel> gather(const KernelRequest& r) {
                          " is out of range for a dim of size " + std::to_string(len));
       }
     }
+    if (row == 0) return;  // zero-size rows: nothing to copy, and the tensors may have no buffer
     for (std::int64_t o = 0; o < outer; ++o) {
       for (std::int64_t j = 0; j < m; ++j) {
         std::int64_t idx = load_i(index_type, a.inputs[1], j);
