@@ -1151,7 +1151,9 @@ opcase("o_index_put_bool_accumulate", "select", aten.index_put.default, T(3, 4, 
        [T(values=[False, True, True], dtype=BOOL)], T(1, 4, dtype=I64), True)
 opcase("o_index_put_bool_per_element_refused", "select", aten.index_put.default, T(3, 4),
        [T(values=[True, False, True], dtype=BOOL)], T(2, 4), refused="one per element is not supported")
-opcase("o_where_condition_refused", "select", aten.where.default, T(3, 4, dtype=BOOL), refused="depends on the data")
+opcase("o_where_condition", "select", aten.where.default, T(3, 4, dtype=BOOL))
+opcase("o_nonzero_numpy", "select", aten.nonzero_numpy.default, T(values=NZ))
+opcase("o_where_condition_scalar_refused", "select", aten.where.default, T(values=True, dtype=BOOL), refused="0-d condition")
 opcase("o_embedding_bag_offsets_input_refused", "embedding", aten.embedding_bag.default, T(6, 3),
        T(values=[1, 2, 0, 4], dtype=I64), T(values=[0, 2], dtype=I64), refused="offsets must be a constant")
 opcase("o_embedding_bag_forward_only_refused", "embedding", aten._embedding_bag_forward_only.default, T(6, 3),

@@ -126,10 +126,18 @@ ATENRT_CONVERTER(kFamily, keys("aten.where.self", "aten.where.ScalarSelf", "aten
 ATENRT_CONVERTER(kFamily, keys("aten.nonzero.default", "aten.argwhere.default"))(const Scope& s, const NodeArgs& args) {
   return one(se::nonzero(s, args.tensor("self")));
 }
-Capability where_refused(const NodeView&, const ConversionSettings&) {
-  return Capability::no("the output shape depends on the data (number of non-zero elements)");
+// where(condition) and nonzero_numpy: nonzero's columns, one [n] index per dim.
+Capability where_ok(const NodeView& node, const ConversionSettings&) {
+  const char* arg = node.target() == "aten.where.default" ? "condition" : "self";
+  if (rank_of(node, arg) < 1) return Capability::no("where(condition) of a 0-d condition is not supported");
+  return Capability::yes();
 }
-ATENRT_CONVERTER(kFamily, "aten.where.default", .validator = where_refused, .supports_dynamic_shapes = false)(const Scope&, const NodeArgs&) { return {}; }
+ATENRT_CONVERTER(kFamily, keys("aten.where.default", "aten.nonzero_numpy.default"), .validator = where_ok)(const Scope& s, const NodeArgs& args) {
+  auto* x = args.tensor(s.target() == "aten.where.default" ? "condition" : "self");
+  Value::List columns;
+  for (auto* c : se::nonzero_columns(s, x)) columns.push_back(c);
+  return one(Value(std::move(columns)));
+}
 ATENRT_CONVERTER(kFamily, "aten.masked_select.default", .validator = requires_static({"self", "mask"}))(const Scope& s, const NodeArgs& args) {
   return one(se::masked_select(s, args.tensor("self"), args.tensor("mask")));
 }

@@ -163,6 +163,16 @@ Linearized linearize(const Scope& s, NetworkTensor* x, const std::vector<Network
 
 }  // namespace
 
+std::vector<NetworkTensor*> nonzero_columns(const Scope& s, NetworkTensor* x) {
+  auto* nz = nonzero(s, x);
+  std::vector<NetworkTensor*> out;
+  for (std::int64_t j = 0; j < x->rank(); ++j) {
+    out.push_back(s.add_gather("dim" + std::to_string(j), nz, scalar_constant(s, static_cast<double>(j), DType::Int64),
+                               GatherMode::Axis, 1));
+  }
+  return out;
+}
+
 namespace {
 
 // torch turns a bool (or uint8) mask index into the mask's nonzero columns,
@@ -175,11 +185,7 @@ std::vector<NetworkTensor*> masks_to_indices(const Scope& s, NetworkTensor* x, c
       continue;
     }
     if (auto why = mask_index_problem(x->dims, out.size(), idx->dims)) check(false, *why);
-    auto* nz = nonzero(s, idx);
-    for (std::int64_t j = 0; j < idx->rank(); ++j) {
-      out.push_back(s.add_gather("mask_dim" + std::to_string(j), nz, scalar_constant(s, static_cast<double>(j), DType::Int64),
-                                 GatherMode::Axis, 1));
-    }
+    for (auto* column : nonzero_columns(s, idx)) out.push_back(column);
   }
   return out;
 }

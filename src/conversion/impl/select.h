@@ -35,6 +35,8 @@ NetworkTensor* masked_fill(const Scope& s, NetworkTensor* x, NetworkTensor* mask
 // DataDependent layer; docs/dynamic-shapes.md).
 NetworkTensor* nonzero(const Scope& s, NetworkTensor* x);
 // torch.masked_select: self and mask broadcast, the selected elements as [n].
+// nonzero's columns: one int64 [n] index per dim of x (torch.where(x)).
+std::vector<NetworkTensor*> nonzero_columns(const Scope& s, NetworkTensor* x);
 NetworkTensor* masked_select(const Scope& s, NetworkTensor* x, NetworkTensor* mask);
 // A bool mask index of dims `mask` standing at dim `at` of self (index turns
 // it into the mask's nonzero columns, as torch does).
