@@ -12,6 +12,9 @@ is recorded against its sample and the run goes on.
     PYTHONPATH=python:build/python /usr/bin/python3 tests/opinfo/run_opinfo.py --ci
   one op, every dtype, keeping what fails under /tmp/opinfo:
     ... run_opinfo.py --ops index_copy --dtypes all --keep /tmp/opinfo
+  the crash hunt: the same under the ASan/UBSan build (scripts/build.sh asan), a sanitizer report
+  ending its sample as a crash (the workers' stderr, with the reports, goes to --sanitizer-log):
+    PYTHONPATH=python /usr/bin/python3 tests/opinfo/run_opinfo.py --asan build-asan --dtypes all --jobs 2
 """
 import argparse
 import json
@@ -70,12 +73,35 @@ def worker_main():
 
 # ---------------------------------------------------------------------------------------- parent
 
+WORKER_ENV = {}  # set by --asan
+WORKER_LOG = None  # --asan: the file the workers' stderr (the sanitizers' reports) is appended to
+
+
+def asan_env(build_dir):
+    """The environment that runs workers on an ASan/UBSan build's module: Debian's python3 is not
+    instrumented, so ASan's runtime is preloaded, with libstdc++ (ASan wraps its throws only when
+    it is there from the start), leak checks off (CPython and torch keep memory by design), the
+    first report aborting its worker; as ctest's python_runtime runs."""
+    def lib(name):
+        return subprocess.run(["c++", f"-print-file-name={name}"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    module = os.path.join(os.path.abspath(build_dir), "python")
+    if not os.path.isdir(module):
+        sys.exit(f"run_opinfo: {module} does not exist (build it: scripts/build.sh asan)")
+    return {"ATENRT_PYTHON_MODULE_DIR": module, "LD_PRELOAD": f"{lib('libasan.so')}:{lib('libstdc++.so.6')}",
+            "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
+            "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
+
+
 class Worker:
     def __init__(self):
-        env = dict(os.environ)
+        env = dict(os.environ, **WORKER_ENV)
+        err = open(WORKER_LOG, "a") if WORKER_LOG else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
         self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"], env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                     stderr=err, text=True, bufsize=1)
+        if WORKER_LOG:
+            err.close()
         self.buffer = ""
 
     def send(self, task):
@@ -280,9 +306,17 @@ def main():
     ap.add_argument("--keep", help="folder for the .pt2 and tensors of every sample that does not pass")
     ap.add_argument("--json", help="write the per-sample results here")
     ap.add_argument("--table", help="write the markdown table here")
+    ap.add_argument("--asan", metavar="BUILD_DIR", help="run the workers on this ASan/UBSan build's module "
+                    "(the crash hunt); their stderr, the sanitizers' reports, goes to --sanitizer-log")
+    ap.add_argument("--sanitizer-log", default="/tmp/atenrt_opinfo_sanitizer.log", help="with --asan: the file "
+                    "the workers' stderr is appended to")
     args = ap.parse_args()
     if args.worker:
         return worker_main()
+    if args.asan:
+        global WORKER_LOG
+        WORKER_ENV.update(asan_env(args.asan))
+        WORKER_LOG = args.sanitizer_log
 
     sys.path.insert(0, HERE)
     import samples as S
