@@ -24,7 +24,9 @@ bool is_constant(const NetworkTensor* t) { return t->producer && t->producer->ki
 // Whether `layer` (in the copy, with these mapped inputs) computes a value
 // known now: every input a constant, or a Shape of static dims.
 bool foldable(const network::Layer& layer, const std::vector<NetworkTensor*>& inputs) {
-  if (layer.kind() == LayerKind::Constant) return false;
+  // A check stays a step: a shape that fails it fails when it runs (and the
+  // range's corners, inferred at compile time, need not pass it).
+  if (layer.kind() == LayerKind::Constant || layer.kind() == LayerKind::Check) return false;
   if (layer.kind() == LayerKind::Shape) return inputs.at(0)->is_static();
   for (const auto* in : inputs) {
     if (!is_constant(in)) return false;

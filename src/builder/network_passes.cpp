@@ -34,7 +34,7 @@ void remove_if_unused(Network& net, network::Layer* layer) {
     network::Layer* l = work.back();
     work.pop_back();
     if (removed.count(l)) continue;
-    bool used = false;
+    bool used = l->kind() == network::LayerKind::Check;  // kept: it asserts
     for (auto* out : l->outputs) used = used || out->is_output || !net.consumers(out).empty();
     if (used) continue;
     for (auto* in : l->inputs) {
@@ -50,7 +50,8 @@ void remove_if_unused(Network& net, network::Layer* layer) {
 int fold_constants(Network& net) {
   int folded = 0;
   for (auto* layer : net.topological_order()) {
-    if (layer->kind() == LayerKind::Constant) continue;
+    // A check of a constant stays a step: it fails when the engine runs.
+    if (layer->kind() == LayerKind::Constant || layer->kind() == LayerKind::Check) continue;
     bool all_constant = true;
     for (auto* in : layer->inputs) all_constant = all_constant && is_constant(in);
     // Shape depends only on dims, known when static.

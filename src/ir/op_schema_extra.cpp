@@ -27,6 +27,7 @@ aten::sym_numel(Tensor self) -> SymInt
 aten::sym_storage_offset(Tensor self) -> SymInt
 aten::_assert_tensor_metadata(Tensor a, SymInt[]? size=None, SymInt[]? stride=None, ScalarType? dtype=None, *, Device? device=None, Layout? layout=None) -> ()
 aten::_assert_scalar(Scalar self, str assert_msg) -> ()
+aten::_assert_async.msg(Tensor self, str assert_msg) -> ()
 aten::sym_constrain_range(Scalar size, *, int? min=None, int? max=None) -> ()
 aten::sym_constrain_range_for_size(Scalar size, *, int? min=None, int? max=None) -> ()
 aten::unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]

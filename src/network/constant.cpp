@@ -20,6 +20,13 @@ Descs infer(const InferContext& ctx, const ShapeParams&) {
   return {{DType::Int64, {static_cast<std::int64_t>(ctx.in(0).dims.size())}}};
 }
 
+Descs infer(const InferContext& ctx, const CheckParams& p) {
+  ctx.expect_inputs(1, 1);
+  if (ctx.in(0).dtype != DType::Bool) ctx.fail("condition must be bool, got " + desc_to_string(ctx.in(0)));
+  if (p.message.empty() || p.message.size() > 4096) ctx.fail("message must hold 1 to 4096 characters");
+  return {ctx.in(0)};
+}
+
 Descs infer(const InferContext& ctx, const FillParams& p) {
   ctx.expect_inputs(0, 1);
   if (static_cast<int>(p.dtype) >= kDTypeCount) ctx.fail("unknown dtype");

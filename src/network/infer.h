@@ -61,6 +61,7 @@ Descs infer(const InferContext& ctx, const TopKParams& p);
 Descs infer(const InferContext& ctx, const CumulativeParams& p);
 Descs infer(const InferContext& ctx, const ShapeParams& p);
 Descs infer(const InferContext& ctx, const FillParams& p);
+Descs infer(const InferContext& ctx, const CheckParams& p);
 Descs infer(const InferContext& ctx, const PluginParams& p);  // plugin_kernels.cpp
 Descs infer(const InferContext& ctx, const LinalgParams& p);  // linalg.cpp
 Descs infer(const InferContext& ctx, const DataDependentParams& p);  // data_dependent.cpp

@@ -51,8 +51,9 @@ enum class LayerKind : std::uint8_t {
   Plugin,         // in: any                     out: what the plugin kernel infers
   LinearAlgebra,  // in: matrices [*, m, n]      out: per LinalgOp (below)
   DataDependent,  // in: per DataDependentOp     out: sizes known only from the input values
+  Check,          // in: cond (bool)             out: y = cond; an InputError when any element is false
 };
-inline constexpr int kLayerKindCount = 27;
+inline constexpr int kLayerKindCount = 28;
 
 std::string_view layer_kind_name(LayerKind kind);  // "Convolution"
 
@@ -514,6 +515,16 @@ struct DataDependentParams {
   std::int64_t minlength = 0;
 };
 
+// ---------------------------------------------------------------- check
+// A run-time assertion (torch's _assert_scalar / _assert_async on values
+// known only when the engine runs): every element of the bool input must be
+// true, else the run stops with an InputError carrying `message` (which
+// names the graph node and its condition). Kept though nothing reads it, and
+// never folded: a shape that fails it fails when it runs, not when built.
+struct CheckParams {
+  std::string message;
+};
+
 // Alternatives in LayerKind order: params.index() == kind.
 using LayerParams =
     std::variant<ActivationParams, ElementwiseParams, UnaryParams, MatMulParams, ConvolutionParams,
@@ -521,7 +532,8 @@ using LayerParams =
                  ReduceParams, ShuffleParams, SliceParams, ConcatenationParams, GatherParams,
                  ScatterParams, SelectParams, ConstantParams, CastParams, PaddingParams,
                  ResizeParams, TopKParams, CumulativeParams, ShapeParams, FillParams, PluginParams,
-                 LinalgParams, DataDependentParams>;
+                 LinalgParams, DataDependentParams,
+                 CheckParams>;
 static_assert(std::variant_size_v<LayerParams> == kLayerKindCount,
               "LayerParams must have one alternative per LayerKind");
 

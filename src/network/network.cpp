@@ -516,6 +516,10 @@ void Network::remove_layer(Layer* layer) {
 int Network::remove_dead_layers() {
   std::set<const Layer*> live;
   std::vector<const NetworkTensor*> work(outputs_.begin(), outputs_.end());
+  // Checks are kept though nothing reads them: they are what the run asserts.
+  for (const auto& layer : layers_) {
+    if (layer->kind() == LayerKind::Check) work.push_back(layer->output());
+  }
   while (!work.empty()) {
     const NetworkTensor* t = work.back();
     work.pop_back();

@@ -14,7 +14,7 @@ constexpr std::array<std::string_view, kLayerKindCount> kKindNames = {
     "Pooling",    "Softmax",       "Normalization", "Reduce", "Shuffle", "Slice",
     "Concatenation", "Gather",     "Scatter", "Select",  "Constant",    "Cast",
     "Padding",    "Resize",        "TopK",   "Cumulative", "Shape",     "Fill",
-    "Plugin",     "LinearAlgebra", "DataDependent"};
+    "Plugin",     "LinearAlgebra", "DataDependent", "Check"};
 static_assert(kKindNames.size() == kLayerKindCount);
 }  // namespace
 

@@ -37,6 +37,7 @@ Outs kernel(const KernelContext& ctx, const TopKParams& p);
 Outs kernel(const KernelContext& ctx, const CumulativeParams& p);
 Outs kernel(const KernelContext& ctx, const ShapeParams& p);
 Outs kernel(const KernelContext& ctx, const FillParams& p);
+Outs kernel(const KernelContext& ctx, const CheckParams& p);
 Outs kernel(const KernelContext& ctx, const PluginParams& p);  // plugin.cpp: the plugin's own kernel
 Outs kernel(const KernelContext& ctx, const LinalgParams& p);  // linalg_kernel.cpp: LAPACK
 Outs kernel(const KernelContext& ctx, const DataDependentParams& p);  // data_dependent.cpp

@@ -242,6 +242,16 @@ Outs kernel(const KernelContext& ctx, const ShapeParams&) {
   return {make_i64(DType::Int64, {static_cast<std::int64_t>(d.size())}, std::vector<std::int64_t>(d.begin(), d.end()))};
 }
 
+// The message names the graph node and its condition; it is the whole error.
+Outs kernel(const KernelContext& ctx, const CheckParams& p) {
+  const Tensor c = ctx.in(0).contiguous();
+  const auto bytes = c.to_bytes();
+  for (std::byte b : bytes) {
+    if (b == std::byte{0}) throw InputError(p.message);
+  }
+  return {c};
+}
+
 Outs kernel(const KernelContext& ctx, const FillParams& p) {
   const Dims& dims = ctx.out().dims;
   const DType dt = ctx.out().dtype;

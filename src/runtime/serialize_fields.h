@@ -207,6 +207,7 @@ template <typename A> void fields(A& a, FillParams& p) {
   a.e(p.op, 2, "fill op"); a.e(p.dtype, kDTypeCount, "fill dtype"); a(p.dims); a(p.value); a(p.delta); a(p.axis);
 }
 
+template <typename A> void fields(A& a, CheckParams& p) { a(p.message); }
 template <typename A> void fields(A& a, PluginParams& p) { a(p.kernel); a(p.version); a(p.plugin); a(p.attributes); }
 template <typename A> void fields(A& a, LinalgParams& p) {
   a.e(p.op, kLinalgOpCount, "linear-algebra op"); a(p.upper); a(p.left); a(p.transpose); a(p.unit_diagonal);

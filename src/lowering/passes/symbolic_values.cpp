@@ -6,9 +6,11 @@
 // sizes. Where the sizes are static every such value is a constant: it is
 // computed here (Python's rules, ir/py_scalar.h) and written into the
 // arguments that read it, and each assertion is checked and removed. An
-// assertion that is false is an error naming the node; one on a value known
-// only at run time is removed unchecked (engines evaluate no Python; the
-// input sizes they accept are the archive's range_constraints).
+// assertion that is false is an error naming the node. An _assert_scalar on a
+// value known only at run time stays, and conversion makes it a Check layer
+// (a run where it is false is an InputError); sym_constrain_range on such a
+// value is removed (the engine's input ranges are the archive's
+// range_constraints).
 // Higher-order ops are resolved in the same walk, since cond's predicate is
 // such a value: the chosen branch (or a wrapper's body) is inlined and its
 // nodes walked next; any other higher-order op is refused, naming it.
@@ -184,22 +186,25 @@ void check_tensor_metadata(const ir::Graph& g, const ir::Node& node) {
   if (m->strides.size() == m->sizes.size()) check_list("stride", m->strides);
 }
 
-// Returns when the assertion holds or reads a run-time value; throws when it is false.
-void check_assertion(const ir::Graph& g, const ir::Node& node) {
+// Throws when the assertion is false. Returns whether it can go: true when it
+// holds, or reads a run-time value that only sym_constrain_range limits (the
+// engine's input ranges do); false for an _assert_scalar on a run-time
+// value, which conversion makes a run-time check.
+bool check_assertion(const ir::Graph& g, const ir::Node& node) {
   const auto& name = node.target.name;
   if (name == "_assert_tensor_metadata") {
     check_tensor_metadata(g, node);
-    return;
+    return true;
   }
   const ir::Argument* first = node.inputs.empty() ? nullptr : &node.inputs[0].arg;
   const auto value = first ? literal(*first) : std::nullopt;
-  if (!value) return;
+  if (!value) return name != "_assert_scalar";
   if (name == "_assert_scalar") {
     if (!value->truthy()) {
       const auto msg = opt_string_arg(node, "assert_msg").value_or("");
       assertion_failed(node, "'" + msg.substr(0, 200) + "'");
     }
-    return;
+    return true;
   }
   // sym_constrain_range(_for_size): min <= value <= max (a size is never negative).
   const auto lo = opt_int_arg(node, "min").value_or(name == "sym_constrain_range_for_size" ? 0 : INT64_MIN);
@@ -209,6 +214,7 @@ void check_assertion(const ir::Graph& g, const ir::Node& node) {
     assertion_failed(node, "value " + value->to_string() + " is outside [" + std::to_string(lo) + ", " +
                                (hi ? std::to_string(*hi) : std::string("inf")) + "]");
   }
+  return true;
 }
 
 // ---------------------------------------------------------------- higher-order ops
@@ -313,8 +319,7 @@ int symbolic_values(ir::Graph& graph, const LoweringSettings&) {
       ++changes;
       continue;
     }
-    if (is_assertion(node)) {
-      check_assertion(graph, node);
+    if (is_assertion(node) && check_assertion(graph, node)) {
       ++changes;
       continue;
     }
@@ -329,7 +334,7 @@ int symbolic_values(ir::Graph& graph, const LoweringSettings&) {
 
 const PassRegistrar r("symbolic_values",
                       "computes size arithmetic known at compile time (sym_size, _operator.*, torch.sym_*, math.*) "
-                      "into the arguments that read it; checks and removes _assert_scalar, _assert_tensor_metadata "
+                      "into the arguments that read it; checks and removes _assert_scalar (kept on run-time values), _assert_tensor_metadata "
                       "and sym_constrain_range(_for_size); inlines cond's branch when its predicate is known, "
                       "wrap_with_set_grad_enabled and disabled wrap_with_autocast",
                       5, symbolic_values);

@@ -76,6 +76,7 @@ std::vector<KernelProvider> make_table() {
           {LayerKind::Shape, plain_outputs<own::make_data_kernel>},
           {LayerKind::Fill, plain_outputs<own::make_data_kernel>},
           {LayerKind::Padding, plain_outputs<own::make_data_kernel>},
+          {LayerKind::Check, plain_outputs<own::make_data_kernel>},
       },
       own::call,
   });

@@ -1,6 +1,7 @@
 // One hand-built graph that reaches every evaluator: getitem, sym_numel,
 // sym_stride, sym_size, the operator.* arithmetic, comparisons and bool operators, math.ceil/floor/trunc/sqrt
-// and torch.sym_* (torch 1.13's static traces record none of them). Python
+// and torch.sym_*, and the assertions _assert_scalar/_assert_async (torch 1.13's static traces record
+// none of them). Python
 // computed the expected values (its floor division and modulo round toward
 // -inf): see the comments (HandBuilt feeds x = 0, 1, ..., 23).
 #pragma once
@@ -74,6 +75,18 @@ inline EvaluatorChain evaluator_chain() {
   b.node("not_ge_t", "aten.scalar_tensor.default", {arg("s", not_ge), arg("dtype", ir::ScalarTypeArg{DType::Float32, 6})},
          DType::Float32, {});
   b.output("not_ge_t");
+  // Assertions that hold: one on a number known when the network is built (no layer), two on a
+  // 0-d tensor (Check layers that pass at run time).
+  auto assertion = [&](const std::string& name, const std::string& target, std::vector<ir::NamedArgument> args) {
+    ir::Node n;
+    n.name = name;
+    n.target = ir::OpName::parse(target);
+    n.inputs = std::move(args);
+    b.g.nodes.push_back(std::move(n));
+  };
+  assertion("check_eq", "aten._assert_scalar.default", {arg("self", comparisons[0].second), arg("assert_msg", std::string("g == k"))});
+  assertion("check_not_ge", "aten._assert_async.msg", {arg("self", A::t("not_ge_t")), arg("assert_msg", std::string("not ge"))});
+  assertion("check_eq_t", "aten._assert_async.default", {arg("self", A::t("eq_t"))});
   // Python's bool operators and the rest of torch.sym_*: each through scalar_tensor.
   const auto& cmp = [&](std::size_t i) { return comparisons[i].second; };
   std::vector<std::pair<std::string, ir::Argument>> more = {

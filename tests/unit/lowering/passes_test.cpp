@@ -381,7 +381,7 @@ TEST(SymbolicValues, FalseAssertionsAreErrorsNamingTheNode) {
   EXPECT_NE(e.find("division or modulo by zero"), std::string::npos) << e;
 }
 
-TEST(SymbolicValues, AssertionsOnRunTimeSizesAreRemovedAndTheirValuesKept) {
+TEST(SymbolicValues, AssertionsOnRunTimeSizesStayForTheEngineToCheck) {
   auto m = lowering_graph();
   m.input("x", DType::Float32, {3, 4});
   m.g.tensor_values["x"].sizes[0] = ir::SymInt::named("s0");
@@ -391,12 +391,16 @@ TEST(SymbolicValues, AssertionsOnRunTimeSizesAreRemovedAndTheirValuesKept) {
            ir::Argument(ir::SymBoolRef{"ge"}));
   sym_node(m, "check", "aten._assert_scalar.default",
            {A("self", ir::SymBoolRef{"ge"}), A("assert_msg", std::string("2 <= s0"))}, std::nullopt);
+  sym_node(m, "limit", "aten.sym_constrain_range.default",
+           {A("size", ir::SymInt::named("s")), A("min", std::int64_t{2}), A("max", std::int64_t{9})}, std::nullopt);
   m.node("flag", "aten.scalar_tensor.default", {A("s", ir::SymBoolRef{"ge"})}, DType::Float32, {});
   m.output("flag");
   auto r = run_only(m.g, {"symbolic_values", "dead_code"});
-  ASSERT_EQ(m.g.nodes.size(), 3u) << r.context();  // sym_size, ge (read by scalar_tensor), scalar_tensor
-  EXPECT_EQ(count(m.g, "aten._assert_scalar.default"), 0) << r.context();
-  EXPECT_EQ(*m.g.nodes[2].input("s"), ir::Argument(ir::SymBoolRef{"ge"})) << r.context();
+  // sym_size, ge, the assertion (a run-time check in conversion), scalar_tensor; the range limit goes.
+  ASSERT_EQ(m.g.nodes.size(), 4u) << r.context();
+  EXPECT_EQ(count(m.g, "aten._assert_scalar.default"), 1) << r.context();
+  EXPECT_EQ(count(m.g, "aten.sym_constrain_range.default"), 0) << r.context();
+  EXPECT_EQ(*m.g.nodes[3].input("s"), ir::Argument(ir::SymBoolRef{"ge"})) << r.context();
 }
 
 }  // namespace

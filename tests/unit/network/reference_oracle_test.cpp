@@ -583,6 +583,23 @@ std::vector<OracleCase> resize_fill_cases() {
   fill("like", {F32({3, 1, 2})}, {FillOp::Constant, DType::Float32, {}, 2.0, 0, 0}, "torch.full_like(x0, 2.0)", true);
   cases.push_back({"shape_of", {F32({3, 1, 2})}, "torch.tensor(x0.shape)",
                    [](Network& n, const Ins& x) -> Ins { return {n.add_shape("y", x[0])}; }});
+  // A check that holds passes its condition through (a false one is an
+  // InputError: tests/unit/api/run_time_assert_test.cpp).
+  cases.push_back({"shape_check_holds", {F32({3, 2})}, "torch.ones(3, dtype=torch.bool)",
+                   [](Network& n, const Ins& x) -> Ins {
+                     auto scalar_tensor_int = [](DType dt, std::int64_t v) {
+                       Tensor t(dt, {});
+                       t.mutable_data<std::int64_t>()[0] = v;
+                       return t;
+                     };
+                     auto* three = n.add_gather("three", n.add_shape("s", x[0]), n.add_constant("i", scalar_tensor_int(DType::Int64, 0)),
+                                                GatherMode::Axis, 0);
+                     auto* ones = n.add_fill("t", {FillOp::Constant, DType::Bool, {3}, 1, 0, 0});
+                     auto* holds = n.add_elementwise("eq", three, n.add_constant("c", scalar_tensor_int(DType::Int64, 3)),
+                                                     ElementwiseOp::Equal);
+                     auto* both = n.add_elementwise("and", ones, holds, ElementwiseOp::And);
+                     return {n.add_layer("y", {both}, CheckParams{"x0 must have 3 rows"})->output()};
+                   }});
   return cases;
 }
 

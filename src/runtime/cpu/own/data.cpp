@@ -184,6 +184,20 @@ std::unique_ptr<Kernel> fill(const KernelRequest& r) {
   });
 }
 
+// Every byte of the bool condition non-zero, else the assertion's message
+// (it names the graph node and the condition) as an InputError.
+std::unique_ptr<Kernel> check(const KernelRequest& r) {
+  const std::string message = std::get<network::CheckParams>(r.step->params).message;
+  const std::int64_t n = numel_of(r.outputs[0]->dims);
+  return fn_kernel([=](const KernelArgs& a) {
+    const auto* cond = static_cast<const std::uint8_t*>(a.inputs[0]);
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (cond[i] == 0) throw InputError(message);
+    }
+    if (a.outputs[0] != a.inputs[0]) std::memcpy(a.outputs[0], cond, static_cast<std::size_t>(n));
+  });
+}
+
 std::unique_ptr<Kernel> padding(const KernelRequest& r) {
   const auto p = std::get<network::PaddingParams>(r.step->params);
   const DType type = r.outputs[0]->dtype;
@@ -244,6 +258,7 @@ std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r) {
     case LayerKind::Shape: return shape(r);
     case LayerKind::Fill: return fill(r);
     case LayerKind::Padding: return padding(r);
+    case LayerKind::Check: return check(r);
     default: return nullptr;
   }
 }
