@@ -1161,6 +1161,19 @@ opcase("o_embedding_bag_forward_only_refused", "embedding", aten._embedding_bag_
 opcase("o_native_multi_head_attention", "attention", aten._native_multi_head_attention.default, T(2, 5, 8), T(2, 5, 8),
        T(2, 5, 8), 8, 2, T(24, 8), T(24), T(8, 8), T(8), None, False, used_outputs=1, node_outputs=2)
 opcase("o_resize", "shape", aten.resize_.default, T(2, 6), [3, 4])
+# Recurrent layers as training-IR exports keep them (impl/recurrent unrolls them); torch 1.13's own op is the oracle.
+opcase("o_lstm_input_2layer_bidirectional", "recurrent", aten.lstm.input, T(5, 2, 4), [T(4, 2, 3), T(4, 2, 3)],
+       [T(12, 4), T(12, 3), T(12), T(12), T(12, 4), T(12, 3), T(12), T(12),
+        T(12, 6), T(12, 3), T(12), T(12), T(12, 6), T(12, 3), T(12), T(12)], True, 2, 0.0, False, True, False)
+opcase("o_lstm_input_batch_first_no_bias", "recurrent", aten.lstm.input, T(2, 4, 3), [T(1, 2, 5), T(1, 2, 5)],
+       [T(20, 3), T(20, 5)], False, 1, 0.0, False, False, True)
+opcase("o_gru_input_2layer_bidirectional", "recurrent", aten.gru.input, T(4, 3, 2), T(4, 3, 3),
+       [T(9, 2), T(9, 3), T(9), T(9), T(9, 2), T(9, 3), T(9), T(9),
+        T(9, 6), T(9, 3), T(9), T(9), T(9, 6), T(9, 3), T(9), T(9)], True, 2, 0.0, False, True, False)
+opcase("o_gru_input_batch_first", "recurrent", aten.gru.input, T(2, 5, 4), T(1, 2, 3), [T(9, 4), T(9, 3), T(9), T(9)],
+       True, 1, 0.0, False, False, True)
+opcase("o_lstm_input_projection_refused", "recurrent", aten.lstm.input, T(3, 1, 2), [T(1, 1, 2), T(1, 1, 4)],
+       [T(16, 2), T(16, 2), T(16), T(16), T(2, 4)], True, 1, 0.0, False, False, False, refused="projections")
 opcase("o_prims_broadcast_in_dim", "shape", torch.ops.prims.broadcast_in_dim.default, T(3, 1), [2, 3, 4], [1, 2])
 opcase("o_prims_convert_element_type", "other", torch.ops.prims.convert_element_type.default, T(3, 4), torch.int32)
 opcase("o_prims_div", "elementwise", torch.ops.prims.div.default, T(3, 4), T(3, 4, positive=True))
