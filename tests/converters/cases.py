@@ -1093,6 +1093,23 @@ opcase("o_native_batch_norm_legit", "normalization", "aten._native_batch_norm_le
 opcase("o_native_batch_norm_legit_train", "normalization", "aten._native_batch_norm_legit.default", T(4, 3, 5), T(3), T(3),
        T(3), T(3, positive=True), True, 0.1, 1e-5, arg_names=BN_ARGS, used_outputs=1, node_outputs=3,
        reference=lambda x, w, b, m, v, t, mom, eps: F.batch_norm(x, None, None, w, b, True, mom, eps))
+# Training-mode batch norm after run_decompositions(): batch statistics, and the running statistics
+# updated as torch does (momentum, unbiased variance) as outputs 3 and 4; torch 1.13's native_batch_norm
+# with training=True (which updates the running tensors in place) is the oracle.
+def _bn_functional(x, w, b, m, v, t, mom, eps):
+    m, v = m.clone(), v.clone()
+    out, mean, invstd = aten.native_batch_norm(x, w, b, m, v, t, mom, eps)
+    return (out, mean, invstd, m, v)
+
+
+opcase("o_native_batch_norm_legit_functional_train", "normalization", "aten._native_batch_norm_legit_functional.default",
+       T(4, 3, 5, 2), T(3), T(3), T(3), T(3, positive=True), True, 0.3, 1e-5, arg_names=BN_ARGS, reference=_bn_functional)
+opcase("o_native_batch_norm_legit_functional_train_no_affine", "normalization",
+       "aten._native_batch_norm_legit_functional.default", T(3, 2, 4), None, None, T(2), T(2, positive=True), True, 0.1,
+       1e-3, arg_names=BN_ARGS, reference=_bn_functional)
+opcase("o_native_batch_norm_legit_functional_eval", "normalization", "aten._native_batch_norm_legit_functional.default",
+       T(2, 3, 4), T(3), T(3), T(3), T(3, positive=True), False, 0.1, 1e-5, arg_names=BN_ARGS, used_outputs=1,
+       node_outputs=5, reference=_bn_functional)
 opcase("o_native_batch_norm_legit_no_stats", "normalization", "aten._native_batch_norm_legit.no_stats", T(4, 3, 5), T(3),
        T(3), True, 0.1, 1e-5, arg_names=["input", "weight", "bias", "training", "momentum", "eps"], used_outputs=1,
        node_outputs=3, reference=lambda x, w, b, t, mom, eps: F.batch_norm(x, None, None, w, b, True, mom, eps))

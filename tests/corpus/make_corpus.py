@@ -407,6 +407,68 @@ def training_inplace_entries():
             "data/weights/weight_0": struct.pack("<q", 3), "data/weights/weight_1": struct.pack("<4f", 0, 0, 0, 0)}
 
 
+# BatchNorm2d(3) in train() mode: weight, bias, running statistics and the input of
+# training_batch_norm.pt2 (tests/cli/test_training_archives.py runs the same module in torch).
+BN_TRAIN = {"weight": [0.5, -1.25, 2.0], "bias": [0.1, 0.2, -0.3], "running_mean": [0.25, -0.5, 1.0],
+            "running_var": [1.5, 0.75, 2.0], "num_batches_tracked": 7, "momentum": 0.2, "eps": 1e-5, "x": [4, 3, 5, 2]}
+
+
+def training_batch_norm_entries():
+    """A BatchNorm2d in train() mode after run_decompositions(), as torch 2.2+ writes it (schema 8.20,
+    hand-written from export_opsets.md §2: `_native_batch_norm_legit_functional` with 5 outputs and
+    buffer_mutation outputs for the running statistics and num_batches_tracked, which an `add.Tensor`
+    counts). x: f32 [4, 3, 5, 2]. Outputs: bn.running_mean, bn.running_var, bn.num_batches_tracked
+    (the buffers' new values), then the normalized x."""
+    c, dims = 3, BN_TRAIN["x"]
+    nodes = [
+        node("add", "aten.add.Tensor", [arg("self", T("b_bn_num_batches_tracked")), arg("other", {"as_int": 1})]),
+        node("_native_batch_norm_legit_functional", "aten._native_batch_norm_legit_functional.default",
+             [arg("input", T("x")), arg("weight", T("p_bn_weight")), arg("bias", T("p_bn_bias")),
+              arg("running_mean", T("b_bn_running_mean")), arg("running_var", T("b_bn_running_var")),
+              arg("training", {"as_bool": True}), arg("momentum", {"as_float": BN_TRAIN["momentum"]}),
+              arg("eps", {"as_float": BN_TRAIN["eps"]})],
+             [T("getitem"), T("getitem_1"), T("getitem_2"), T("getitem_3"), T("getitem_4")]),
+    ]
+    tv = {"p_bn_weight": meta(F32, [c]), "p_bn_bias": meta(F32, [c]), "b_bn_running_mean": meta(F32, [c]),
+          "b_bn_running_var": meta(F32, [c]), "b_bn_num_batches_tracked": meta(I64, []), "x": meta(F32, dims),
+          "add": meta(I64, []), "getitem": meta(F32, dims), "getitem_1": meta(F32, [c]), "getitem_2": meta(F32, [c]),
+          "getitem_3": meta(F32, [c]), "getitem_4": meta(F32, [c])}
+    weights = [("bn.weight", "p_bn_weight", True), ("bn.bias", "p_bn_bias", True),
+               ("bn.running_mean", "b_bn_running_mean", False), ("bn.running_var", "b_bn_running_var", False),
+               ("bn.num_batches_tracked", "b_bn_num_batches_tracked", False)]
+    specs = [{"parameter": {"arg": {"name": v}, "parameter_name": fqn}} if p else
+             {"buffer": {"arg": {"name": v}, "buffer_name": fqn, "persistent": True}} for fqn, v, p in weights]
+    prog = {
+        "graph_module": {
+            "graph": {"inputs": [T(v) for _, v, _ in weights] + [T("x")],
+                      "outputs": [T("getitem_3"), T("getitem_4"), T("add"), T("getitem")], "nodes": nodes,
+                      "tensor_values": tv, "sym_int_values": {}, "sym_bool_values": {},
+                      "is_single_tensor_return": False, "custom_obj_values": {}, "sym_float_values": {}},
+            "signature": {
+                "input_specs": specs + [{"user_input": {"arg": T("x")}}],
+                "output_specs": [{"buffer_mutation": {"arg": {"name": "getitem_3"}, "buffer_name": "bn.running_mean"}},
+                                 {"buffer_mutation": {"arg": {"name": "getitem_4"}, "buffer_name": "bn.running_var"}},
+                                 {"buffer_mutation": {"arg": {"name": "add"}, "buffer_name": "bn.num_batches_tracked"}},
+                                 {"user_output": {"arg": T("getitem")}}]},
+            "module_call_graph": [], "metadata": {}, "treespec_namedtuple_fields": {}},
+        "opset_version": {"aten": 10}, "range_constraints": {},
+        "schema_version": {"major": 8, "minor": 20}, "verifiers": ["ATEN"], "torch_version": "2.14.0",
+        "guards_code": []}
+    entries = {"archive_format": b"pt2", "archive_version": b"0", "byteorder": b"little",
+               "models/model.json": jdump(prog)}
+    config = {}
+    for i, (fqn, _, is_param) in enumerate(weights):
+        if fqn.endswith("num_batches_tracked"):
+            data, m = struct.pack("<q", BN_TRAIN["num_batches_tracked"]), meta(I64, [])
+        else:
+            values = BN_TRAIN[fqn.split(".")[1]]
+            data, m = struct.pack("<%df" % c, *values), meta(F32, [c])
+        config[fqn] = {"path_name": "weight_%d" % i, "is_param": is_param, "use_pickle": False, "tensor_meta": m}
+        entries["data/weights/weight_%d" % i] = data
+    entries["data/weights/model_weights_config.json"] = jdump({"config": config})
+    return entries
+
+
 def hop_program(dynamic=False):
     """Higher-order ops as torch 2.12-2.14 write them (schema 8.20, hand-written from pt2_format.md §3.3-3.4
     and export_opsets.md §1: torch 1.13 has none): `cond` on an `_operator.gt` of a size, its branches
@@ -485,6 +547,7 @@ def make_valid():
         write_torch_zip(os.path.join(VALID, "symbolic_%s.pt2" % kind),
                         {"archive_format": b"pt2", "models/model.json": jdump(symbolic_program(kind == "dynamic"))})
     write_torch_zip(os.path.join(VALID, "training_inplace.pt2"), training_inplace_entries())
+    write_torch_zip(os.path.join(VALID, "training_batch_norm.pt2"), training_batch_norm_entries())
     for kind in ("static", "dynamic"):
         write_torch_zip(os.path.join(VALID, "hop_%s.pt2" % kind),
                         {"archive_format": b"pt2", "models/model.json": jdump(hop_program(kind == "dynamic"))})

@@ -62,6 +62,24 @@ ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit_no_training.default", .
 ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit.default", .validator = inference_stats_fit)(const Scope& s, const NodeArgs& args) {
   return batch_norm(s, args, args.b("training"), true);
 }
+// The functional form of training-mode batch norm (run_decompositions() of a module in train()):
+// batch statistics normalize, and the updated running statistics are outputs 3 and 4, which the
+// signature's buffer_mutation outputs name. In inference the running statistics pass through.
+ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit_functional.default", .validator = inference_stats_fit)(const Scope& s, const NodeArgs& args) {
+  const bool training = args.b("training");
+  auto* x = args.tensor("input");
+  auto* mean = args.tensor("running_mean");
+  auto* var = args.tensor("running_var");
+  if (!training) {
+    Outputs out = batch_norm(s, args, false, true);
+    out.push_back(impl::identity(s, mean));
+    out.push_back(impl::identity(s, var));
+    return out;
+  }
+  auto r = norm::batch_norm(s, x, args.opt_tensor("weight"), args.opt_tensor("bias"), mean, var, true, args.f("eps"));
+  auto running = norm::updated_running_stats(s, x, r, mean, var, args.f("momentum"));
+  return {r.out, r.mean, r.invstd, running.mean, running.var};
+}
 ATENRT_CONVERTER(kFamily, "aten._native_batch_norm_legit.no_stats", .validator = static_channels)(const Scope& s, const NodeArgs& args) {
   auto r = norm::batch_norm(s, args.tensor("input"), args.opt_tensor("weight"),
                             args.opt_tensor("bias"), nullptr, nullptr, true, args.f("eps"));

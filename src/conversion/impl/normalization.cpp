@@ -84,7 +84,25 @@ BatchNormResult batch_norm(const Scope& s, NetworkTensor* x,
   auto* normed = ew(s, centered, invstd, ElementwiseOp::Mul);
   auto* scaled = ew(s, normed, per_channel(s, w, x->rank()), ElementwiseOp::Mul);
   auto* out = s.add_elementwise("", scaled, per_channel(s, b, x->rank()), ElementwiseOp::Add);
-  return {out, reshape(s, mean, {c}), reshape(s, invstd, {c})};
+  return {out, reshape(s, mean, {c}), reshape(s, invstd, {c}), reshape(s, var, {c})};
+}
+
+RunningStats updated_running_stats(const Scope& s, NetworkTensor* x, const BatchNormResult& batch,
+                                   NetworkTensor* running_mean, NetworkTensor* running_var, double momentum) {
+  check(batch.mean && batch.var, "the running statistics are updated from batch statistics");
+  check(running_mean && running_var, "updating the running statistics needs running_mean and running_var");
+  const Dims& dims = static_dims(x, "the unbiased variance of the running statistics divides by the elements per channel");
+  const double n = static_cast<double>(numel(dims)) / static_cast<double>(channels(x));
+  // n == 1 gives var * inf: 0 * inf is nan, as torch's var_sum / 0 is.
+  const double unbias = n / (n - 1.0);
+  auto blend = [&](NetworkTensor* running, NetworkTensor* stat, double scale, const char* what) {
+    auto* r = running;
+    auto* b = cast(s, stat, r->dtype);
+    if (scale != 1.0) b = ew_scalar(s, b, scale, ElementwiseOp::Mul);
+    auto* kept = ew_scalar(s, r, 1.0 - momentum, ElementwiseOp::Mul);
+    return s.add_elementwise(what, ew_scalar(s, b, momentum, ElementwiseOp::Mul), kept, ElementwiseOp::Add);
+  };
+  return {blend(running_mean, batch.mean, 1.0, "running_mean"), blend(running_var, batch.var, unbias, "running_var")};
 }
 
 NetworkTensor* layer_norm(const Scope& s, NetworkTensor* x,

@@ -22,6 +22,7 @@ struct BatchNormResult {
   NetworkTensor* out = nullptr;
   NetworkTensor* mean = nullptr;    // batch statistics only (training)
   NetworkTensor* invstd = nullptr;  // batch statistics only (training)
+  NetworkTensor* var = nullptr;     // batch statistics only: the biased variance, [C]
 };
 
 // Inference with running statistics (one Normalization layer), or batch
@@ -30,6 +31,16 @@ struct BatchNormResult {
 BatchNormResult batch_norm(const Scope& s, NetworkTensor* x,
                            NetworkTensor* weight, NetworkTensor* bias, NetworkTensor* running_mean,
                            NetworkTensor* running_var, bool use_batch_stats, double eps);
+// What training-mode batch norm writes back to its running statistics, as PyTorch computes it:
+// momentum * batch + (1 - momentum) * running, with the batch variance made unbiased (times
+// n / (n - 1), n the elements per channel: the input's static dims but the channel). `batch` is
+// batch_norm's result with batch statistics; the results take the running statistics' dtypes.
+struct RunningStats {
+  NetworkTensor* mean = nullptr;
+  NetworkTensor* var = nullptr;
+};
+RunningStats updated_running_stats(const Scope& s, NetworkTensor* x, const BatchNormResult& batch,
+                                   NetworkTensor* running_mean, NetworkTensor* running_var, double momentum);
 // Over the trailing dims named by normalized_shape.
 NetworkTensor* layer_norm(const Scope& s, NetworkTensor* x,
                           const std::vector<std::int64_t>& normalized_shape, NetworkTensor* weight,
