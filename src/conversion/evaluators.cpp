@@ -158,8 +158,15 @@ Value run_time_unary(const Scope& s, const std::string& target, NetworkTensor* x
   if (target == "math.floor") return as_int(floating ? un::unary(s, x, UnaryOp::Floor) : x);
   if (target == "math.ceil") return as_int(floating ? un::unary(s, x, UnaryOp::Ceil) : x);
   if (target == "math.sqrt" || target == "torch.sym_sqrt") {
-    // Python raises on a negative operand; at run time the root of one is nan.
-    return un::unary(s, floating ? x : impl::cast(s, x, DType::Float32), UnaryOp::Sqrt);
+    // Python raises on a negative operand (nan passes: its root is nan): a Check layer stops the run
+    // with an InputError naming the node, as the known-value case names it when the network is built.
+    NetworkTensor* root_of = floating ? x : impl::cast(s, x, DType::Float32);
+    NetworkTensor* negative = impl::elementwise::compare(s, {root_of, std::nullopt}, {nullptr, Scalar::of_int(0)},
+                                                         ElementwiseOp::Less);
+    s.add_layer("domain_check", {un::logical_not(s, negative)},
+                network::CheckParams{s.where() + ": " + target +
+                                     " of a negative number (Python raises ValueError: math domain error)"});
+    return un::unary(s, root_of, UnaryOp::Sqrt);
   }
   throw UnsupportedError(target + " of a value known only at run time is not supported");
 }

@@ -1177,6 +1177,30 @@ opcase("o_embedding_bag_forward_only_refused", "embedding", aten._embedding_bag_
        T(values=[1, 2, 0, 4], dtype=I64), T(values=[0, 2], dtype=I64), refused="offsets must be a constant")
 opcase("o_native_multi_head_attention", "attention", aten._native_multi_head_attention.default, T(2, 5, 8), T(2, 5, 8),
        T(2, 5, 8), 8, 2, T(24, 8), T(24), T(8, 8), T(8), None, False, used_outputs=1, node_outputs=2)
+# nn.TransformerEncoderLayer's fast path (eval + no_grad), which training IR keeps; torch 1.13's own op is the oracle.
+# src [2, 5, 8], 2 heads, feed-forward 16; then the masks torch's CPU kernel takes.
+_ENC_W = [T(24, 8), T(24), T(8, 8), T(8)]
+_ENC_N = [T(8), T(8), T(8), T(8), T(16, 8), T(16), T(8, 16), T(8)]
+_KPM = T(values=[[False] * 5, [False, False, False, True, True]], dtype=BOOL)
+_CAUSAL = [[j > i for j in range(5)] for i in range(5)]
+opcase("o_transformer_encoder_layer", "attention", aten._transformer_encoder_layer_fwd.default, T(2, 5, 8), 8, 2,
+       *_ENC_W, False, False, 1e-5, *_ENC_N)
+opcase("o_transformer_encoder_layer_norm_first_gelu", "attention", aten._transformer_encoder_layer_fwd.default,
+       T(2, 5, 8), 8, 2, *_ENC_W, True, True, 1e-5, *_ENC_N)
+opcase("o_transformer_encoder_layer_key_padding", "attention", aten._transformer_encoder_layer_fwd.default,
+       T(2, 5, 8), 8, 2, *_ENC_W, False, True, 1e-5, *_ENC_N, _KPM, 1)
+opcase("o_transformer_encoder_layer_head_mask", "attention", aten._transformer_encoder_layer_fwd.default,
+       T(2, 5, 8), 8, 2, *_ENC_W, True, False, 1e-5, *_ENC_N, T(values=[[_CAUSAL] * 2] * 2, dtype=BOOL), 2)
+# An attention mask [L, L] (mask_type 0), which torch 1.13's CPU kernel refuses: checked against the same
+# mask given per head (mask_type 2), the same math.
+opcase("o_transformer_encoder_layer_attn_mask", "attention", aten._transformer_encoder_layer_fwd.default,
+       T(2, 5, 8), 8, 2, *_ENC_W, False, False, 1e-5, *_ENC_N, T(values=_CAUSAL, dtype=BOOL), 0,
+       reference=lambda *a: aten._transformer_encoder_layer_fwd(*a[:-2], a[-2].expand(2, 2, 5, 5).contiguous(), 2))
+opcase("o_transformer_encoder_layer_nested_refused", "attention", aten._transformer_encoder_layer_fwd.default,
+       T(5, 8), 8, 2, *_ENC_W, False, False, 1e-5, *_ENC_N, refused="src must be [batch, seq, embed]")
+opcase("o_native_multi_head_attention_head_mask", "attention", aten._native_multi_head_attention.default, T(2, 5, 8),
+       T(2, 5, 8), T(2, 5, 8), 8, 2, T(24, 8), T(24), T(8, 8), T(8), T(values=[[_CAUSAL] * 2] * 2, dtype=BOOL), False,
+       True, 2, used_outputs=1, node_outputs=2)
 opcase("o_resize", "shape", aten.resize_.default, T(2, 6), [3, 4])
 # Recurrent layers as training-IR exports keep them (impl/recurrent unrolls them); torch 1.13's own op is the oracle.
 opcase("o_lstm_input_2layer_bidirectional", "recurrent", aten.lstm.input, T(5, 2, 4), [T(4, 2, 3), T(4, 2, 3)],

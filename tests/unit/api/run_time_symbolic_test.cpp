@@ -134,4 +134,47 @@ TEST(RunTimeSymbolic, WhatPythonRaisesOnKnownValuesNamesTheNode) {
   }
 }
 
+// The square root of a negative value known only at run time: Python raises (math domain error),
+// so a run where it happens is an InputError naming the node; a zero or positive operand runs.
+// x [s0, 3], s0 in [2, 64]; root = math.sqrt(5 - s0) (sym_sqrt alike); y = x * root.
+TEST(RunTimeSymbolic, SqrtOfANegativeRunTimeValueIsAnErrorAsPythonRaises) {
+  for (const char* op : {"math.sqrt", "torch.sym_sqrt"}) {
+    SCOPED_TRACE(op);
+    A b;
+    b.input("x", DType::Float32, {-1, 3});
+    b.g.tensor_values["x"].sizes[0] = ir::SymInt::named("s0");
+    b.g.range_constraints["s0"] = ir::SymRange{2, 64};
+    auto arg = [](const char* name, ir::Argument a) { return A::arg(name, std::move(a)); };
+    const auto s = sym_int(b, "s", "aten.sym_size.int", {arg("self", A::t("x")), arg("dim", std::int64_t{0})});
+    const auto d = sym_int(b, "d", "operator.sub", {arg("a", std::int64_t{5}), arg("b", s)});
+    const auto r = sym_float(b, "root", op, {arg("a", d)});
+    b.node("y", "aten.mul.Tensor", {arg("self", A::t("x")), arg("other", r)}, DType::Float32, {-1, 3});
+    b.g.tensor_values["y"].sizes[0] = ir::SymInt::named("s0");
+    b.output("y");
+    ir::ExportedProgram p;
+    p.graph = std::move(b.g);
+    Engine engine = api::compile_program(std::move(p), CompileSettings{});
+    auto ctx = engine.create_context();
+    for (std::int64_t rows : {2, 4, 5, 6, 64, 3}) {
+      SCOPED_TRACE("s0 = " + std::to_string(rows));
+      Tensor x(DType::Float32, {rows, 3});
+      for (std::int64_t i = 0; i < rows * 3; ++i) x.mutable_data<float>()[i] = static_cast<float>(i % 7) - 2.5f;
+      if (rows > 5) {
+        try {
+          ctx.run({x});
+          FAIL() << "ran the square root of " << 5 - rows;
+        } catch (const InputError& e) {
+          const std::string m = e.what();
+          EXPECT_NE(m.find("'root'"), std::string::npos) << m;
+          EXPECT_NE(m.find("math domain error"), std::string::npos) << m;
+        }
+        continue;
+      }
+      const auto& out = ctx.run({x});  // the context runs on after a failed run
+      const float root = std::sqrt(static_cast<float>(5 - rows));
+      for (std::int64_t i = 0; i < rows * 3; ++i) EXPECT_EQ(out[0].data<float>()[i], x.data<float>()[i] * root) << i;
+    }
+  }
+}
+
 }  // namespace
