@@ -497,10 +497,17 @@ struct LinalgParams {
 // every input value is known (constants while building, every input at run time,
 // where the stage runner runs them on the host between engines).
 enum class DataDependentOp : std::uint8_t {
-  NonZero,  // x (any dtype, any rank) -> int64 [n, rank]: indices of the non-zero
-            //   elements in row-major order (torch.nonzero; NaN counts as non-zero)
+  NonZero,            // x (any dtype, any rank) -> int64 [n, rank]: indices of the non-zero
+                      //   elements in row-major order (torch.nonzero; NaN counts as non-zero)
+  Unique,             // x -> values [n] (has_axis: x's dims with n at axis), inverse (int64,
+                      //   x's dims / [x.dims[axis]]; [0] unless return_inverse), counts (int64
+                      //   [n]; [0] unless return_counts); always ascending, NaN last
+  UniqueConsecutive,  // as Unique over runs of equal neighbours, in input order
+  BinCount,           // x (integer [m])[, weights (floating [m])] -> [max(max(x) + 1, minlength)]
+                      //   int64 counts, or weights' dtype sums
+  RepeatInterleave,   // repeats (integer [m]) -> int64 [sum]: i repeated repeats[i] times
 };
-inline constexpr int kDataDependentOpCount = 1;
+inline constexpr int kDataDependentOpCount = 5;
 std::string_view data_dependent_op_name(DataDependentOp op);
 
 struct DataDependentParams {

@@ -1155,6 +1155,86 @@ opcase("o_nonzero_none", "select", aten.nonzero.default, T(values=[[0, 0, 0]], d
        trivial="no element is non-zero: the [0, 2] result and what follows it sized 0 are the point")
 opcase("o_nonzero_1d", "select", aten.nonzero.default, T(values=[0.0, 2.0, 0.0, 1.0]))
 opcase("o_argwhere", "select", aten.argwhere.default, T(values=NZ))
+U = [[3, 1, 2], [3, 1, 5], [0, 2, 2]]
+opcase("o_unique2", "select", aten._unique2.default, T(values=U, dtype=I64), True, True, True)
+opcase("o_unique2_values", "select", aten._unique2.default, T(4, 5, steps=True), True, False, False, used_outputs=1, node_outputs=3)
+opcase("o_unique2_bool", "select", aten._unique2.default, T(3, 4, dtype=BOOL), True, True, True,
+       trivial="sorted bools: the inverse is the input as 0/1 by nature; values and counts are the point")
+opcase("o_unique2_one", "select", aten._unique2.default, T(values=[[2.5, 2.5], [2.5, 2.5]]), True, True, True,
+       trivial="every element equal: one value, an all-zero inverse and the count 4 are the point")
+opcase("o_unique2_counts_only", "select", aten._unique2.default, T(values=[2.0, 1.0, 2.0, 7.0]), True, False, True)
+opcase("o_unique_dim_flags_off", "select", aten.unique_dim.default, T(values=[[1, 2], [1, 2], [0, 5]], dtype=I64), 0, True, False, False)
+opcase("o_unique", "select", aten._unique.default, T(values=U, dtype=I32), True, True)
+opcase("o_unique_dim", "select", aten.unique_dim.default, T(values=[[1, 2], [1, 2], [0, 5], [1, 0]], dtype=I64), 0, True, True, True)
+opcase("o_unique_dim1", "select", aten.unique_dim.default, T(values=[[1, 2, 1], [3, 4, 3]]), 1, True, True, True)
+opcase("o_unique_consecutive", "select", aten.unique_consecutive.default, T(values=[1, 1, 2, 2, 3, 1, 1, 2], dtype=I64), True, True, None)
+opcase("o_unique_consecutive_dim", "select", aten.unique_consecutive.default, T(values=[[1, 1, 2], [0, 0, 2]], dtype=I64), True, True, 1)
+opcase("o_unique_dim_consecutive", "select", aten.unique_dim_consecutive.default, T(values=[[1, 2], [1, 2], [0, 5], [1, 2]]), 0, True, True)
+# torch 1.13's CPU orders: sorted=False is the iteration order of its hash set
+# (not ascending), NaN: each its own value with inverse 0 and count 0, of 0.0
+# and -0.0 the first kept; over a dim always sorted (std::sort with NaN rows).
+NANS = [1.0, float("nan"), 2.0, float("nan"), 1.0, -0.0, 0.0, float("nan")]
+opcase("o_unique2_unsorted", "select", aten._unique2.default, T(values=[3, 1, 2, 3, 1, 5, 0, 2, 100, -4, 7, 7], dtype=I64), False, True, True)
+opcase("o_unique2_unsorted_many", "select", aten._unique2.default, T(300, dtype=I64, lo=-80, hi=80), False, True, True)
+opcase("o_unique2_unsorted_floats", "select", aten._unique2.default, T(6, 7, steps=True), False, True, True)
+opcase("o_unique2_unsorted_many_floats", "select", aten._unique2.default, T(257), False, True, True, used_outputs=2, node_outputs=3)
+opcase("o_unique2_sorted_many", "select", aten._unique2.default, T(17, 19, dtype=I32, lo=-300, hi=300), True, True, True)
+opcase("o_unique2_nan_sorted", "select", aten._unique2.default, T(values=NANS), True, True, True)
+opcase("o_unique2_nan_unsorted", "select", aten._unique2.default, T(values=NANS), False, True, True)
+opcase("o_unique2_nan_f64", "select", aten._unique2.default, T(values=NANS + [float("nan"), 3.0], dtype=torch.float64), True, False, True)
+opcase("o_unique2_int8", "select", aten._unique2.default, T(5, 6, dtype=torch.int8, lo=-128, hi=127), False, True, True)
+opcase("o_unique2_uint8", "select", aten._unique2.default, T(40, dtype=torch.uint8, lo=0, hi=255), False, True, True)
+opcase("o_unique2_int16", "select", aten._unique2.default, T(40, dtype=torch.int16, lo=-20, hi=20), False, True, True)
+opcase("o_unique2_bool_unsorted", "select", aten._unique2.default, T(values=[False, True, True, False, True], dtype=BOOL), False, True, True,
+       trivial="torch 1.13 counts bools (false, then true) whatever sorted says, so the inverse is the input; the order and counts are the point")
+opcase("o_unique2_bool_true_only", "select", aten._unique2.default, T(values=[True, True, True], dtype=BOOL), False, False, True,
+       trivial="only true: one value, the inverse all 0 and the count 3 are the point")
+opcase("o_unique2_f16_refused", "select", aten._unique2.default, T(4, dtype=torch.float16), True, True, True, refused="float16")
+opcase("o_unique2_empty", "select", aten._unique2.default, T(0, 3), True, True, True,
+       trivial="an empty input: the [0] values, [0, 3] inverse and [0] counts are the point")
+opcase("o_unique2_scalar", "select", aten._unique2.default, T(values=4.5), False, True, True)
+opcase("o_unique_unsorted", "select", aten._unique.default, T(50, dtype=I64, lo=0, hi=30), False, True)
+opcase("o_unique_dim_nan", "select", aten.unique_dim.default, T(values=[[1.0, float("nan")], [1.0, float("nan")], [0.0, 1.0], [-0.0, 1.0]]), 0, False, False, False)
+opcase("o_unique_dim_3d", "select", aten.unique_dim.default, T(3, 5, 2, dtype=I64, lo=0, hi=2), 1, True, True, True)
+opcase("o_unique_dim_last", "select", aten.unique_dim.default, T(2, 9, dtype=I64, lo=0, hi=2), -1, True, True, True)
+opcase("o_unique_dim_many", "select", aten.unique_dim.default, T(120, 2, dtype=I64, lo=0, hi=4), 0, True, True, True)
+opcase("o_unique_dim_empty", "select", aten.unique_dim.default, T(0, 3), 0, True, True, True,
+       trivial="no rows: the [0, 3] values and empty inverse and counts are the point")
+opcase("o_unique_dim_other_empty_refused", "select", aten.unique_dim.default, T(2, 0), 0, True, True, True, refused="another dim is 0")
+opcase("o_unique_dim_two_empty_refused", "select", aten.unique_dim.default, T(0, 0), 1, True, True, True, refused="another dim is 0")
+opcase("o_unique_consecutive_nan", "select", aten.unique_consecutive.default, T(values=[float("nan"), float("nan"), 1.0, 1.0, -0.0, 0.0, float("nan")]), True, True, None)
+opcase("o_unique_consecutive_flags_off", "select", aten.unique_consecutive.default, T(values=[1, 1, 2, 2, 3, 1], dtype=I64), False, False, None,
+       used_outputs=1, node_outputs=3)
+opcase("o_unique_consecutive_dim0_1d", "select", aten.unique_consecutive.default, T(values=[4, 4, 2, 2, 4], dtype=I64), True, False, 0, used_outputs=2, node_outputs=3)
+opcase("o_unique_consecutive_dim_last_1d", "select", aten.unique_consecutive.default, T(values=[4, 4, 2, 2, 4], dtype=I64), False, False, -1)
+opcase("o_unique_consecutive_2d", "select", aten.unique_consecutive.default, T(4, 6, dtype=I64, lo=0, hi=2), True, True, None)
+opcase("o_unique_consecutive_empty", "select", aten.unique_consecutive.default, T(0, 2), True, True, None,
+       trivial="an empty input: the empty results are the point")
+opcase("o_unique_dim_consecutive_3d", "select", aten.unique_dim_consecutive.default, T(2, 6, 2, dtype=I64, lo=0, hi=2), 1, True, True)
+opcase("o_bincount_uint8", "select", aten.bincount.default, T(60, dtype=torch.uint8, lo=0, hi=40), None, 0)
+opcase("o_bincount_many", "select", aten.bincount.default, T(500, dtype=I64, lo=0, hi=100), T(500), 150)
+opcase("o_bincount_weights_int", "select", aten.bincount.default, T(values=[1, 3, 3, 0], dtype=I64), T(4, dtype=I64, lo=-9, hi=9), 0)
+opcase("o_bincount_weights_f16", "select", aten.bincount.default, T(values=[1, 3, 3, 0], dtype=I32), T(4, dtype=torch.float16), 0)
+opcase("o_bincount_empty_weights", "select", aten.bincount.default, T(values=[], dtype=I64), T(0), 4,
+       trivial="an empty input with weights: torch 1.13's int64 zeros of minlength are the point")
+opcase("o_repeat_interleave_i32", "select", aten.repeat_interleave.Tensor, T(values=[3, 0, 1, 2], dtype=I32))
+opcase("o_repeat_interleave_many", "select", aten.repeat_interleave.Tensor, T(200, dtype=I64, lo=0, hi=5))
+opcase("o_repeat_interleave_empty", "select", aten.repeat_interleave.Tensor, T(values=[], dtype=I64),
+       trivial="no repeats: the empty result is the point")
+opcase("o_repeat_interleave_int16_refused", "select", aten.repeat_interleave.Tensor, T(values=[1, 2], dtype=torch.int16), refused="int32 or int64")
+opcase("o_repeat_interleave_output_size_refused", "select", aten.repeat_interleave.Tensor, T(values=[1, 2], dtype=I64), output_size=3,
+       refused="output_size")
+opcase("o_bincount", "select", aten.bincount.default, T(values=[1, 3, 3, 0, 7], dtype=I64), None, 0)
+opcase("o_bincount_minlength", "select", aten.bincount.default, T(values=[1, 3, 3, 0], dtype=I32), None, 9)
+opcase("o_bincount_weights", "select", aten.bincount.default, T(values=[1, 3, 3, 0], dtype=I64), T(4), 2)
+opcase("o_bincount_weights_f64", "select", aten.bincount.default, T(values=[2, 0, 2], dtype=I64), T(3, dtype=torch.float64), 0)
+opcase("o_bincount_empty", "select", aten.bincount.default, T(values=[], dtype=I64), None, 0,
+       trivial="an empty input: the 0-size result is the point")
+opcase("o_bincount_float_refused", "select", aten.bincount.default, T(values=[1.0]), None, 0, refused="1-d integer tensor")
+opcase("o_bincount_bool_refused", "select", aten.bincount.default, T(values=[True], dtype=BOOL), None, 0, refused="1-d integer tensor")
+opcase("o_repeat_interleave", "select", aten.repeat_interleave.Tensor, T(values=[2, 0, 3, 1], dtype=I64))
+opcase("o_repeat_interleave_zero", "select", aten.repeat_interleave.Tensor, T(values=[0, 0], dtype=I64),
+       trivial="every repeat is 0: the empty result is the point")
 opcase("o_masked_select", "select", aten.masked_select.default, T(3, 4), T(values=[[True, False, True, True]], dtype=BOOL))
 opcase("o_masked_select_none", "select", aten.masked_select.default, T(2, 3, dtype=I64), T(2, 3, dtype=BOOL, values=[[False] * 3] * 2),
        trivial="an all-false mask: the empty result is the point")

@@ -4,6 +4,7 @@
 #include "conversion/aten_ops/common.h"
 #include "conversion/impl/index_ops.h"
 #include "conversion/impl/select.h"
+#include "network/data_dependent.h"
 
 namespace atenrt::conversion::aten_ops {
 namespace {
@@ -125,6 +126,89 @@ ATENRT_CONVERTER(kFamily, keys("aten.where.self", "aten.where.ScalarSelf", "aten
 // output shape, docs/dynamic-shapes.md); what follows is sized then.
 ATENRT_CONVERTER(kFamily, keys("aten.nonzero.default", "aten.argwhere.default"))(const Scope& s, const NodeArgs& args) {
   return one(se::nonzero(s, args.tensor("self")));
+}
+// unique/_unique2/unique_dim/unique_consecutive: values, inverse, counts in
+// torch 1.13's CPU orders (sorted=False is its hash-set order; over a dim
+// always sorted) and with its rules for which of inverse and counts are filled.
+Outputs unique_outputs(const std::vector<network::NetworkTensor*>& outs, std::size_t n) {
+  return Outputs(outs.begin(), outs.begin() + static_cast<std::ptrdiff_t>(n));
+}
+Validator unique_ok(const char* dim_arg) {
+  return [dim_arg](const NodeView& node, const ConversionSettings&) {
+    if (const auto dt = node.dtype_of("self")) {
+      if (auto why = network::unique_dtype_problem(*dt)) return Capability::no(*why);
+    }
+    const auto dim = dim_arg ? node.literal_int(dim_arg) : std::nullopt;
+    if (!dim) return Capability::yes();
+    const auto rank = rank_of(node, "self");
+    if (rank == 0) return Capability::no("unique over a dim of a 0-d tensor");
+    if (auto why = impl::dim_problem(*dim, rank)) return Capability::no(*why);
+    // torch raises on zero sizes beside the dim (static sizes: known now).
+    const ir::TensorMeta* m = node.meta("self");
+    if (!m) return Capability::yes();
+    const auto at = static_cast<std::size_t>(*dim < 0 ? *dim + rank : *dim);
+    std::size_t zeros = 0;
+    for (const auto& d : m->sizes) {
+      if (!d.is_static()) return Capability::yes();
+      zeros += *d.value == 0;
+    }
+    if (zeros > (*m->sizes[at].value == 0 ? 1u : 0u)) {
+      return Capability::no("unique over dim " + std::to_string(*dim) + " of " + m->to_string() +
+                            ": another dim is 0 (torch raises)");
+    }
+    return Capability::yes();
+  };
+}
+// _unique2 fills inverse for counts too.
+ATENRT_CONVERTER(kFamily, "aten._unique2.default", .validator = unique_ok(nullptr))(const Scope& s, const NodeArgs& args) {
+  const bool counts = args.b("return_counts");
+  return unique_outputs(se::unique(s, args.tensor("self"), {.sorted = args.b("sorted"), .inverse = args.b("return_inverse") || counts, .counts = counts, .dim = {}}), 3);
+}
+ATENRT_CONVERTER(kFamily, "aten._unique.default", .validator = unique_ok(nullptr))(const Scope& s, const NodeArgs& args) {
+  return unique_outputs(se::unique(s, args.tensor("self"), {.sorted = args.b("sorted"), .inverse = args.b("return_inverse"), .counts = false, .dim = {}}), 2);
+}
+// Over a dim: always sorted, inverse and counts always filled.
+ATENRT_CONVERTER(kFamily, "aten.unique_dim.default", .validator = unique_ok("dim"))(const Scope& s, const NodeArgs& args) {
+  return unique_outputs(se::unique(s, args.tensor("self"), {.inverse = true, .counts = true, .dim = args.i("dim")}), 3);
+}
+ATENRT_CONVERTER(kFamily, "aten.unique_consecutive.default", .validator = unique_ok("dim"))(const Scope& s, const NodeArgs& args) {
+  network::NetworkTensor* x = args.tensor("self");
+  const auto dim = args.opt_i("dim");
+  // torch takes the elementwise kernel (flags honoured) without a dim or for
+  // dim 0 of a 1-d tensor, else the one over a dim (both filled).
+  if (!dim || (*dim == 0 && x->dims.size() == 1)) {
+    return unique_outputs(se::unique(s, x, {.consecutive = true, .inverse = args.b("return_inverse"), .counts = args.b("return_counts"), .dim = {}}), 3);
+  }
+  return unique_outputs(se::unique(s, x, {.consecutive = true, .inverse = true, .counts = true, .dim = dim}), 3);
+}
+ATENRT_CONVERTER(kFamily, "aten.unique_dim_consecutive.default", .validator = unique_ok("dim"))(const Scope& s, const NodeArgs& args) {
+  return unique_outputs(se::unique(s, args.tensor("self"), {.consecutive = true, .inverse = true, .counts = true, .dim = args.i("dim")}), 3);
+}
+Capability bincount_ok(const NodeView& node, const ConversionSettings&) {
+  const ir::TensorMeta* x = node.meta("self");
+  if (!x || !x->dtype || !is_integral(*x->dtype) || x->sizes.size() != 1) return Capability::no("bincount takes a 1-d integer tensor");
+  if (const ir::TensorMeta* w = node.meta("weights"); w && w->sizes.size() != 1) return Capability::no("bincount weights must be 1-d");
+  if (node.literal_int("minlength").value_or(0) < 0) return Capability::no("bincount minlength is negative");
+  return Capability::yes();
+}
+ATENRT_CONVERTER(kFamily, "aten.bincount.default", .validator = bincount_ok)(const Scope& s, const NodeArgs& args) {
+  network::NetworkTensor* x = args.tensor("self");
+  // torch 1.13 gives an empty input int64 zeros, weights or not.
+  network::NetworkTensor* weights = x->dims[0] == 0 ? nullptr : args.opt_tensor("weights");
+  return one(se::bincount(s, x, weights, args.i("minlength")));
+}
+Capability repeats_ok(const NodeView& node, const ConversionSettings&) {
+  const ir::TensorMeta* r = node.meta("repeats");
+  if (!r || !r->dtype || (*r->dtype != DType::Int64 && *r->dtype != DType::Int32) || r->sizes.size() != 1) {
+    return Capability::no("repeat_interleave takes repeats as a 1-d int32 or int64 tensor (torch 1.13's CPU kernel)");
+  }
+  if (node.has("output_size") && !node.is_none("output_size")) {
+    return Capability::no("repeat_interleave with output_size given is not supported (only output_size=None)");
+  }
+  return Capability::yes();
+}
+ATENRT_CONVERTER(kFamily, "aten.repeat_interleave.Tensor", .validator = repeats_ok)(const Scope& s, const NodeArgs& args) {
+  return one(se::repeat_interleave(s, args.tensor("repeats")));
 }
 // where(condition) and nonzero_numpy: nonzero's columns, one [n] index per dim.
 Capability where_ok(const NodeView& node, const ConversionSettings&) {

@@ -105,6 +105,32 @@ NetworkTensor* nonzero(const Scope& s, NetworkTensor* x) {
   return s.add_layer("", {x}, p)->outputs[0];
 }
 
+std::vector<NetworkTensor*> unique(const Scope& s, NetworkTensor* x, const UniqueOptions& o) {
+  network::DataDependentParams p;
+  p.op = o.consecutive ? network::DataDependentOp::UniqueConsecutive : network::DataDependentOp::Unique;
+  p.sorted = o.sorted || o.dim.has_value();
+  p.return_inverse = o.inverse;
+  p.return_counts = o.counts;
+  p.has_axis = o.dim.has_value();
+  p.axis = o.dim.value_or(0);
+  return s.add_layer("", {x}, p)->outputs;
+}
+
+NetworkTensor* bincount(const Scope& s, NetworkTensor* x, NetworkTensor* weights, std::int64_t minlength) {
+  network::DataDependentParams p;
+  p.op = network::DataDependentOp::BinCount;
+  p.minlength = minlength;
+  std::vector<NetworkTensor*> ins{x};
+  if (weights) ins.push_back(weights);
+  return s.add_layer("", std::move(ins), p)->outputs[0];
+}
+
+NetworkTensor* repeat_interleave(const Scope& s, NetworkTensor* repeats) {
+  network::DataDependentParams p;
+  p.op = network::DataDependentOp::RepeatInterleave;
+  return s.add_layer("", {repeats}, p)->outputs[0];
+}
+
 namespace {
 
 // Advanced indexing brought to one gather/scatter along axis 0:

@@ -37,6 +37,21 @@ NetworkTensor* nonzero(const Scope& s, NetworkTensor* x);
 // torch.masked_select: self and mask broadcast, the selected elements as [n].
 // nonzero's columns: one int64 [n] index per dim of x (torch.where(x)).
 std::vector<NetworkTensor*> nonzero_columns(const Scope& s, NetworkTensor* x);
+// torch.unique (consecutive: unique_consecutive), over dim when given:
+// values, inverse ([0] unless asked), counts ([0] unless asked), in torch
+// 1.13's CPU orders (network/unique_groups.cpp).
+struct UniqueOptions {
+  bool consecutive = false;
+  bool sorted = true;  // the flat unique's; over a dim torch always sorts
+  bool inverse = false;
+  bool counts = false;
+  std::optional<std::int64_t> dim;
+};
+std::vector<NetworkTensor*> unique(const Scope& s, NetworkTensor* x, const UniqueOptions& o);
+// torch.bincount (weights may be null).
+NetworkTensor* bincount(const Scope& s, NetworkTensor* x, NetworkTensor* weights, std::int64_t minlength);
+// repeat_interleave(repeats): int64 indices, i repeated repeats[i] times.
+NetworkTensor* repeat_interleave(const Scope& s, NetworkTensor* repeats);
 NetworkTensor* masked_select(const Scope& s, NetworkTensor* x, NetworkTensor* mask);
 // A bool mask index of dims `mask` standing at dim `at` of self (index turns
 // it into the mask's nonzero columns, as torch does).

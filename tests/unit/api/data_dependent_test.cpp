@@ -5,6 +5,7 @@
 // contexts on threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 
@@ -149,6 +150,73 @@ TEST(DataDependent, ContextsOnThreadsAgreeWithOneAtATime) {
   }
   for (auto& th : threads) th.join();
   for (int t = 0; t < 4; ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
+}
+
+
+// Two data-dependent layers in a row (a stage after a stage): the histogram
+// of x, repeat_interleave of it (x sorted), and unique with counts of that.
+ir::ExportedProgram histogram_program() {
+  GraphBuilder b;
+  b.fill_schema_defaults = true;
+  b.input("x", DType::Int64, {6});
+  b.node("hist", "aten.bincount.default", {A::arg("self", A::t("x"))}, DType::Int64, {-1});
+  b.node("sorted", "aten.repeat_interleave.Tensor", {A::arg("repeats", A::t("hist"))}, DType::Int64, {-1});
+  ir::Node u;
+  u.name = "uniq";
+  u.target = ir::OpName::parse("aten._unique2.default");
+  u.inputs = {A::arg("self", A::t("sorted")), A::arg("sorted", true), A::arg("return_inverse", true),
+              A::arg("return_counts", true)};
+  for (const char* o : {"values", "inverse", "counts"}) {
+    u.outputs.push_back(ir::TensorRef{o});
+    b.meta(o, DType::Int64, {-1});
+  }
+  b.g.nodes.push_back(std::move(u));
+  for (const char* o : {"hist", "sorted", "values", "inverse", "counts"}) b.output(o);
+  ir::ExportedProgram p;
+  p.graph = std::move(b.g);
+  return p;
+}
+
+TEST(DataDependent, StagesAfterStages) {
+  const Engine engine = api::compile_program(histogram_program(), {});
+  ExecutionContext ctx = engine.create_context();
+  for (const std::vector<std::int64_t>& values : std::vector<std::vector<std::int64_t>>{
+           {3, 1, 3, 0, 5, 1}, {0, 0, 0, 0, 0, 0}, {9, 2, 4, 2, 9, 9}, {3, 1, 3, 0, 5, 1}}) {
+    Tensor x(DType::Int64, {6});
+    std::copy(values.begin(), values.end(), x.mutable_data<std::int64_t>());
+    const auto& out = ctx.run({x});
+    std::vector<std::int64_t> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<std::int64_t> hist(static_cast<std::size_t>(sorted.back() + 1), 0), uniq, counts, inverse;
+    for (auto v : values) ++hist[static_cast<std::size_t>(v)];
+    for (auto v : sorted) {
+      if (uniq.empty() || uniq.back() != v) {
+        uniq.push_back(v);
+        counts.push_back(0);
+      }
+      ++counts.back();
+      inverse.push_back(static_cast<std::int64_t>(uniq.size()) - 1);
+    }
+    auto as_vector = [](const Tensor& t) {
+      const Tensor c = t.contiguous();
+      return std::vector<std::int64_t>(c.data<std::int64_t>(), c.data<std::int64_t>() + c.numel());
+    };
+    EXPECT_EQ(as_vector(out[0]), hist);
+    EXPECT_EQ(as_vector(out[1]), sorted);
+    EXPECT_EQ(as_vector(out[2]), uniq);
+    EXPECT_EQ(as_vector(out[3]), inverse);
+    EXPECT_EQ(as_vector(out[4]), counts);
+  }
+  // A negative value is torch's error, at run time.
+  Tensor bad(DType::Int64, {6});
+  std::fill(bad.mutable_data<std::int64_t>(), bad.mutable_data<std::int64_t>() + 6, 1);
+  bad.mutable_data<std::int64_t>()[2] = -4;
+  try {
+    (void)ctx.run({bad});
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bincount of a negative value -4"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -619,6 +619,44 @@ std::vector<OracleCase> data_dependent_cases() {
   nz("special", F32({7}, Gen::Special));
   nz("scalar", B({}));
   nz("empty", F32({0, 3}));
+  auto dd = [&](std::string name, std::vector<InputSpec> ins, std::string expr, network::DataDependentParams p) {
+    cases.push_back({"dd_" + name, std::move(ins), std::move(expr), [p](Network& n, const Ins& x) -> Ins {
+                       return n.add_layer("y", x, p)->outputs;
+                     }});
+  };
+  network::DataDependentParams u;
+  u.op = network::DataDependentOp::Unique;
+  u.return_inverse = u.return_counts = true;
+  dd("unique", {I64({4, 5})}, "torch.unique(x0, sorted=True, return_inverse=True, return_counts=True)", u);
+  dd("unique_halves", {F32({3, 4}, Gen::HalfSteps)}, "torch.unique(x0, sorted=True, return_inverse=True, return_counts=True)", u);
+  // bfloat16: torch hashes its bits (sorted=False) and compares it as float.
+  for (bool sorted : {false, true}) {
+    network::DataDependentParams ub = u;
+    ub.sorted = sorted;
+    cases.push_back({std::string("dd_unique_bf16_") + (sorted ? "sorted" : "unsorted"), {F32({40}, Gen::HalfSteps)},
+                     std::string("tuple(t.float() if t.is_floating_point() else t for t in torch._unique2(x0.bfloat16(), ") +
+                         (sorted ? "True" : "False") + ", True, True))",
+                     [ub](Network& n, const Ins& x) -> Ins {
+                       auto outs = n.add_layer("y", {n.add_cast("h", x[0], DType::BFloat16)}, ub)->outputs;
+                       outs[0] = n.add_cast("f", outs[0], DType::Float32);
+                       return outs;
+                     }});
+  }
+  u.has_axis = true;
+  u.axis = 1;
+  dd("unique_dim", {B({3, 6})}, "torch.unique(x0, sorted=True, return_inverse=True, return_counts=True, dim=1)", u);
+  u.op = network::DataDependentOp::UniqueConsecutive;
+  dd("unique_consecutive_dim", {B({3, 6})}, "torch.unique_consecutive(x0, return_inverse=True, return_counts=True, dim=1)", u);
+  u.has_axis = false;
+  dd("unique_consecutive", {I64({9}, Gen::Exponent)}, "torch.unique_consecutive(x0, return_inverse=True, return_counts=True)", u);
+  network::DataDependentParams bc;
+  bc.op = network::DataDependentOp::BinCount;
+  bc.minlength = 3;
+  dd("bincount", {I64({7}, Gen::Index, 5)}, "torch.bincount(x0, minlength=3)", bc);
+  dd("bincount_weights", {I64({7}, Gen::Index, 4), F32({7})}, "torch.bincount(x0, x1, minlength=3)", bc);
+  network::DataDependentParams ri;
+  ri.op = network::DataDependentOp::RepeatInterleave;
+  dd("repeat_interleave", {I64({5}, Gen::Exponent)}, "torch.repeat_interleave(x0)", ri);
   return cases;
 }
 
