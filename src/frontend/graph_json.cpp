@@ -186,7 +186,7 @@ Argument read_argument(const json& j, const JsonReader& r, const std::string& pa
     return Argument(ir::GraphArg{std::move(name), std::move(sub)});
   }
   if (key == "as_custom_obj") r.unsupported(p, "custom (torchbind) objects are not supported");
-  if (key == "as_operator") r.unsupported(p, "operator arguments are not supported");
+  if (key == "as_operator") return Argument(ir::OperatorArg{r.string(v, p)});  // auto_functionalized's op
   if (key == "as_complex" ||
       key == "as_nested_tensors" || key == "as_int_lists" || key == "as_string_to_argument") {
     r.unsupported(p, "argument kind '" + key + "' is not supported");

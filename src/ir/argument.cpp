@@ -58,6 +58,7 @@ std::string Argument::kind_name() const {
           [](const SymBoolRef&) -> std::string { return "SymBool"; },
           [](const SymFloatRef&) -> std::string { return "SymFloat"; },
           [](const GraphArg&) -> std::string { return "Graph"; },
+          [](const OperatorArg&) -> std::string { return "Operator"; },
       },
       value);
 }
@@ -97,6 +98,7 @@ std::string Argument::to_string() const {
           [](const SymBoolRef& b) { return "%" + b.name; },
           [](const SymFloatRef& f) { return "%" + f.name; },
           [](const GraphArg& g) { return "graph(" + g.name + ")"; },
+          [](const OperatorArg& o) { return "operator(" + o.target + ")"; },
       },
       value);
 }

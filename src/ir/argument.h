@@ -70,6 +70,12 @@ struct GraphArg {
   std::shared_ptr<const Graph> graph;
   bool operator==(const GraphArg& o) const { return name == o.name && graph == o.graph; }
 };
+// An operator passed as an argument (auto_functionalized's first): its target as written
+// ("torch.ops.aten.add_.Tensor").
+struct OperatorArg {
+  std::string target;
+  bool operator==(const OperatorArg&) const = default;
+};
 using IntList = std::vector<std::int64_t>;
 using FloatList = std::vector<double>;
 using BoolList = std::vector<bool>;
@@ -83,7 +89,7 @@ using ArgumentValue =
     std::variant<None, TensorRef, TensorList, OptionalTensorList, std::int64_t, IntList, double,
                  FloatList, bool, BoolList, std::string, StringList, SymInt, SymIntList,
                  ScalarTypeArg, MemoryFormatArg, LayoutArg, DeviceArg, SymBoolRef, SymFloatRef,
-                 GraphArg>;
+                 GraphArg, OperatorArg>;
 
 struct Argument {
   ArgumentValue value;

@@ -24,7 +24,16 @@ const std::unordered_set<std::string>& view_ops() {
 const std::unordered_set<std::string>& arith_ops() {
   static const std::unordered_set<std::string> s = {"aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor",
                                                     "aten.div.Tensor", "aten.neg.default", "aten._to_copy.default",
-                                                    "aten.arange.start_step", "aten.full.default"};
+                                                    "aten.arange.start_step", "aten.full.default",
+                                                    "aten.zeros.default", "aten.ones.default",
+                                                    "aten.scalar_tensor.default"};
+  return s;
+}
+// Comparisons give bools: exact on doubles while the operands are (|int| <= 2^53).
+const std::unordered_set<std::string>& compare_ops() {
+  static const std::unordered_set<std::string> s = {
+      "aten.lt.Scalar", "aten.le.Scalar", "aten.gt.Scalar", "aten.ge.Scalar", "aten.eq.Scalar", "aten.ne.Scalar",
+      "aten.lt.Tensor", "aten.le.Tensor", "aten.gt.Tensor", "aten.ge.Tensor", "aten.eq.Tensor", "aten.ne.Tensor"};
   return s;
 }
 
@@ -117,7 +126,7 @@ double scalar_as(double v, DType compute) {
 
 bool const_evaluable(const ir::Node& node) {
   const auto key = node.target.str();
-  return view_ops().contains(key) || arith_ops().contains(key);
+  return view_ops().contains(key) || arith_ops().contains(key) || compare_ops().contains(key);
 }
 
 std::optional<Tensor> const_evaluate(const ir::Node& n, const ir::TensorMeta& out, const ConstLookup& lookup) {
@@ -146,8 +155,18 @@ std::optional<Tensor> const_evaluate(const ir::Node& n, const ir::TensorMeta& ou
     if (is_floating(ot)) return std::nullopt;  // float arange rounding differs by kernel: keep it exact, fold ints only
     return from_values(v, ot, sizes);
   }
-  if (key == "aten.full.default") {
-    return from_values(std::vector<double>(static_cast<std::size_t>(count), scalar_arg(n, "fill_value")), ot, sizes);
+  if (key == "aten.full.default" || key == "aten.zeros.default" || key == "aten.ones.default") {
+    const ir::Argument* f = n.input("fill_value");
+    const auto given = f ? ir::literal_number(*f) : std::nullopt;  // a symbolic value: not now
+    if (key == "aten.full.default" && !given) return std::nullopt;
+    const double fill = key == "aten.full.default" ? *given : key == "aten.ones.default" ? 1.0 : 0.0;
+    return from_values(std::vector<double>(static_cast<std::size_t>(count), fill), ot, sizes);
+  }
+  if (key == "aten.scalar_tensor.default") {
+    const ir::Argument* v = n.input("s");
+    const auto number = v ? ir::literal_number(*v) : std::nullopt;  // a symbolic value: not now
+    if (count != 1 || !number) return std::nullopt;
+    return from_values({*number}, ot, sizes);
   }
   if (key == "aten._to_copy.default" || key == "aten.neg.default") {
     const Tensor* x = input("self");
@@ -161,7 +180,9 @@ std::optional<Tensor> const_evaluate(const ir::Node& n, const ir::TensorMeta& ou
     return from_values(v, ot, sizes);
   }
   // Binary arithmetic: operands are tensors or numbers; computed in double,
-  // rounded once to the output dtype.
+  // rounded once to the output dtype (comparisons: compared as they are).
+  const bool compare = compare_ops().contains(key);
+  if (compare && ot != DType::Bool) return std::nullopt;
   const ir::Argument& a = arg(n, "self");
   const ir::Argument& b = arg(n, "other");
   auto operand = [&](const ir::Argument& x) -> std::optional<std::vector<double>> {
@@ -173,12 +194,24 @@ std::optional<Tensor> const_evaluate(const ir::Node& n, const ir::TensorMeta& ou
     if (x.is<double>() || x.is<std::int64_t>() || x.is<bool>()) {
       const double s = x.is<double>() ? *x.get_if<double>() : x.is<bool>() ? (*x.get_if<bool>() ? 1.0 : 0.0)
                                                                               : static_cast<double>(*x.get_if<std::int64_t>());
-      return std::vector<double>(static_cast<std::size_t>(count), scalar_as(s, ot));
+      return std::vector<double>(static_cast<std::size_t>(count), compare ? s : scalar_as(s, ot));
     }
     return std::nullopt;
   };
   auto va = operand(a), vb = operand(b);
   if (!va || !vb) return std::nullopt;
+  if (compare) {
+    const std::string& op = n.target.name;
+    std::vector<double> r(static_cast<std::size_t>(count));
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      const double x = (*va)[i], y = (*vb)[i];
+      if (std::abs(x) > 9007199254740992.0 || std::abs(y) > 9007199254740992.0) return std::nullopt;
+      const bool v = op == "lt" ? x < y : op == "le" ? x <= y : op == "gt" ? x > y : op == "ge" ? x >= y
+                   : op == "eq" ? x == y : x != y;
+      r[i] = v ? 1.0 : 0.0;
+    }
+    return from_values(r, ot, sizes);
+  }
   double alpha = 1.0;
   if (n.input("alpha")) alpha = scalar_as(scalar_arg(n, "alpha"), ot);
   // Integer division and alpha scaling round differently: fold floats only there.

@@ -11,9 +11,9 @@
 // (a run where it is false is an InputError); sym_constrain_range on such a
 // value is removed (the engine's input ranges are the archive's
 // range_constraints).
-// Higher-order ops are resolved in the same walk, since cond's predicate is
-// such a value: the chosen branch (or a wrapper's body) is inlined and its
-// nodes walked next; any other higher-order op is refused, naming it.
+// Higher-order ops are resolved in the same walk (passes/higher_order.h), since
+// cond's predicate and while_loop's condition are such values: what replaces
+// them (a branch, a wrapper's body, an unrolled loop) is walked next.
 #include <algorithm>
 #include <deque>
 #include <iterator>
@@ -22,8 +22,8 @@
 #include "atenrt/errors.h"
 #include "ir/py_scalar.h"
 #include "lowering/graph_utils.h"
-#include "lowering/inline_subgraph.h"
 #include "lowering/node_args.h"
+#include "lowering/passes/higher_order.h"
 #include "lowering/registry.h"
 
 namespace atenrt::lowering {
@@ -217,83 +217,6 @@ bool check_assertion(const ir::Graph& g, const ir::Node& node) {
   return true;
 }
 
-// ---------------------------------------------------------------- higher-order ops
-
-const ir::GraphArg& graph_arg(const ir::Node& node, std::size_t index) {
-  const auto* g = index < node.inputs.size() ? node.inputs[index].arg.get_if<ir::GraphArg>() : nullptr;
-  if (!g || !g->graph) throw FormatError(node.describe() + ": argument " + std::to_string(index) + " is not a subgraph");
-  return *g;
-}
-
-// Operands after position `first`: each argument, a Tensor[] or SymInt[] spread into its elements.
-std::vector<ir::Argument> operands_from(const ir::Node& node, std::size_t first) {
-  std::vector<ir::Argument> out;
-  for (std::size_t i = first; i < node.inputs.size(); ++i) {
-    const ir::Argument& a = node.inputs[i].arg;
-    if (const auto* l = a.get_if<ir::TensorList>()) {
-      for (const auto& t : *l) out.emplace_back(t);
-    } else if (const auto* l = a.get_if<ir::SymIntList>()) {
-      for (const auto& v : *l) out.emplace_back(v);
-    } else if (const auto* l = a.get_if<ir::IntList>()) {
-      for (auto v : *l) out.emplace_back(v);
-    } else {
-      out.push_back(a);
-    }
-  }
-  return out;
-}
-
-// cond's predicate when it is known now: a literal (folded above) or a one-element constant tensor.
-std::optional<bool> predicate(const ir::Graph& g, const ir::Node& node) {
-  const ir::Argument& pred = node.inputs.at(0).arg;
-  if (auto v = literal(pred)) return v->truthy();
-  if (const auto* t = pred.get_if<ir::TensorRef>()) {
-    if (const Tensor* w = g.weight_for_value(t->name); w && w->numel() == 1) {
-      // Python's bool() of the element: non-zero (NaN included); -0.0 is false.
-      auto bytes = w->contiguous().to_bytes();
-      if (is_floating(w->dtype())) bytes.back() &= std::byte{0x7f};  // little-endian: the sign bit
-      return std::any_of(bytes.begin(), bytes.end(), [](std::byte b) { return b != std::byte{0}; });
-    }
-    throw UnsupportedError(node.describe() + ": its predicate '" + t->name +
-                           "' is computed from tensor data at run time; atenrt resolves cond when the network is "
-                           "built, so the predicate must be known then");
-  }
-  throw UnsupportedError(node.describe() + ": its predicate " + pred.to_string() +
-                         " depends on sizes known only at run time; atenrt resolves cond when the network is built");
-}
-
-// The nodes that replace a higher-order op, or an UnsupportedError naming it.
-std::vector<ir::Node> resolve_higher_order(ir::Graph& graph, NameSet& names, const ir::Node& node) {
-  const std::string& op = node.target.name;
-  if (op == "cond") {
-    if (node.inputs.size() < 3) throw FormatError(node.describe() + ": cond takes a predicate and two branches");
-    const bool taken = *predicate(graph, node);
-    return inline_subgraph(graph, names, node, graph_arg(node, taken ? 1 : 2), operands_from(node, 3));
-  }
-  // The wrappers: parameters, then the body, then its operands.
-  std::size_t body = 0;
-  while (body < node.inputs.size() && !node.inputs[body].arg.is<ir::GraphArg>()) ++body;
-  if (op == "wrap_with_set_grad_enabled") {
-    // Gradients do not change what inference computes.
-    return inline_subgraph(graph, names, node, graph_arg(node, body), operands_from(node, body + 1));
-  }
-  if (op == "wrap_with_autocast") {
-    // (device_type, dtype, enabled, cache_enabled, body, *operands): an enabled
-    // region would run its ops in another dtype, which the body does not record.
-    const auto enabled = body >= 3 ? ir::literal_bool(node.inputs[2].arg) : std::nullopt;
-    if (!enabled || *enabled) {
-      throw UnsupportedError(node.describe() + ": an enabled autocast region runs its ops in " +
-                             (body >= 2 ? node.inputs[1].arg.to_string() : std::string("another dtype")) +
-                             ", which its subgraph does not record; atenrt inlines only disabled regions "
-                             "(ep.run_decompositions() records the casts)");
-    }
-    return inline_subgraph(graph, names, node, graph_arg(node, body), operands_from(node, body + 1));
-  }
-  throw UnsupportedError(node.describe() + ": higher-order op '" + op +
-                         "' is not supported; atenrt inlines cond with a predicate known when the network is built, "
-                         "wrap_with_set_grad_enabled and disabled wrap_with_autocast");
-}
-
 int symbolic_values(ir::Graph& graph, const LoweringSettings&) {
   Known known;
   for (std::size_t k = 0; k < graph.inputs.size() && k < graph.signature.inputs.size(); ++k) {
@@ -309,12 +232,26 @@ int symbolic_values(ir::Graph& graph, const LoweringSettings&) {
   // nested higher-order ops and the body's own size arithmetic fold too.
   std::deque<ir::Node> pending(std::make_move_iterator(graph.nodes.begin()), std::make_move_iterator(graph.nodes.end()));
   graph.nodes.clear();
+  const HigherOrderWalk walk{
+      graph, names, kept,
+      [&](const ir::Argument& a) {
+        ir::Argument copy = a;
+        substitute(copy, known);
+        return literal(copy);
+      },
+      [&](const ir::Node& n) {
+        ir::Node copy = n;
+        for (auto& in : copy.inputs) substitute(in.arg, known);
+        if (const std::string out = symbolic_output(copy); !out.empty()) {
+          if (auto v = evaluate(graph, copy)) known.emplace(out, *v);
+        }
+      }};
   while (!pending.empty()) {
     ir::Node node = std::move(pending.front());
     pending.pop_front();
     for (auto& in : node.inputs) changes += substitute(in.arg, known) ? 1 : 0;
     if (node.target.ns == "higher_order") {
-      auto inlined = resolve_higher_order(graph, names, node);
+      auto inlined = resolve_higher_order(walk, node);
       for (auto it = inlined.rbegin(); it != inlined.rend(); ++it) pending.push_front(std::move(*it));
       ++changes;
       continue;
@@ -336,6 +273,7 @@ const PassRegistrar r("symbolic_values",
                       "computes size arithmetic known at compile time (sym_size, _operator.*, torch.sym_*, math.*) "
                       "into the arguments that read it; checks and removes _assert_scalar (kept on run-time values), _assert_tensor_metadata "
                       "and sym_constrain_range(_for_size); inlines cond's branch when its predicate is known, "
+                      "while_loop when its trip count is, auto_functionalized of aten in-place ops, "
                       "wrap_with_set_grad_enabled and disabled wrap_with_autocast",
                       5, symbolic_values);
 

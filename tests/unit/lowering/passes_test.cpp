@@ -465,12 +465,46 @@ TEST(HigherOrder, OtherOpsAndEnabledAutocastAreRefusedNamingThem) {
                                                 unary_body("body_fn", "aten.neg.default"), ir::TensorList{ir::TensorRef{"x"}},
                                                 ir::TensorList{}}));
   EXPECT_NE(e.find("node 'h' (higher_order.while_loop)"), std::string::npos) << e;
-  EXPECT_NE(e.find("higher-order op 'while_loop' is not supported"), std::string::npos) << e;
+  EXPECT_NE(e.find("at iteration 0 depends on values known only at run time"), std::string::npos) << e;
+  e = error(hop("h", "map_impl", {unary_body("body_fn", "aten.neg.default"), ir::TensorList{ir::TensorRef{"x"}}}));
+  EXPECT_NE(e.find("node 'h' (higher_order.map_impl)"), std::string::npos) << e;
+  EXPECT_NE(e.find("higher-order op 'map_impl' is not supported"), std::string::npos) << e;
   e = error(hop("h", "wrap_with_autocast", {std::string("cpu"), ir::ScalarTypeArg{DType::BFloat16, 13}, true, false,
                                             unary_body("body", "aten.relu.default"), R("x")}));
-  EXPECT_NE(e.find("enabled autocast region runs its ops in bfloat16"), std::string::npos) << e;
+  EXPECT_NE(e.find("enabled autocast region runs the ops on torch's autocast lists"), std::string::npos) << e;
+  EXPECT_NE(e.find("in bfloat16, casts its subgraph does not record"), std::string::npos) << e;
   e = error(hop("h", "wrap_with_set_grad_enabled", {false, unary_body("body", "aten.relu.default"), R("x"), R("x")}));
   EXPECT_NE(e.find("subgraph 'body': takes 1 inputs, the op passes 2"), std::string::npos) << e;
+}
+
+// auto_functionalized of an op whose functional twin returns the mutated values itself:
+// _native_batch_norm_legit (running_mean and running_var mutated) → _native_batch_norm_legit_functional,
+// which produces the node's five outputs under their own names.
+TEST(HigherOrder, AutoFunctionalizedTakesTheFunctionalTwinsOutputs) {
+  auto m = lowering_graph();
+  m.input("x", DType::Float32, {2, 3});
+  m.input("mean", DType::Float32, {3});
+  m.input("var", DType::Float32, {3});
+  ir::Node n = hop("af", "auto_functionalized", {ir::OperatorArg{"torch.ops.aten._native_batch_norm_legit.default"}});
+  for (auto& [name, a] : std::vector<std::pair<std::string, ir::Argument>>{
+           {"input", R("x")}, {"weight", ir::Argument()}, {"bias", ir::Argument()}, {"running_mean", R("mean")},
+           {"running_var", R("var")}, {"training", true}, {"momentum", 0.1}, {"eps", 1e-5}}) {
+    n.inputs.push_back(A(name.c_str(), a));
+  }
+  n.outputs.clear();
+  for (const char* o : {"out", "save_mean", "save_rstd", "new_mean", "new_var"}) {
+    n.outputs.push_back(R(o));
+    m.meta(o, DType::Float32, std::string(o) == "out" ? std::vector<std::int64_t>{2, 3} : std::vector<std::int64_t>{3});
+  }
+  m.g.nodes.push_back(std::move(n));
+  for (const char* o : {"new_mean", "new_var", "out"}) m.output(o);
+  auto r = run_only(m.g, {"symbolic_values"});
+  ASSERT_EQ(m.g.nodes.size(), 1u) << r.context();
+  EXPECT_EQ(m.g.nodes[0].target.str(), "aten._native_batch_norm_legit_functional.default") << r.context();
+  EXPECT_EQ(m.g.nodes[0].outputs.size(), 5u) << r.context();
+  EXPECT_EQ(m.g.nodes[0].outputs[3], R("new_mean")) << r.context();
+  EXPECT_EQ(*m.g.nodes[0].input("training"), ir::Argument(true)) << r.context();
+  EXPECT_NO_THROW(m.g.validate()) << r.context();
 }
 
 }  // namespace
