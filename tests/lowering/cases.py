@@ -47,6 +47,12 @@ CASES = [
     Case("dot", "aten.dot.default", [T(6), T(6)], {}, [MUL, SUM]),
     Case("baddbmm", "aten.baddbmm.default", [T(2, 3, 5), T(2, 3, 4), T(2, 4, 5)], dict(beta=0.5, alpha=1.5), ["aten.bmm.default", MUL, ADD]),
     Case("addbmm", "aten.addbmm.default", [T(3, 5), T(2, 3, 4), T(2, 4, 5)], {}, ["aten.bmm.default", SUM, ADD]),
+    # Integer tensors take beta/alpha as the kernels do, truncated (Scalar::to<int64_t>): 0.6 -> 0
+    # drops self, 0.2 -> 0 zeroes the product (OpInfo's addbmm int samples); -2.7 -> -2.
+    Case("addbmm_int64_fractions", "aten.addbmm.default", [T(3, 5, dtype=torch.int64), T(2, 3, 4, dtype=torch.int64),
+         T(2, 4, 5, dtype=torch.int64)], dict(beta=1.6, alpha=-2.7), ["aten.bmm.default", SUM, MUL, ADD]),
+    Case("addbmm_int64_below_one", "aten.addbmm.default", [T(3, 5, dtype=torch.int64), T(2, 3, 4, dtype=torch.int64),
+         T(2, 4, 5, dtype=torch.int64)], dict(beta=0.6, alpha=0.2), ["aten.bmm.default", MUL], ["aten.addbmm.default", ADD]),
     Case("diag_vec", "aten.diag.default", [T(4)], {}, [WHERE]),
     Case("diag_vec_up", "aten.diag.default", [T(3)], dict(diagonal=1), [WHERE, "aten.cat.default"]),
     Case("diag_vec_down", "aten.diag.default", [T(3)], dict(diagonal=-2), [WHERE]),
@@ -103,6 +109,9 @@ CASES = [
     Case("cosine_similarity", "aten.cosine_similarity.default", [T(4, 6), T(4, 6)], dict(dim=1), [DIV, SUM, CLAMP]),
     # misc
     Case("addcmul", "aten.addcmul.default", [T(3, 4), T(3, 4), T(4)], dict(value=0.5), [MUL, ADD]),
+    # value=-3.9 on int64 is -3 (the kernel's value.to<int64_t>()), OpInfo's addcmul int samples.
+    Case("addcmul_int64_fraction", "aten.addcmul.default", [T(3, 4, dtype=torch.int64), T(3, 4, dtype=torch.int64),
+         T(4, dtype=torch.int64)], dict(value=-3.9), [MUL, ADD]),
     Case("addcdiv", "aten.addcdiv.default", [T(3, 4), T(3, 4), T(3, 4, lo=0.5, hi=2)], dict(value=2.0), [DIV, MUL, ADD]),
     Case("rsub_scalar", "aten.rsub.Scalar", [T(3, 4), 2.5], dict(alpha=2), [MUL, ADD]),
     Case("rsub_scalar_int", "aten.rsub.Scalar", [T(3, 4, dtype=torch.int64), 7], {}, ["aten.neg.default", ADD]),

@@ -1,6 +1,7 @@
 // Pieces shared by the decomposition families.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -18,13 +19,37 @@ inline std::string scaled(GraphBuilder& b, const std::string& v, double s) {
   return s == 1.0 ? v : b.mul(ir::TensorRef{v}, num(s));
 }
 
-// beta * self + alpha * product, the tail of addmm/addmv/baddbmm/addbmm.
-// beta == 0 ignores self entirely (PyTorch does not propagate its NaNs).
+// A number operand that keeps integer tensors integer (torch writes 2, not 2.0).
+inline ir::Argument number_for(GraphBuilder& b, const std::string& like, double v) {
+  if (!is_floating(b.dtype(like)) && v == std::floor(v) && std::fabs(v) < 0x1p63) {
+    return ir::Argument(static_cast<std::int64_t>(v));
+  }
+  return num(v);
+}
+
+// A Python number as PyTorch's kernels take it for a tensor of dtype `dt` (Scalar::to<scalar_t>):
+// an integer tensor truncates it, so addbmm(beta=0.6, alpha=0.2) on int64 is 0 * self + 0 * sum.
+// A number an int64 cannot hold makes PyTorch raise; the decomposition declines it.
+inline double kernel_scalar(DType dt, double v) {
+  if (is_floating(dt)) return v;
+  if (!(std::fabs(v) < 0x1p63)) throw Decline{"a scalar an integer tensor cannot hold"};
+  return std::trunc(v);
+}
+
+// beta * self + alpha * product, the tail of addmm/addmv/baddbmm/addbmm, with beta and alpha as
+// the kernels take them (kernel_scalar). beta == 0 ignores self entirely (PyTorch does not
+// propagate its NaNs).
 inline std::string beta_alpha(GraphBuilder& b, const std::string& self, const std::string& product, double beta,
                               double alpha) {
-  const std::string p = scaled(b, product, alpha);
+  const DType dt = b.dtype(product);
+  beta = kernel_scalar(dt, beta);
+  alpha = kernel_scalar(dt, alpha);
+  auto times = [&b](const std::string& v, double s) {
+    return s == 1.0 ? v : b.mul(ir::TensorRef{v}, number_for(b, v, s));
+  };
+  const std::string p = times(product, alpha);
   if (beta == 0.0) return p;
-  return b.add(ir::TensorRef{scaled(b, self, beta)}, ir::TensorRef{p});
+  return b.add(ir::TensorRef{times(self, beta)}, ir::TensorRef{p});
 }
 
 inline ir::Argument tv(const std::string& v) { return ir::TensorRef{v}; }

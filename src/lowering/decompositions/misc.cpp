@@ -8,12 +8,6 @@
 namespace atenrt::lowering::decomp {
 namespace {
 
-// A number operand that keeps integer tensors integer (torch writes 2, not 2.0).
-ir::Argument number_for(GraphBuilder& b, const std::string& like, double v) {
-  if (!is_floating(b.dtype(like)) && v == std::floor(v) && std::fabs(v) < 0x1p63) return ir::Argument(static_cast<std::int64_t>(v));
-  return num(v);
-}
-
 std::string scaled_keep_type(GraphBuilder& b, const std::string& v, double s) {
   return s == 1.0 ? v : b.mul(tv(v), number_for(b, v, s));
 }
@@ -50,7 +44,9 @@ const DecompositionGroup registered{"misc", {
   {"aten.addcmul.default", [](GraphBuilder& b, const ir::Node& n) {
     const auto self = tensor_arg(n, "self");
     const auto prod = b.mul(tv(tensor_arg(n, "tensor1")), tv(tensor_arg(n, "tensor2")));
-    return Values{b.add(tv(self), tv(scaled_keep_type(b, prod, scalar_arg(n, "value"))))};
+    const DType common = is_floating(b.dtype(self)) ? b.dtype(self) : b.dtype(prod);
+    const double value = kernel_scalar(common, scalar_arg(n, "value"));
+    return Values{b.add(tv(self), tv(scaled_keep_type(b, prod, value)))};
   }},
   {"aten.addcdiv.default", [](GraphBuilder& b, const ir::Node& n) {
     const auto self = tensor_arg(n, "self");
