@@ -146,8 +146,8 @@ NetworkTensor* Scope::add_resize(std::string_view suffix, NT* x, network::Resize
   return net().add_resize(layer_name(suffix), x, std::move(p));
 }
 network::Layer* Scope::add_topk(std::string_view suffix, NT* x, std::int64_t k, std::int64_t axis,
-                                bool largest) const {
-  return net().add_topk(layer_name(suffix), x, k, axis, largest);
+                                bool largest, network::TopKTies ties) const {
+  return net().add_topk(layer_name(suffix), x, k, axis, largest, ties);
 }
 NetworkTensor* Scope::add_cumulative(std::string_view suffix, NT* x, network::CumulativeOp op, std::int64_t axis,
                                      bool exclusive, bool reverse) const {

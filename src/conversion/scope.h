@@ -98,7 +98,8 @@ class Scope {
   NT* add_cast(std::string_view suffix, NT* x, DType to) const;
   NT* add_padding(std::string_view suffix, NT* x, network::PaddingParams p) const;
   NT* add_resize(std::string_view suffix, NT* x, network::ResizeParams p) const;
-  network::Layer* add_topk(std::string_view suffix, NT* x, std::int64_t k, std::int64_t axis, bool largest) const;
+  network::Layer* add_topk(std::string_view suffix, NT* x, std::int64_t k, std::int64_t axis, bool largest,
+                           network::TopKTies ties = network::TopKTies::IndexOrder) const;
   NT* add_cumulative(std::string_view suffix, NT* x, network::CumulativeOp op, std::int64_t axis,
                      bool exclusive = false, bool reverse = false) const;
   NT* add_shape(std::string_view suffix, NT* x) const;

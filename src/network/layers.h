@@ -394,12 +394,23 @@ struct ResizeParams {
 
 // ---------------------------------------------------------------- topk / sort
 // Outputs (values, int64 indices) along `axis`, k of them, sorted
-// (descending when largest). k = dim size gives sort. Ties keep the lower
-// index first (stable).
+// (descending when largest; NaN ranks above every number). k = dim size gives
+// sort. Which of equal values comes first is `ties`:
+//   IndexOrder  the lower index first (stable sort, median, kthvalue);
+//   TorchTopK   torch.topk's CPU order: (value, index) pairs compared by value
+//               alone, std::partial_sort when 64k <= n, else std::nth_element
+//               at k-1 and std::sort of the first k-1 (TopKImpl.h);
+//   TorchSort   torch.sort(stable=False)'s CPU order: std::sort of the pairs;
+//   TorchTopKUnsorted  torch.topk(sorted=False): TorchTopK without the std::sort
+//               (the k found, in the order std::nth_element leaves them).
+// The same libstdc++ algorithms on the same input give torch's permutation.
+enum class TopKTies : std::uint8_t { IndexOrder, TorchTopK, TorchSort, TorchTopKUnsorted };
+inline constexpr int kTopKTiesCount = 4;
 struct TopKParams {
   std::int64_t k = 1;
   std::int64_t axis = -1;
   bool largest = true;
+  TopKTies ties = TopKTies::IndexOrder;
 };
 
 // ---------------------------------------------------------------- cumulative

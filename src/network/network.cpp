@@ -330,8 +330,8 @@ NetworkTensor* Network::add_resize(const std::string& name, NetworkTensor* x, Re
   return add_layer(name, {x}, std::move(params))->output();
 }
 Layer* Network::add_topk(const std::string& name, NetworkTensor* x, std::int64_t k,
-                         std::int64_t axis, bool largest) {
-  return add_layer(name, {x}, TopKParams{k, axis, largest});
+                         std::int64_t axis, bool largest, TopKTies ties) {
+  return add_layer(name, {x}, TopKParams{k, axis, largest, ties});
 }
 NetworkTensor* Network::add_cumulative(const std::string& name, NetworkTensor* x, CumulativeOp op,
                                        std::int64_t axis, bool exclusive, bool reverse) {

@@ -148,7 +148,7 @@ class Network {
   NetworkTensor* add_resize(const std::string& name, NetworkTensor* x, ResizeParams params);
   // Returns the layer: output(0) values, output(1) int64 indices.
   Layer* add_topk(const std::string& name, NetworkTensor* x, std::int64_t k, std::int64_t axis,
-                  bool largest);
+                  bool largest, TopKTies ties = TopKTies::IndexOrder);
   NetworkTensor* add_cumulative(const std::string& name, NetworkTensor* x, CumulativeOp op,
                                 std::int64_t axis, bool exclusive = false, bool reverse = false);
   NetworkTensor* add_shape(const std::string& name, NetworkTensor* x);

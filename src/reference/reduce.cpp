@@ -7,6 +7,7 @@
 
 #include "reference/kernels.h"
 #include "reference/scalar_math.h"
+#include "reference/topk_order.h"
 
 namespace atenrt::reference::detail {
 
@@ -160,22 +161,13 @@ Outs kernel(const KernelContext& ctx, const TopKParams& p) {
   const std::int64_t k = p.k;
   std::vector<std::int64_t> indices(static_cast<std::size_t>(outer * k * inner));
   auto select = [&](const auto& x) {
-    std::vector<std::int64_t> order(static_cast<std::size_t>(len));
+    using V = std::decay_t<decltype(x[0])>;
+    std::vector<std::pair<V, std::int64_t>> pairs(static_cast<std::size_t>(len));
     for (std::int64_t o = 0; o < outer; ++o)
       for (std::int64_t i = 0; i < inner; ++i) {
-        std::iota(order.begin(), order.end(), 0);
-        auto at = [&](std::int64_t j) { return x[(o * len + j) * inner + i]; };
-        // NaN sorts as the largest value (torch); ties keep index order.
-        std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
-          const auto va = at(a), vb = at(b);
-          if (p.largest) return beats(va, vb, true);
-          if constexpr (std::is_floating_point_v<std::decay_t<decltype(va)>>) {
-            if (std::isnan(va)) return false;
-            if (std::isnan(vb)) return true;
-          }
-          return va < vb;
-        });
-        for (std::int64_t j = 0; j < k; ++j) indices[(o * k + j) * inner + i] = order[j];
+        for (std::int64_t j = 0; j < len; ++j) pairs[static_cast<std::size_t>(j)] = {x[(o * len + j) * inner + i], j};
+        order_topk(pairs.data(), len, k, p.largest, p.ties);
+        for (std::int64_t j = 0; j < k; ++j) indices[(o * k + j) * inner + i] = pairs[static_cast<std::size_t>(j)].second;
       }
   };
   // Values are copied raw from the input so every dtype passes unchanged.

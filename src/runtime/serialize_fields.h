@@ -198,7 +198,16 @@ template <typename A> void fields(A& a, PaddingParams& p) { a.e(p.mode, 4, "padd
 template <typename A> void fields(A& a, ResizeParams& p) {
   a.e(p.mode, 4, "resize mode"); a(p.output_size); a(p.scales); a(p.align_corners);
 }
-template <typename A> void fields(A& a, TopKParams& p) { a(p.k); a(p.axis); a(p.largest); }
+// One byte for the order: largest + 2 * ties. Format 2.0 wrote the `largest` bool there, so its
+// files read as IndexOrder; a reader from before tie orders refuses a new order as a bad boolean.
+template <typename A> void fields(A& a, TopKParams& p) {
+  a(p.k);
+  a(p.axis);
+  auto order = static_cast<std::uint8_t>((p.largest ? 1 : 0) + 2 * static_cast<int>(p.ties));
+  a.e(order, 2 * kTopKTiesCount, "topk order");
+  p.largest = order % 2 == 1;
+  p.ties = static_cast<TopKTies>(order / 2);
+}
 template <typename A> void fields(A& a, CumulativeParams& p) {
   a.e(p.op, 2, "cumulative op"); a(p.axis); a(p.exclusive); a(p.reverse);
 }

@@ -533,6 +533,35 @@ case("native_batch_norm_inference_stats_refused", "normalization",
      T(2, 3, 4), T(3), T(3, positive=True), refused="saved mean/invstd are read in inference")
 case("native_batch_norm_train_stats", "normalization",
      lambda x, w, b: list(aten.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)), T(4, 3, 5), T(3), T(3))
+# bfloat16 inputs: the statistics in float32, as the graph declares them, and the result computed in
+# float32 and rounded once to bfloat16. torch 1.13's eager kernels return the statistics rounded to
+# bfloat16 and round the result after each vector step (x*rstd, + shift, * gamma, + beta), hence a
+# tolerance of 2 bfloat16 steps at |y| ~ 1. Each was refused before ("converter produced
+# bfloat16[...] but the graph says float32[...]").
+_BF16_TOL = dict(rtol=1.6e-2, atol=1.6e-2)
+# float32 statistics vs torch's, which come rounded to bfloat16 and a few bfloat16 steps off the
+# float32 mean; their inputs are shifted to mean ~3, std ~0.5 so that both statistics are ~1 or more
+# (the results are checked on unshifted inputs: torch's bfloat16 rounding of the mean grows with
+# |mean| / std there).
+_BF16_STATS_TOL = dict(rtol=1.6e-2, atol=1e-2)
+_LN_W, _GN_W = T(values=[2.0, -3.0, 1.5, 2.5, -1.0]), T(values=[2.0, -3.0, 1.5, 2.5])
+
+
+def _bf16_norm(fn, outputs, shift=False):
+    return lambda x, w, b: [t.float() for t in fn((x * 0.5 + 3 if shift else x).bfloat16(), w.bfloat16(),
+                                                  b.bfloat16())][outputs]
+
+
+_LN = lambda x, w, b: aten.native_layer_norm(x, [5], w, b, 1e-5)  # noqa: E731
+_GN = lambda x, w, b: aten.native_group_norm(x, w, b, 2, 4, 6, 2, 1e-5)  # noqa: E731
+_BN = lambda x, w, b: aten.native_batch_norm(x, w[:3], b[:3], None, None, True, 0.1, 1e-5)  # noqa: E731
+for _name, _fn, _x, _w, _b in [("native_layer_norm", _LN, T(3, 4, 5), _LN_W, T(5)),
+                               ("native_group_norm", _GN, T(2, 4, 3, 2), _GN_W, T(4)),
+                               ("native_batch_norm_train", _BN, T(4, 3, 5), _GN_W, T(4))]:
+    case(f"{_name}_bf16", "normalization", _bf16_norm(_fn, slice(0, 1)), _x, _w, _b, **_BF16_TOL)
+    case(f"{_name}_bf16_stats", "normalization", _bf16_norm(_fn, slice(1, 3), shift=True), _x, _w, _b, **_BF16_STATS_TOL)
+case("layer_norm_bf16", "normalization", lambda x, w, b: F.layer_norm(x.bfloat16(), [5], w.bfloat16(), b.bfloat16()).float(),
+     T(3, 4, 5), _LN_W, T(5), **_BF16_TOL)
 
 # ------------------------------------------------------------------ conv
 case("conv2d", "conv", nn.Conv2d(3, 4, 3), T(1, 3, 8, 8))
@@ -794,6 +823,22 @@ case("topk", "other", lambda x: torch.topk(x, 2, 1), T(3, 5))
 case("topk_smallest", "other", lambda x: torch.topk(x, 3, 0, largest=False), T(5, 3))
 case("sort", "other", lambda x: torch.sort(x, -1), T(3, 5))
 case("sort_desc", "other", lambda x: torch.sort(x, 0, descending=True), T(4, 3))
+# Equal values in torch's CPU order (network::TopKTies): topk's nth_element + sort (64k > n) and
+# partial_sort (64k <= n) paths, sorted=False, sort's std::sort (n > 16: introsort, not stable) and
+# sort(stable=True); OpInfo's integer topk/sort/argsort samples.
+def _row_offsets(x):  # rows of different ranges, so that the values of ties differ between rows
+    return x + 10 * torch.arange(x.shape[0]).reshape(-1, 1).to(x.dtype)
+
+
+case("topk_ties_int", "other", lambda x: torch.topk(_row_offsets(x), 3, 1), T(6, 40, dtype=I64, lo=0, hi=3))
+case("topk_ties_partial_sort", "other", lambda x: torch.topk(_row_offsets(x), 2, 1, largest=False),
+     T(4, 200, dtype=I64, lo=0, hi=4))
+case("topk_ties_unsorted", "other", lambda x: torch.topk(x, 5, 0, sorted=False), T(30, 4, dtype=I32, lo=0, hi=3))
+case("topk_ties_float", "other", lambda x: torch.topk(x, 7, 1), T(3, 50, steps=True))
+case("sort_ties_int", "other", lambda x: torch.sort(x, 1), T(3, 100, dtype=I64, lo=0, hi=5))
+case("sort_ties_desc_float", "other", lambda x: torch.sort(x, 0, descending=True), T(60, 2, steps=True))
+case("sort_ties_stable", "other", lambda x: torch.sort(x, dim=1, stable=True, descending=True), T(3, 100, dtype=I64, lo=0, hi=5))
+case("argsort_ties_bool", "other", lambda x: torch.argsort(x.to(torch.uint8), 1), T(2, 64, dtype=BOOL))
 case("upsample_nearest2d", "other", nn.Upsample(scale_factor=2, mode="nearest"), T(1, 2, 3, 4))
 case("upsample_nearest2d_size", "other", nn.Upsample(size=(5, 7), mode="nearest"), T(1, 2, 3, 4))
 case("upsample_bilinear2d", "other", nn.Upsample(scale_factor=2, mode="bilinear"), T(1, 2, 3, 4))

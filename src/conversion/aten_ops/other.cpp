@@ -234,14 +234,20 @@ Capability static_sort_dim(const NodeView& node, const ConversionSettings&) {
   return Capability::yes();
 }
 ATENRT_CONVERTER(kFamily, "aten.topk.default", .validator = static_sort_dim, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
-  auto [v, i] = ot::topk(s, args.tensor("self"), args.i("k"), args.i("dim"), args.b("largest"));
+  // Equal values come out in torch's CPU order (network::TopKTies), sorted or not.
+  const auto ties = args.b("sorted") ? network::TopKTies::TorchTopK : network::TopKTies::TorchTopKUnsorted;
+  auto [v, i] = ot::topk(s, args.tensor("self"), args.i("k"), args.i("dim"), args.b("largest"), ties);
   return {v, i};
 }
 Outputs sort(const Scope& s, const NodeArgs& args) {
   auto* x = args.tensor("self");
   const auto dim = args.i("dim");
   const auto k = x->rank() == 0 ? 1 : x->dims[static_cast<std::size_t>(impl::normalize_dim(dim, x->rank()))];
-  auto [v, i] = ot::topk(s, x, k, dim, args.b("descending"));
+  // sort.stable(stable=True) keeps equal values in index order; sort.default and stable=False
+  // (None) take torch's std::sort order (network::TopKTies).
+  const bool stable = args.has("stable") && args.opt_b("stable").value_or(false);
+  auto [v, i] = ot::topk(s, x, k, dim, args.b("descending"),
+                         stable ? network::TopKTies::IndexOrder : network::TopKTies::TorchSort);
   return {v, i};
 }
 ATENRT_CONVERTER(kFamily, keys("aten.sort.default", "aten.sort.stable"), .validator = static_sort_dim, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return sort(s, args); }

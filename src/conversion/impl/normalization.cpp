@@ -49,6 +49,15 @@ std::int64_t channels(const NetworkTensor* x) {
   return x->dims[1];
 }
 
+// The dtype PyTorch's CPU norm kernels compute in: float32 for bfloat16/float16 inputs (their
+// statistics, and the result before its one rounding to the input's dtype) and for integers.
+DType compute_dtype(DType input) {
+  return input == DType::Float32 || input == DType::Float64 ? input : DType::Float32;
+}
+
+// The result's dtype: the input's, float32 for integer inputs.
+DType result_dtype(DType input) { return is_floating(input) ? input : DType::Float32; }
+
 // [C] → [1, C, 1, ...] to broadcast over x.
 NetworkTensor* per_channel(const Scope& s, NetworkTensor* t, int rank) {
   Dims d(static_cast<std::size_t>(rank), 1);
@@ -60,7 +69,8 @@ NetworkTensor* per_channel(const Scope& s, NetworkTensor* t, int rank) {
 BatchNormResult batch_norm(const Scope& s, NetworkTensor* x,
                            NetworkTensor* weight, NetworkTensor* bias, NetworkTensor* running_mean,
                            NetworkTensor* running_var, bool use_batch_stats, double eps) {
-  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  const DType out_dt = result_dtype(x->dtype);
+  x = cast(s, x, compute_dtype(x->dtype));
   const DType dt = x->dtype;
   const std::int64_t c = channels(x);
   auto* w = param_or(s, weight, {c}, 1.0, dt, "ones");
@@ -70,8 +80,9 @@ BatchNormResult batch_norm(const Scope& s, NetworkTensor* x,
     NormalizationParams p;
     p.op = NormalizationOp::Batch;
     p.epsilon = eps;
-    return {s.add_normalization("", x, w, b, p, cast(s, running_mean, dt), cast(s, running_var, dt)),
-            nullptr, nullptr};
+    auto* y = s.add_normalization(out_dt == dt ? "" : "f32", x, w, b, p, cast(s, running_mean, dt),
+                                  cast(s, running_var, dt));
+    return {cast(s, y, out_dt), nullptr, nullptr};
   }
   // Batch statistics over every dim but the channel dim (biased variance).
   Dims axes{0};
@@ -83,8 +94,8 @@ BatchNormResult batch_norm(const Scope& s, NetworkTensor* x,
   auto* invstd = s.add_unary("rsqrt", ew_scalar(s, var, eps, ElementwiseOp::Add), network::UnaryOp::Rsqrt);
   auto* normed = ew(s, centered, invstd, ElementwiseOp::Mul);
   auto* scaled = ew(s, normed, per_channel(s, w, x->rank()), ElementwiseOp::Mul);
-  auto* out = s.add_elementwise("", scaled, per_channel(s, b, x->rank()), ElementwiseOp::Add);
-  return {out, reshape(s, mean, {c}), reshape(s, invstd, {c}), reshape(s, var, {c})};
+  auto* out = s.add_elementwise(out_dt == dt ? "" : "f32", scaled, per_channel(s, b, x->rank()), ElementwiseOp::Add);
+  return {cast(s, out, out_dt), reshape(s, mean, {c}), reshape(s, invstd, {c}), reshape(s, var, {c})};
 }
 
 RunningStats updated_running_stats(const Scope& s, NetworkTensor* x, const BatchNormResult& batch,
@@ -108,7 +119,8 @@ RunningStats updated_running_stats(const Scope& s, NetworkTensor* x, const Batch
 NetworkTensor* layer_norm(const Scope& s, NetworkTensor* x,
                           const std::vector<std::int64_t>& normalized_shape, NetworkTensor* weight,
                           NetworkTensor* bias, double eps) {
-  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  const DType out_dt = result_dtype(x->dtype);
+  x = cast(s, x, compute_dtype(x->dtype));
   if (auto why = layer_norm_shape_problem(normalized_shape, x->dims)) check(false, *why);
   const auto k = static_cast<std::int64_t>(normalized_shape.size());
   const std::int64_t axis = x->rank() - k;
@@ -119,12 +131,13 @@ NetworkTensor* layer_norm(const Scope& s, NetworkTensor* x,
   p.op = NormalizationOp::Layer;
   p.epsilon = eps;
   p.axis = axis;
-  return s.add_normalization("", x, w, b, p);
+  return cast(s, s.add_normalization(out_dt == x->dtype ? "" : "f32", x, w, b, p), out_dt);
 }
 
 NetworkTensor* group_norm(const Scope& s, NetworkTensor* x,
                           std::int64_t groups, NetworkTensor* weight, NetworkTensor* bias, double eps) {
-  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  const DType out_dt = result_dtype(x->dtype);
+  x = cast(s, x, compute_dtype(x->dtype));
   const std::int64_t c = channels(x);
   if (auto why = group_norm_problem(c, groups)) check(false, *why);
   auto* w = param_or(s, weight, {c}, 1.0, x->dtype, "ones");
@@ -133,7 +146,7 @@ NetworkTensor* group_norm(const Scope& s, NetworkTensor* x,
   p.op = NormalizationOp::Group;
   p.epsilon = eps;
   p.num_groups = groups;
-  return s.add_normalization("", x, w, b, p);
+  return cast(s, s.add_normalization(out_dt == x->dtype ? "" : "f32", x, w, b, p), out_dt);
 }
 
 namespace {
@@ -155,7 +168,8 @@ Moments moments(const Scope& s, NetworkTensor* x, const Dims& axes, double eps) 
 NormWithStats layer_norm_with_stats(const Scope& s, NetworkTensor* x,
                                     const std::vector<std::int64_t>& normalized_shape, NetworkTensor* weight,
                                     NetworkTensor* bias, double eps) {
-  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  const DType out_dt = result_dtype(x->dtype);
+  x = cast(s, x, compute_dtype(x->dtype));
   if (auto why = layer_norm_shape_problem(normalized_shape, x->dims)) check(false, *why);
   const auto k = static_cast<std::int64_t>(normalized_shape.size());
   Dims axes;
@@ -163,17 +177,21 @@ NormWithStats layer_norm_with_stats(const Scope& s, NetworkTensor* x,
   const Moments m = moments(s, x, axes, eps);
   // The result from the layer, whose kernels compute it in PyTorch's arithmetic (a row that barely
   // varies gives torch's rounding); the layer takes eps >= 0 only.
-  if (eps >= 0) return {identity(s, layer_norm(s, x, normalized_shape, weight, bias, eps)), m.mean, m.rstd};
+  if (eps >= 0) {
+    return {identity(s, cast(s, layer_norm(s.child("f32"), x, normalized_shape, weight, bias, eps), out_dt)), m.mean,
+            m.rstd};
+  }
   NetworkTensor* y = ew(s, m.centered, m.rstd, ElementwiseOp::Mul);
   // weight/bias have the normalized shape: they broadcast over the leading dims as they are.
   if (weight) y = ew(s, y, cast(s, weight, x->dtype), ElementwiseOp::Mul);
   if (bias) y = ew(s, y, cast(s, bias, x->dtype), ElementwiseOp::Add);
-  return {identity(s, y), m.mean, m.rstd};
+  return {identity(s, cast(s, y, out_dt)), m.mean, m.rstd};
 }
 
 NormWithStats group_norm_with_stats(const Scope& s, NetworkTensor* x, std::int64_t groups,
                                     NetworkTensor* weight, NetworkTensor* bias, double eps) {
-  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  const DType out_dt = result_dtype(x->dtype);
+  x = cast(s, x, compute_dtype(x->dtype));
   const std::int64_t c = channels(x);
   const Dims& dims = static_dims(x, "group_norm with statistics");
   if (auto why = group_norm_problem(c, groups)) check(false, *why);
@@ -183,7 +201,7 @@ NormWithStats group_norm_with_stats(const Scope& s, NetworkTensor* x, std::int64
   NetworkTensor* y = reshape(s, ew(s, m.centered, m.rstd, ElementwiseOp::Mul), dims);
   if (weight) y = ew(s, y, per_channel(s, cast(s, weight, x->dtype), x->rank()), ElementwiseOp::Mul);
   if (bias) y = ew(s, y, per_channel(s, cast(s, bias, x->dtype), x->rank()), ElementwiseOp::Add);
-  return {identity(s, y), reshape(s, m.mean, {n, groups}), reshape(s, m.rstd, {n, groups})};
+  return {identity(s, cast(s, y, out_dt)), reshape(s, m.mean, {n, groups}), reshape(s, m.rstd, {n, groups})};
 }
 
 WeightNorm weight_norm(const Scope& s, NetworkTensor* v, NetworkTensor* g, std::int64_t dim) {
@@ -206,14 +224,15 @@ WeightNorm weight_norm(const Scope& s, NetworkTensor* v, NetworkTensor* g, std::
 
 NetworkTensor* instance_norm(const Scope& s, NetworkTensor* x,
                              NetworkTensor* weight, NetworkTensor* bias, double eps) {
-  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  const DType out_dt = result_dtype(x->dtype);
+  x = cast(s, x, compute_dtype(x->dtype));
   const std::int64_t c = channels(x);
   auto* w = param_or(s, weight, {c}, 1.0, x->dtype, "ones");
   auto* b = param_or(s, bias, {c}, 0.0, x->dtype, "zeros");
   NormalizationParams p;
   p.op = NormalizationOp::Instance;
   p.epsilon = eps;
-  return s.add_normalization("", x, w, b, p);
+  return cast(s, s.add_normalization(out_dt == x->dtype ? "" : "f32", x, w, b, p), out_dt);
 }
 
 }  // namespace atenrt::conversion::impl::normalization

@@ -51,11 +51,12 @@ NetworkTensor* upsample(const Scope& s, NetworkTensor* x, network::ResizeMode mo
 }
 
 std::pair<NetworkTensor*, NetworkTensor*> topk(const Scope& s,
-                                               NetworkTensor* x, std::int64_t k, std::int64_t dim, bool largest) {
+                                               NetworkTensor* x, std::int64_t k, std::int64_t dim, bool largest,
+                                               network::TopKTies ties) {
   NetworkTensor* in = x;
   if (x->rank() == 0) in = reshape(s, x, {1});
   const auto d = normalize_dim(dim, in->rank());
-  auto* layer = s.add_topk("", in, k, d, largest);
+  auto* layer = s.add_topk("", in, k, d, largest, ties);
   NetworkTensor* values = layer->output(0);
   NetworkTensor* indices = layer->output(1);
   if (x->rank() == 0) {

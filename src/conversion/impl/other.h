@@ -25,7 +25,8 @@ NetworkTensor* upsample(const Scope& s, NetworkTensor* x, network::ResizeMode mo
                         std::optional<std::vector<double>> scales, bool align_corners);
 // (values, int64 indices).
 std::pair<NetworkTensor*, NetworkTensor*> topk(const Scope& s,
-                                               NetworkTensor* x, std::int64_t k, std::int64_t dim, bool largest);
+                                               NetworkTensor* x, std::int64_t k, std::int64_t dim, bool largest,
+                                               network::TopKTies ties);
 NetworkTensor* cross(const Scope& s, NetworkTensor* a, NetworkTensor* b, std::int64_t dim);
 // ||x1[..., i, :] - x2[..., j, :]||_p
 NetworkTensor* cdist(const Scope& s, NetworkTensor* x1, NetworkTensor* x2, double p);

@@ -2,7 +2,7 @@
 // for: group/instance normalization, layer norm of one-element rows, resize (taps precomputed at build),
 // cumulative sum/product and top-k. Same formulas and accumulation order as
 // the reference (double accumulators, reference/resize_taps.h), and nothing
-// allocated in run: top-k's index buffer is context scratch.
+// allocated in run: top-k's (value, index) pairs are context scratch.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -12,6 +12,7 @@
 #include "reference/common.h"
 #include "reference/resize_taps.h"
 #include "reference/scalar_math.h"
+#include "reference/topk_order.h"
 
 namespace atenrt::runtime::cpu::own {
 namespace {
@@ -165,8 +166,8 @@ std::unique_ptr<Kernel> cumulative(const KernelRequest& r) {
   });
 }
 
-// Top-k along an axis: torch order (NaN largest, ties by index), values
-// copied raw, indices int64. The candidate indices live in scratch.
+// Top-k along an axis: torch's order (reference/topk_order.h), values copied raw, indices int64.
+// The (value, index) pairs of a slice live in scratch.
 std::unique_ptr<Kernel> topk(const KernelRequest& r) {
   const auto& p = std::get<network::TopKParams>(r.step->params);
   const DType in = r.inputs[0].tensor->dtype;
@@ -174,35 +175,31 @@ std::unique_ptr<Kernel> topk(const KernelRequest& r) {
   const auto ax = reference::detail::split_at(r.inputs[0].tensor->dims, p.axis);
   const std::int64_t k = p.k;
   if (k < 0 || k > ax.len) return nullptr;
-  const bool largest = p.largest, floating = is_floating(in);
+  const bool floating = is_floating(in);
   const std::size_t elem = element_size(in);
-  const std::size_t scratch = static_cast<std::size_t>(ax.len) * sizeof(std::int64_t);
+  static_assert(sizeof(std::pair<double, std::int64_t>) == sizeof(std::pair<std::int64_t, std::int64_t>));
+  const std::size_t scratch = static_cast<std::size_t>(ax.len) * sizeof(std::pair<double, std::int64_t>);
   return fn_kernel([=](const KernelArgs& a) {
-    auto* order = static_cast<std::int64_t*>(a.scratch);
     const auto* src = static_cast<const std::byte*>(a.inputs[0]);
     auto* values = static_cast<std::byte*>(a.outputs[0]);
     auto* indices = static_cast<std::int64_t*>(a.outputs[1]);
+    auto slice = [&](auto* pairs, std::int64_t o, std::int64_t i, auto load) {
+      auto at = [&](std::int64_t j) { return (o * ax.len + j) * ax.inner + i; };
+      for (std::int64_t j = 0; j < ax.len; ++j) pairs[j] = {load(in, src, at(j)), j};
+      reference::order_topk(pairs, ax.len, k, p.largest, p.ties);
+      for (std::int64_t j = 0; j < k; ++j) {
+        const std::int64_t dst = (o * k + j) * ax.inner + i;
+        std::memcpy(values + dst * static_cast<std::int64_t>(elem),
+                    src + at(pairs[j].second) * static_cast<std::int64_t>(elem), elem);
+        indices[dst] = pairs[j].second;
+      }
+    };
     for (std::int64_t o = 0; o < ax.outer; ++o)
       for (std::int64_t i = 0; i < ax.inner; ++i) {
-        auto at = [&](std::int64_t j) { return (o * ax.len + j) * ax.inner + i; };
-        // a before b: a's value ranks first, or the same rank and a smaller index.
-        auto first = [&](std::int64_t x, std::int64_t y) {
-          if (floating) {
-            const double vx = load_f(in, src, at(x)), vy = load_f(in, src, at(y));
-            const bool nx = std::isnan(vx), ny = std::isnan(vy);
-            if (nx || ny) return nx != ny ? (largest ? nx : ny) : x < y;
-            return vx != vy ? (largest ? vx > vy : vx < vy) : x < y;
-          }
-          const std::int64_t vx = load_i(in, src, at(x)), vy = load_i(in, src, at(y));
-          return vx != vy ? (largest ? vx > vy : vx < vy) : x < y;
-        };
-        for (std::int64_t j = 0; j < ax.len; ++j) order[j] = j;
-        std::partial_sort(order, order + k, order + ax.len, first);
-        for (std::int64_t j = 0; j < k; ++j) {
-          const std::int64_t dst = (o * k + j) * ax.inner + i;
-          std::memcpy(values + dst * static_cast<std::int64_t>(elem), src + at(order[j]) * static_cast<std::int64_t>(elem),
-                      elem);
-          indices[dst] = order[j];
+        if (floating) {
+          slice(static_cast<std::pair<double, std::int64_t>*>(a.scratch), o, i, load_f);
+        } else {
+          slice(static_cast<std::pair<std::int64_t, std::int64_t>*>(a.scratch), o, i, load_i);
         }
       }
   }, scratch);
