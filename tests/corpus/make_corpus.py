@@ -469,6 +469,47 @@ def training_batch_norm_entries():
     return entries
 
 
+def run_time_checks_program():
+    """Run-time checks (Check layers, layer kind 27) as torch 2.12-2.14 write their sources (schema 8.20,
+    hand-written): x [s0, 3], s0 in [2, 64] (hint 4); `_assert_async.msg(sum(x) > -1)` on the data, then
+    y = x * math.sqrt(5 - s0), whose operand Python refuses when negative. The engine-file fuzz seed
+    tests/fuzz/engine_corpus/run_time_checks.atrt is this archive compiled:
+      build/atenrt compile tests/corpus/valid/run_time_checks.pt2 -o tests/fuzz/engine_corpus/run_time_checks.atrt"""
+    s0 = "Symbol('s0', integer=True, positive=True)"
+    n = {"as_expr": {"expr_str": s0, "hint": {"as_int": 4}}}
+    x_meta = {"dtype": F32, "sizes": [n, sym(3)], "requires_grad": False, "device": {"type": "cpu", "index": None},
+              "strides": [sym(3), sym(1)], "storage_offset": sym(0), "layout": 7}
+    nodes = [
+        node("sum_1", "aten.sum.default", [arg("self", T("x"))]),
+        node("gt", "aten.gt.Scalar", [arg("self", T("sum_1")), arg("other", {"as_int": -1})]),
+        node("_assert_async", "aten._assert_async.msg",
+             [arg("self", T("gt")), arg("assert_msg", {"as_string": "sum(x) > -1"})], []),
+        node("sym_size_int", "aten.sym_size.int", [arg("self", T("x")), arg("dim", {"as_int": 0})],
+             [{"as_sym_int": {"as_name": "sym_size_int"}}]),
+        {"target": "_operator.sub", "name": "sub", "metadata": {},
+         "inputs": [arg("", {"as_int": 5}), arg("", {"as_sym_int": {"as_name": "sym_size_int"}})],
+         "outputs": [{"as_sym_int": {"as_name": "sub"}}]},
+        {"target": "math.sqrt", "name": "sqrt", "metadata": {},
+         "inputs": [arg("", {"as_sym_int": {"as_name": "sub"}})], "outputs": [{"as_sym_float": {"as_name": "sqrt"}}]},
+        node("mul", "aten.mul.Tensor", [arg("self", T("x")), arg("other", {"as_sym_float": {"as_name": "sqrt"}})]),
+    ]
+    return {
+        "graph_module": {
+            "graph": {"inputs": [T("x")], "outputs": [T("mul")], "nodes": nodes,
+                      "tensor_values": {"x": x_meta, "mul": x_meta, "sum_1": meta(F32, []), "gt": meta(12, [])},
+                      "sym_int_values": {"sym_size_int": n,
+                                         "sub": {"as_expr": {"expr_str": "5 - s0", "hint": {"as_int": 1}}}},
+                      "sym_bool_values": {},
+                      "sym_float_values": {"sqrt": {"as_expr": {"expr_str": "sqrt(5 - s0)", "hint": {"as_float": 1.0}}}},
+                      "is_single_tensor_return": True, "custom_obj_values": {}},
+            "signature": {"input_specs": [{"user_input": {"arg": T("x")}}],
+                          "output_specs": [{"user_output": {"arg": T("mul")}}]},
+            "module_call_graph": [], "metadata": {}, "treespec_namedtuple_fields": {}},
+        "opset_version": {"aten": 10}, "range_constraints": {"s0": {"min_val": 2, "max_val": 64}},
+        "schema_version": {"major": 8, "minor": 20}, "verifiers": ["ATEN"], "torch_version": "2.14.0",
+        "guards_code": []}
+
+
 def hop_program(dynamic=False):
     """Higher-order ops as torch 2.12-2.14 write them (schema 8.20, hand-written from pt2_format.md §3.3-3.4
     and export_opsets.md §1: torch 1.13 has none): `cond` on an `_operator.gt` of a size, its branches
@@ -548,6 +589,8 @@ def make_valid():
                         {"archive_format": b"pt2", "models/model.json": jdump(symbolic_program(kind == "dynamic"))})
     write_torch_zip(os.path.join(VALID, "training_inplace.pt2"), training_inplace_entries())
     write_torch_zip(os.path.join(VALID, "training_batch_norm.pt2"), training_batch_norm_entries())
+    write_torch_zip(os.path.join(VALID, "run_time_checks.pt2"),
+                    {"archive_format": b"pt2", "models/model.json": jdump(run_time_checks_program())})
     for kind in ("static", "dynamic"):
         write_torch_zip(os.path.join(VALID, "hop_%s.pt2" % kind),
                         {"archive_format": b"pt2", "models/model.json": jdump(hop_program(kind == "dynamic"))})
