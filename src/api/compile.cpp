@@ -258,8 +258,11 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
   bool dynamic = false;
   for (auto* in : converted.network.inputs()) dynamic = dynamic || !in->is_static();
   // Data-dependent output shapes run in stages, which the dynamic engine
-  // makes, for static inputs too (their ranges are fixed).
-  const bool data_dependent = builder::has_data_dependent_layers(converted.network);
+  // makes, for static inputs too (their ranges are fixed); so do sizes
+  // computed from values at run time (item() -> new_zeros(n)), which a static
+  // network shows as a dim conversion could not fix.
+  const bool data_dependent = builder::has_data_dependent_layers(converted.network) ||
+                              (!dynamic && builder::needs_stages(converted.network));
   std::optional<Engine> result;
   if (data_dependent && settings.precision == Precision::INT8) {
     throw UnsupportedError("precision int8 needs static shapes, and this graph has data-dependent output shapes "

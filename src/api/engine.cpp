@@ -370,6 +370,7 @@ void ExecutionContext::set_profiling(bool on) {
   if (hybrid_) hybrid_->set_profiling(on);
   if (context_) context_->set_profiling(on);
   for (auto& s : shaped_) s.context->set_profiling(on);
+  if (staged_) staged_->set_profiling(on);
 }
 
 Profile ExecutionContext::profile() const {
@@ -380,6 +381,18 @@ Profile ExecutionContext::profile() const {
   if (hybrid_) {
     steps = engine_.steps();
     times = hybrid_->profile();
+  } else if (staged_) {
+    // A staged run: each stage's engine steps, and the layers run on the
+    // host between them (data-dependent ones, those sized by a run-time value).
+    const builder::StagedProfile& p = staged_->profile();
+    for (const auto& part : p.parts) {
+      if (part.engine) {
+        append_steps(*part.engine, steps);
+      } else {
+        steps.push_back({part.host_name, part.host_kind, "reference (host)", "fp32", "plain", {}, 0.0});
+      }
+    }
+    times = p.times;
   } else {
     const runtime::ExecutionContext* ctx = last_context_ ? last_context_ : context_.get();
     append_steps(last_engine_ ? *last_engine_ : engine_.internal(), steps);
@@ -411,7 +424,10 @@ const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inpu
                          ", got " + std::string(dtype_name(inputs[i].dtype())));
       }
     }
-    if (!staged_) staged_ = std::make_unique<builder::StagedContext>(engine_.num_threads());
+    if (!staged_) {
+      staged_ = std::make_unique<builder::StagedContext>(engine_.num_threads());
+      staged_->set_profiling(profiling_);
+    }
     return staged_->run(*plan, inputs);
   }
   auto engine = dynamic->engine_for(dims);  // checks the range

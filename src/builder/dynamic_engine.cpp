@@ -197,7 +197,7 @@ DynamicEngine::DynamicEngine(Network net, BuilderConfig config, std::vector<Inpu
                              " (a corner of the range) do not go through the network: " + e.what());
     }
   }
-  if (has_data_dependent_layers(net_)) {
+  if (has_data_dependent_layers(net_) || needs_stages(specialize(net_, opt, config_.engine.max_memory_bytes))) {
     // The staged network is a copy: net_ stays what engine files store.
     staged_ = std::make_shared<const StagedNetwork>(specialize(net_, declared_dims(net_), config_.engine.max_memory_bytes), shared_);
     opt_ = plan_for(opt)->prefix;

@@ -26,6 +26,16 @@ bool has_data_dependent_layers(const Network& net) {
   return false;
 }
 
+bool needs_stages(const Network& specialized) {
+  if (has_data_dependent_layers(specialized)) return true;
+  for (const Layer* layer : specialized.layers()) {
+    for (const NetworkTensor* t : layer->outputs) {
+      if (!t->is_static()) return true;
+    }
+  }
+  return false;
+}
+
 std::shared_ptr<const runtime::Engine> build_specialized(Network net, SpecializationShared& shared) {
   const auto start = std::chrono::steady_clock::now();
   const BuilderConfig& config = shared.config;
@@ -94,6 +104,8 @@ std::shared_ptr<const StagePlan> StagedNetwork::make_plan(const std::vector<Dims
   }
   // Which layers the prefix computes: known inputs and static outputs, never
   // a data-dependent layer (one whose input values were constants was folded).
+  // A layer with known inputs whose output size is still unknown is sized by
+  // a value the prefix computes (item() -> a size): it runs on the host too.
   std::unordered_set<const NetworkTensor*> known(s.inputs().begin(), s.inputs().end());
   std::vector<const Layer*> prefix, host, rest;
   for (const Layer* layer : s.topological_order()) {
@@ -102,7 +114,7 @@ std::shared_ptr<const StagePlan> StagedNetwork::make_plan(const std::vector<Dims
     if (inputs_known && layer->kind() != LayerKind::DataDependent && outputs_static(*layer)) {
       prefix.push_back(layer);
       known.insert(layer->outputs.begin(), layer->outputs.end());
-    } else if (inputs_known && layer->kind() == LayerKind::DataDependent) {
+    } else if (inputs_known) {
       host.push_back(layer);
     } else {
       rest.push_back(layer);
@@ -111,8 +123,7 @@ std::shared_ptr<const StagePlan> StagedNetwork::make_plan(const std::vector<Dims
   if (host.empty() && !rest.empty()) {
     const Layer* first = rest.front();
     throw UnsupportedError("layer '" + first->name + "' (" + std::string(network::layer_kind_name(first->kind())) +
-                           "): its output size depends on a value computed at run time, which only data-dependent "
-                           "layers (nonzero, ...) may produce");
+                           "): its inputs are never computed (no layer of the stage produces them)");
   }
   std::unordered_set<const Layer*> in_rest(rest.begin(), rest.end());
   // The prefix's outputs: what the host steps and the rest read, and the
@@ -212,13 +223,33 @@ runtime::ExecutionContext& StagedContext::context_for(const std::shared_ptr<cons
   if (held_.size() >= kContexts) held_.pop_back();
   Held h{engine, std::make_unique<runtime::ExecutionContext>(*engine)};
   h.context->set_num_threads(num_threads_);
+  h.context->set_profiling(profiling_);
   held_.insert(held_.begin(), std::move(h));
   return *held_.front().context;
 }
 
-std::vector<Tensor> StagedContext::run_stage(const StagePlan& plan, const std::vector<Tensor>& inputs) {
-  std::vector<Tensor> slots = context_for(plan.prefix).run(inputs);
-  for (const auto& step : plan.host) {
+double StagedContext::now_ms() const {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void StagedContext::set_profiling(bool on) {
+  profiling_ = on;
+  for (auto& h : held_) h.context->set_profiling(on);
+  profile_ = {};
+  host_total_ms_.clear();
+}
+
+std::vector<Tensor> StagedContext::run_stage(const StagePlan& plan, const std::vector<Tensor>& inputs, double run_start_ms) {
+  const double stage_start = profiling_ ? now_ms() : 0.0;
+  runtime::ExecutionContext& prefix = context_for(plan.prefix);
+  std::vector<Tensor> slots = prefix.run(inputs);
+  if (profiling_) {
+    profile_.parts.push_back({plan.prefix, {}, {}});
+    profile_.times.append(prefix.profile(), stage_start - run_start_ms);
+  }
+  for (std::size_t h = 0; h < plan.host.size(); ++h) {
+    const auto& step = plan.host[h];
+    const double step_start = profiling_ ? now_ms() : 0.0;
     std::vector<Tensor> ins;
     std::vector<network::TensorDesc> descs;
     std::vector<const Tensor*> values;
@@ -228,7 +259,14 @@ std::vector<Tensor> StagedContext::run_stage(const StagePlan& plan, const std::v
       values.push_back(&t);
     }
     // The output allocator's check: the sizes this run found, before memory is taken.
-    for (const auto& d : network::infer_outputs(step.name, step.params, descs, values)) {
+    std::vector<network::TensorDesc> found;
+    try {
+      found = network::infer_outputs(step.name, step.params, descs, values);
+    } catch (const network::LayerError& e) {
+      // Sizes this run's values give that the layer cannot take (view(0, -1)): torch raises too.
+      throw InputError(std::string("this run's values do not go through the network: ") + e.what());
+    }
+    for (const auto& d : found) {
       const std::uint64_t bytes = checked::nbytes<InputError>(d.dims, element_size(d.dtype), "layer '" + step.name + "'");
       if (bytes > plan.memory_limit) {
         throw InputError("layer '" + step.name + "' found an output of " + shape_to_string(d.dims) + " (" +
@@ -236,6 +274,21 @@ std::vector<Tensor> StagedContext::run_stage(const StagePlan& plan, const std::v
       }
     }
     for (auto& out : reference::run_kernel(step.name, step.params, ins)) slots.push_back(std::move(out));
+    if (profiling_) {
+      const double end = now_ms();
+      if (host_total_ms_.size() > 256) host_total_ms_.clear();  // plans evicted long ago
+      double& total = host_total_ms_[{&plan, h}];
+      total += end - step_start;
+      const network::LayerKind kind = network::kind_of(step.params);
+      std::string kind_name(network::layer_kind_name(kind));
+      if (const auto* dd = std::get_if<network::DataDependentParams>(&step.params)) {
+        kind_name += ":" + std::string(network::data_dependent_op_name(dd->op));
+      }
+      profile_.parts.push_back({nullptr, step.name, kind_name});
+      profile_.times.total_ms.push_back(total);
+      profile_.times.last_start_ms.push_back(step_start - run_start_ms);
+      profile_.times.last_ms.push_back(end - step_start);
+    }
   }
   std::vector<Tensor> rest_out;
   if (plan.rest) {
@@ -246,7 +299,7 @@ std::vector<Tensor> StagedContext::run_stage(const StagePlan& plan, const std::v
       dims.push_back(rest_in.back().sizes());
     }
     const auto next = plan.rest->plan_for(dims);
-    rest_out = run_stage(*next, rest_in);
+    rest_out = run_stage(*next, rest_in, run_start_ms);
   }
   std::vector<Tensor> out;
   for (int o : plan.outputs) out.push_back(o >= 0 ? slots.at(static_cast<std::size_t>(o)) : rest_out.at(static_cast<std::size_t>(-1 - o)));
@@ -254,7 +307,14 @@ std::vector<Tensor> StagedContext::run_stage(const StagePlan& plan, const std::v
 }
 
 const std::vector<Tensor>& StagedContext::run(const StagePlan& plan, const std::vector<Tensor>& inputs) {
-  outputs_ = run_stage(plan, inputs);
+  double start = 0.0;
+  if (profiling_) {
+    const std::int64_t runs = profile_.times.runs;
+    profile_ = {};
+    profile_.times.runs = runs + 1;
+    start = now_ms();
+  }
+  outputs_ = run_stage(plan, inputs, start);
   return outputs_;
 }
 

@@ -2,8 +2,9 @@
 // output shapes"): a network that holds DataDependent layers is run, at each
 // concrete input shape, in stages. A stage's specialization is cut in three:
 // the prefix (layers with static dims whose inputs are known: an ordinary
-// engine), the data-dependent layers it feeds (run on the host, each output
-// allocated at the size it counted), and the rest, a network of its own whose
+// engine), the layers it feeds whose output sizes it decides (data-dependent
+// layers, and layers sized by a value it computed, as item() -> new_zeros(n):
+// run on the host, each output allocated at the size found), and the rest, a network of its own whose
 // inputs are the values it reads from the first two. The rest is specialized
 // at the sizes found, per stage and cached, and may hold further stages.
 #pragma once
@@ -22,6 +23,10 @@ namespace atenrt::builder {
 using network::Dims;
 
 bool has_data_dependent_layers(const network::Network& net);
+// Whether a network specialized at concrete input dims must run in stages:
+// it holds a data-dependent layer, or a layer whose output size is a value
+// computed at run time (item() feeding a size: new_zeros(n), x[:n], view(n, -1)).
+bool needs_stages(const network::Network& specialized);
 
 struct SpecializationStats {
   std::size_t specializations = 0;  // engines made since compile (the opt shape included)
@@ -85,6 +90,20 @@ class StagedNetwork {
   mutable std::map<std::vector<Dims>, Entry> cache_;  // guarded by shared_->mutex
 };
 
+// Where the last profiled run's time went (StagedContext::set_profiling):
+// the engines and host steps it went through in run order, one time entry
+// per engine step or host step, starts measured from the run's start. An
+// engine's totals are summed over every run of it; a host step's over the
+// runs that took it.
+struct StagedProfile {
+  struct Part {
+    std::shared_ptr<const runtime::Engine> engine;  // its steps; null: one host step
+    std::string host_name, host_kind;
+  };
+  std::vector<Part> parts;
+  runtime::StepTimes times;
+};
+
 // Runs stage plans for one caller at a time (one per ExecutionContext): a
 // runtime context per recently used engine, reused across runs.
 class StagedContext {
@@ -95,10 +114,13 @@ class StagedContext {
   StagedContext& operator=(const StagedContext&) = delete;
   // Outputs stay valid until the next run.
   const std::vector<Tensor>& run(const StagePlan& plan, const std::vector<Tensor>& inputs);
+  void set_profiling(bool on);
+  const StagedProfile& profile() const { return profile_; }
 
  private:
-  std::vector<Tensor> run_stage(const StagePlan& plan, const std::vector<Tensor>& inputs);
+  std::vector<Tensor> run_stage(const StagePlan& plan, const std::vector<Tensor>& inputs, double run_start_ms);
   runtime::ExecutionContext& context_for(const std::shared_ptr<const runtime::Engine>& engine);
+  double now_ms() const;
 
   static constexpr std::size_t kContexts = 8;
   int num_threads_ = 0;
@@ -108,6 +130,9 @@ class StagedContext {
   };
   std::vector<Held> held_;  // most recently used first
   std::vector<Tensor> outputs_;
+  bool profiling_ = false;
+  StagedProfile profile_;
+  std::map<std::pair<const StagePlan*, std::size_t>, double> host_total_ms_;  // per host step
 };
 
 }  // namespace atenrt::builder

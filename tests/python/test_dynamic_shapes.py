@@ -138,6 +138,32 @@ class DynamicBatchResNet(unittest.TestCase):
         self.assertIn("1x3x32x32 to 6x3x32x32", bad.stderr)
 
 
+@unittest.skipIf(NATIVE_MISSING, f"atenrt's compiled module is not available: {NATIVE_MISSING}")
+@unittest.skipIf(torch is None, "PyTorch is needed for the exporter")
+class SizesFromSymbols(unittest.TestCase):
+    """Sizes computed from a dynamic dim (sym_size -> _operator -> new_zeros / reshape), as 1.13's
+    symbolic tracing writes them: a Fill over a shape tensor, run at the range's edges and inside."""
+
+    class Model(torch.nn.Module if torch else object):
+        def forward(self, x):
+            n = x.shape[0]
+            return x * 2, x.new_zeros(n - 1, 3) + 1, x.new_ones(n * 2), x.reshape(n * 3)
+
+    def test_new_zeros_and_reshape_by_a_dynamic_size(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "m.pt2")
+            atenrt.save(self.Model(), (torch.randn(7, 3),), path,
+                        dynamic_shapes={"x": {0: atenrt.Dim("b", min=3, max=20)}})
+            context = atenrt.compile(path).create_context()
+        for batch in (3, 4, 7, 11, 20, 3):
+            x = torch.randn(batch, 3, generator=torch.Generator().manual_seed(batch))
+            got = context.run([x.numpy()])
+            want = [w.numpy() for w in self.Model()(x)]
+            self.assertEqual([g.shape for g in got], [w.shape for w in want], f"batch {batch}")
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6, err_msg=f"batch {batch}")
+
+
 @unittest.skipIf(torch is None, "PyTorch is needed for the exporter")
 class DynamicExportErrors(unittest.TestCase):
     def test_bad_dynamic_shapes(self):

@@ -50,14 +50,18 @@ Validator valid_size(const char* arg) {
 }
 
 // ---------------------------------------------------------------- creation
-ATENRT_CONVERTER(kFamily, "aten.full.default", .validator = valid_size("size"))(const Scope& s, const NodeArgs& args) {
+// Sizes may be known only at run time (item() -> a size, a dynamic size):
+// a Fill layer over them (creation::full_sized).
+ATENRT_CONVERTER(kFamily, "aten.full.default", .validator = valid_size("size"), .supports_dynamic_shapes = true)
+(const Scope& s, const NodeArgs& args) {
   const Scalar v = args.scalar("fill_value");
-  return one(creation::full(s, args.ints("size"), v, dtype_arg(args).value_or(default_for(v))));
+  return one(creation::full_sized(s, args.value("size"), v, dtype_arg(args).value_or(default_for(v))));
 }
-ATENRT_CONVERTER(kFamily, keys("aten.zeros.default", "aten.ones.default"), .validator = valid_size("size"))
+ATENRT_CONVERTER(kFamily, keys("aten.zeros.default", "aten.ones.default"), .validator = valid_size("size"),
+                 .supports_dynamic_shapes = true)
 (const Scope& s, const NodeArgs& args) {
   const Scalar v = Scalar::of_int(s.target() == "aten.ones.default" ? 1 : 0);
-  return one(creation::full(s, args.ints("size"), v, dtype_arg(args).value_or(DType::Float32)));
+  return one(creation::full_sized(s, args.value("size"), v, dtype_arg(args).value_or(DType::Float32)));
 }
 // A dead `empty` from tracing; if read, zeros (its contents are undefined).
 Capability empty_size(const NodeView& node, const ConversionSettings& settings) {
@@ -81,13 +85,14 @@ ATENRT_CONVERTER(kFamily, "aten.fill.Scalar", .supports_dynamic_shapes = true)
 (const Scope& s, const NodeArgs& args) { return like(s, args, args.scalar("value")); }
 Outputs new_filled(const Scope& s, const NodeArgs& args, const Scalar& v) {
   auto* x = args.tensor("self");
-  return one(creation::full(s, args.ints("size"), v, dtype_arg(args).value_or(x->dtype)));
+  return one(creation::full_sized(s, args.value("size"), v, dtype_arg(args).value_or(x->dtype)));
 }
-ATENRT_CONVERTER(kFamily, keys("aten.new_zeros.default", "aten.new_empty.default"), .validator = valid_size("size"))
+ATENRT_CONVERTER(kFamily, keys("aten.new_zeros.default", "aten.new_empty.default"), .validator = valid_size("size"),
+                 .supports_dynamic_shapes = true)
 (const Scope& s, const NodeArgs& args) { return new_filled(s, args, Scalar::of_int(0)); }
-ATENRT_CONVERTER(kFamily, "aten.new_ones.default", .validator = valid_size("size"))
+ATENRT_CONVERTER(kFamily, "aten.new_ones.default", .validator = valid_size("size"), .supports_dynamic_shapes = true)
 (const Scope& s, const NodeArgs& args) { return new_filled(s, args, Scalar::of_int(1)); }
-ATENRT_CONVERTER(kFamily, "aten.new_full.default", .validator = valid_size("size"))
+ATENRT_CONVERTER(kFamily, "aten.new_full.default", .validator = valid_size("size"), .supports_dynamic_shapes = true)
 (const Scope& s, const NodeArgs& args) { return new_filled(s, args, args.scalar("fill_value")); }
 ATENRT_CONVERTER(kFamily, "aten.scalar_tensor.default")(const Scope& s, const NodeArgs& args) {
   const DType dtype = dtype_arg(args).value_or(DType::Float32);

@@ -98,6 +98,11 @@ Capability roll_ok(const NodeView& node, const ConversionSettings&) {
 }
 
 ATENRT_CONVERTER(kFamily, "aten.slice.Tensor", .validator = all_of({dim_in_range(), step_ok}))(const Scope& s, const NodeArgs& args) {
+  // A bound known only at run time (item() -> a size: x[:n]).
+  const Value start = args.has("start") ? args.value("start") : Value{}, end = args.has("end") ? args.value("end") : Value{};
+  if (start.is_network_tensor() || end.is_network_tensor()) {
+    return one(sl::slice_dynamic(s, args.tensor("self"), args.i("dim"), start, end, args.i("step")));
+  }
   return one(sl::slice(s, args.tensor("self"), args.i("dim"), opt_int(args, "start"),
                        opt_int(args, "end"), args.i("step")));
 }

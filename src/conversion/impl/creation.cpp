@@ -24,6 +24,31 @@ Value full(const Scope& s, const std::vector<std::int64_t>& size, const Scalar& 
   return t;
 }
 
+Value full_sized(const Scope& s, const Value& size, const Scalar& value, DType dtype) {
+  std::vector<std::int64_t> known;
+  std::vector<NetworkTensor*> pieces;
+  bool run_time = false;
+  check(size.is_list(), "size is " + size.describe() + ", not a list");
+  for (std::size_t k = 0; k < size.list().size(); ++k) {
+    const Value& e = size.list()[k];
+    if (e.is_int()) {
+      check(e.as_int() >= 0, "size element " + std::to_string(k) + " is negative (" + std::to_string(e.as_int()) + ")");
+      known.push_back(e.as_int());
+      pieces.push_back(s.constant(int64_tensor({1}, {e.as_int()}), "size_" + std::to_string(k)));
+      continue;
+    }
+    check(e.is_network_tensor() && e.network_tensor()->rank() == 0 && is_integral(e.network_tensor()->dtype),
+          "size element " + std::to_string(k) + " is " + e.describe() + ", not an integer");
+    run_time = true;
+    pieces.push_back(s.add_reshape("size_" + std::to_string(k), cast(s, e.network_tensor(), DType::Int64), {1}));
+  }
+  if (!run_time) return full(s, known, value, dtype);
+  network::FillParams p;
+  p.dtype = dtype;
+  p.value = value.f;
+  return s.add_fill("", p, pieces.size() == 1 ? pieces[0] : s.add_concatenation("size", pieces, 0));
+}
+
 Value full_like(const Scope& s, NetworkTensor* x, const Scalar& value, DType dtype) {
   if (x->is_static()) return full(s, x->dims, value, dtype);
   network::FillParams p;

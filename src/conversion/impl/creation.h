@@ -22,6 +22,10 @@ std::optional<std::string> size_problem(const std::vector<std::int64_t>& size);
 
 // A tensor of `size` holding `value` as `dtype`.
 Value full(const Scope& s, const std::vector<std::int64_t>& size, const Scalar& value, DType dtype);
+// Same, for a size list whose elements may be known only at run time (0-d
+// integer network tensors: item() -> a size, a dynamic size): a Fill layer
+// over the sizes gathered into a shape tensor.
+Value full_sized(const Scope& s, const Value& size, const Scalar& value, DType dtype);
 // A tensor shaped like x holding `value` as `dtype` (a Fill layer over x's
 // run-time shape when x has a dynamic dim).
 Value full_like(const Scope& s, NetworkTensor* x, const Scalar& value, DType dtype);

@@ -1,5 +1,7 @@
 #include "conversion/impl/slice.h"
 
+#include "conversion/impl/select.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -73,6 +75,49 @@ NetworkTensor* slice(const Scope& s, NetworkTensor* x, std::int64_t dim,
     if (nb == 0 && ne == n) return x;
   }
   return s.add_slice("", x, {d}, {b}, {e}, {step});
+}
+
+NetworkTensor* slice_dynamic(const Scope& s, NetworkTensor* x, std::int64_t dim, const Value& start, const Value& end,
+                             std::int64_t step) {
+  using Op = network::ElementwiseOp;
+  refuse_if(step_problem(step));
+  const auto d = normalize_dim(dim, x->rank());
+  const auto n = x->dims[static_cast<std::size_t>(d)];
+  NetworkTensor* size = nullptr;
+  if (n >= 0) {
+    size = scalar_constant(s, static_cast<double>(n), DType::Int64);
+  } else {
+    Tensor at(DType::Int64, {1});
+    at.mutable_data<std::int64_t>()[0] = d;
+    size = s.add_reshape("size", select::index_select(s, s.add_shape("shape", x), 0, s.constant(at, "dim")), {});
+  }
+  auto bound = [&](const Value& v, const char* what, bool is_end) -> NetworkTensor* {
+    if (v.is_none()) return is_end ? size : scalar_constant(s, 0.0, DType::Int64);
+    NetworkTensor* b = nullptr;
+    if (v.is_int()) {
+      b = scalar_constant(s, static_cast<double>(v.as_int()), DType::Int64);
+    } else {
+      check(v.is_network_tensor() && v.network_tensor()->rank() == 0 && is_integral(v.network_tensor()->dtype),
+            std::string("slice ") + what + " is " + v.describe() + ", not an integer");
+      b = cast(s, v.network_tensor(), DType::Int64);
+    }
+    // Python: a negative bound counts from the end; then clamped to [0, size].
+    auto* negative = cast(s, ew_scalar(s, b, 0.0, Op::Less), DType::Int64);
+    b = ew(s, b, ew(s, negative, size, Op::Mul), Op::Add);
+    return ew(s, ew_scalar(s, b, 0.0, Op::Max), size, Op::Min);
+  };
+  NetworkTensor* b = bound(start, "start", false);
+  NetworkTensor* e = bound(end, "end", true);
+  // max(ceil((e - b) / step), 0) = max(-floor((b - e) / step), 0).
+  auto* count = ew_scalar(s, ew_scalar(s, ew(s, b, e, Op::Sub), static_cast<double>(step), Op::FloorDiv), -1.0, Op::Mul);
+  count = ew_scalar(s, count, 0.0, Op::Max);
+  network::FillParams p;
+  p.op = network::FillOp::Iota;
+  p.dtype = DType::Int64;
+  p.value = 0.0;
+  p.delta = static_cast<double>(step);
+  auto* index = ew(s, s.add_fill("index", p, s.add_reshape("count", count, {1})), b, Op::Add);
+  return select::index_select(s, x, d, index);
 }
 
 std::vector<NetworkTensor*> split_with_sizes(const Scope& s,

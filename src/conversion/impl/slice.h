@@ -24,6 +24,12 @@ std::optional<std::string> split_sizes_problem(const std::vector<std::int64_t>& 
 // Python slice semantics on one dim (start/end None: whole range).
 NetworkTensor* slice(const Scope& s, NetworkTensor* x, std::int64_t dim,
                      std::optional<std::int64_t> start, std::optional<std::int64_t> end, std::int64_t step);
+// x[start:end:step] on `dim` where a bound is known only at run time (a 0-d
+// integer network tensor: item() -> a size, a dynamic size; the other an int
+// or None): Python's bounds (negative from the end, clamped to [0, size]),
+// then the elements gathered by arange(start, end, step).
+NetworkTensor* slice_dynamic(const Scope& s, NetworkTensor* x, std::int64_t dim, const Value& start, const Value& end,
+                             std::int64_t step);
 // Chunks of `sizes` along dim (sizes sum to the dim).
 std::vector<NetworkTensor*> split_with_sizes(const Scope& s,
                                              NetworkTensor* x, std::vector<std::int64_t> sizes, std::int64_t dim);
