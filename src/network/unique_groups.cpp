@@ -82,7 +82,8 @@ UniqueGroups hashed_unique(const Tensor& x, bool sorted) {
 // torch 1.13 counts bools instead of hashing them: false (if any), then
 // true (if any), whatever `sorted` says.
 UniqueGroups bool_unique(const Tensor& x) {
-  const auto* v = reinterpret_cast<const bool*>(x.raw_data());
+  // Bytes, not bool loads: a byte other than 0 or 1 is true, never undefined behaviour.
+  const auto* v = reinterpret_cast<const std::uint8_t*>(x.raw_data());
   UniqueGroups g;
   std::int64_t first[2] = {-1, -1}, count[2] = {0, 0};
   for (Index i = 0; i < x.numel(); ++i) {

@@ -2,9 +2,10 @@
 // checksum fixed up first (so mutations reach the parsers behind them), must
 // end in a loaded engine or an atenrt::Error, never a crash, hang, leak or
 // other exception. What loads is also run once on zero inputs (a dynamic
-// engine at its opt shape). A plugin kernel is registered, as a loaded
-// plugin's would be, so that plugin layers (seed plugin_layer.atrt) reach
-// their attribute parsing, shape inference and kernel.
+// engine at its opt shape; a staged one, seeds data_dependent.atrt and
+// item_sizes.atrt, through its opt plan with the host steps). A plugin kernel
+// is registered, as a loaded plugin's would be, so that plugin layers (seed
+// plugin_layer.atrt) reach their attribute parsing, shape inference and kernel.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -13,6 +14,7 @@
 
 #include "atenrt/errors.h"
 #include "builder/dynamic_engine.h"
+#include "builder/stages.h"
 #include "affine_plugin_kernel.h"
 #include "engine_resign.h"
 #include "runtime/engine.h"
@@ -45,6 +47,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       input_bytes += static_cast<std::size_t>(atenrt::numel_of(in.dims)) * atenrt::element_size(in.dtype);
     }
     if (m.arena_bytes + m.scratch_bytes + m.output_bytes + input_bytes > (64u << 20)) return 0;
+    if (dynamic && dynamic->data_dependent()) {
+      // Staged (data-dependent layers, sizes from values): the opt plan, whose
+      // prefix is the engine checked above, run on zeros with its host steps
+      // (their outputs are checked against the 64 MiB limit).
+      std::vector<atenrt::Tensor> inputs;
+      std::vector<atenrt::network::Dims> dims;
+      for (const auto& r : dynamic->ranges()) {
+        dims.push_back(r.opt());
+        inputs.emplace_back(r.dtype, dims.back());
+      }
+      atenrt::builder::StagedContext staged(1);
+      (void)staged.run(*dynamic->plan_for(dims), inputs);
+      return 0;
+    }
     auto ctx = engine.create_context();
     std::vector<atenrt::Tensor> inputs;
     for (const auto& in : engine.inputs()) inputs.emplace_back(in.dtype, in.dims);
