@@ -15,6 +15,9 @@ PACKAGES=(
   # The libtorch fallback plugin (libatenrt_torch.so, plugins/torch).
   libtorch-dev
   python3 python3-numpy python3-torch python3-torchvision python3-sklearn python3-matplotlib
+  # SciPy: the float64 reference where torch 1.13's own kernel is the inaccurate one
+  # (tests/opinfo/check.py ACCURATE_FLOAT64).
+  python3-scipy
   # Packaging (docs/packaging.md): dpkg-shlibdeps and file (CPack's DEB generator) for the
   # .deb; pip install . into a venv.
   dpkg-dev file python3-dev python3-venv python3-pip python3-setuptools python3-wheel

@@ -95,6 +95,10 @@ CASES = [
     Case("var_mean_correction", "aten.var_mean.correction", [T(3, 4, 5), [0, 2]], dict(correction=1), [MEAN, "aten.squeeze.dims"]),
     Case("var_mean_dim", "aten.var_mean.dim", [T(3, 4), [1]], dict(keepdim=True), [MEAN]),
     Case("var_mean_all", "aten.var_mean.default", [T(3, 4)], {}, [MEAN]),
+    # float16: in float32, rounded once (as torch), so the decomposition casts around it.
+    Case("var_mean_float16", "aten.var_mean.dim", [T(5, 37, dtype=torch.float16), [1]], {}, [MEAN, "aten._to_copy.default"]),
+    Case("std_bfloat16", "aten.std.dim", [T(37, 5, dtype=torch.bfloat16), [0]], dict(unbiased=False),
+         ["aten.sqrt.default", "aten._to_copy.default"]),
     Case("std_mean_correction", "aten.std_mean.correction", [T(3, 4), [1]], dict(correction=1), [SQRT, MEAN]),
     Case("std_mean_dim", "aten.std_mean.dim", [T(3, 4), [0]], {}, [SQRT, MEAN]),
     Case("std_mean_all", "aten.std_mean.default", [T(3, 4)], {}, [SQRT, MEAN]),

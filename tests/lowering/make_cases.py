@@ -11,8 +11,8 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import CASES, T  # noqa: E402
 
-DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.int64: "int64", torch.int32: "int32",
-          torch.bool: "bool"}
+DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16", torch.bfloat16: "bfloat16",
+          torch.int64: "int64", torch.int32: "int32", torch.bool: "bool"}
 
 
 def resolve(op_name):
@@ -21,7 +21,10 @@ def resolve(op_name):
 
 
 def save_tensor(t, path):
-    t.detach().contiguous().numpy().tofile(path)
+    t = t.detach().contiguous()
+    if t.dtype == torch.bfloat16:  # numpy has no bfloat16: its bits, as int16
+        t = t.view(torch.int16)
+    t.numpy().tofile(path)
 
 
 def encode(value, tensors, outdir, gen):

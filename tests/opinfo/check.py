@@ -26,7 +26,7 @@ from torch.utils import _pytree as pytree
 import atenrt
 from atenrt import torch_api
 
-from samples import sample_module
+from samples import op_id, sample_module
 
 RANDOM_DRAWS = 24
 GAUGE_DRAWS = 96
@@ -303,6 +303,20 @@ def is_uninitialized(module, tensors, first, op_name=""):
     return op_name in UNINITIALIZED_OPS or _differs(module, tensors, first, 0)
 
 
+def _scipy_unary(name):
+    def reference(tensors):
+        import scipy.special
+        return [torch.from_numpy(np.asarray(getattr(scipy.special, name)(tensors[0].numpy())))]
+    return reference
+
+
+# Ops whose torch 1.13 float64 kernel is less accurate than float64 allows: an output that misses
+# PyTorch's passes when PyTorch itself misses this reference (SciPy's Cephes kernels) and the output
+# matches the reference. special.bessel_j0: torch's float64 j0 is ~1e-5 relative off near its zeros
+# (x = -5.44: -0.0274948783 where the value is -0.0274946956).
+ACCURATE_FLOAT64 = {"special.bessel_j0": _scipy_unary("j0")}
+
+
 def run_sample(op, sample, workdir, keep=None):
     """(status, detail) for one sample; see the module's docstring."""
     module, tensors = sample_module(op, sample)
@@ -322,7 +336,8 @@ def run_sample(op, sample, workdir, keep=None):
         atenrt.save(module, tensors, path)
     except Exception as e:  # noqa: BLE001 - whatever the 1.13 tracer raises
         return "export", f"{type(e).__name__}: {_short(e, 200)}"
-    status, detail = _through_atenrt(path, tensors, refs, module, random, gauge, LOW_RANK_MATRIX.get(op.name))
+    accurate = ACCURATE_FLOAT64.get(op_id(op)) if refs[0].dtype == torch.float64 else None
+    status, detail = _through_atenrt(path, tensors, refs, module, random, gauge, LOW_RANK_MATRIX.get(op.name), accurate)
     if keep and status not in ("pass", "random-pass"):
         os.makedirs(keep, exist_ok=True)
         os.replace(path, os.path.join(keep, "sample.pt2"))
@@ -341,7 +356,7 @@ def _as_eager_dtype(out, ref):
     return out
 
 
-def _through_atenrt(path, tensors, refs, module, random, gauge=None, matrix=None):
+def _through_atenrt(path, tensors, refs, module, random, gauge=None, matrix=None, accurate=None):
     try:
         report = atenrt.dry_run(path, require_full_compilation=True)
     except Exception as e:  # noqa: BLE001
@@ -373,9 +388,12 @@ def _through_atenrt(path, tensors, refs, module, random, gauge=None, matrix=None
         return ("random-wrong", why) if why else ("random-pass", "")
     if gauge:  # the draw picked a gauge only: compare what it leaves alone
         outs, refs = gauge(outs), gauge(refs)
+    better = accurate(tensors) if accurate else None
     for i, (out, r) in enumerate(zip(outs, refs)):
         out = _as_eager_dtype(out, r)
         why = compare(out, r)
+        if why and better is not None and compare(r, better[i]) and not compare(out, better[i]):
+            why = None  # PyTorch misses the accurate value, the engine has it (ACCURATE_FLOAT64)
         if why:
             return "wrong", f"output {i}: {why}"
     return "pass", ""

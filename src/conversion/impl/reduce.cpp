@@ -57,6 +57,12 @@ NetworkTensor* cumulative(const Scope& s, NetworkTensor* x,
 
 NetworkTensor* var(const Scope& s, NetworkTensor* x,
                    std::vector<std::int64_t> dims, double correction, bool keepdim, bool take_sqrt) {
+  // float16/bfloat16: computed in float32 and rounded once at the end, as torch.var/std compute them.
+  const DType reduced = x->dtype;
+  if (reduced == DType::Float16 || reduced == DType::BFloat16) {
+    return cast(s, var(s.child("f32"), cast(s, x, DType::Float32), std::move(dims), correction, keepdim, take_sqrt),
+                reduced);
+  }
   if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
   Dims axes = normalize_dims(dims, x->rank());
   if (axes.empty()) {

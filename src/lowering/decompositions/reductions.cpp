@@ -8,19 +8,30 @@
 namespace atenrt::lowering::decomp {
 namespace {
 
+// var and mean in the dtype they are computed in; `result` rounds a value to the input's dtype.
 struct Moments {
   std::string var, mean;
+  DType dtype = DType::Float32;  // the input's
+  std::string result(GraphBuilder& b, const std::string& v) const { return b.dtype(v) == dtype ? v : b.cast(v, dtype); }
 };
 
 // Variance with `correction` (N - correction in the denominator) over dims;
 // mean comes along for var_mean.
 Moments moments(GraphBuilder& b, const std::string& x, std::vector<std::int64_t> dims,
                 double correction, bool keepdim) {
+  // float16/bfloat16: computed in float32 and rounded once (Moments::result), as torch.var/std/
+  // var_mean compute them.
+  if (const DType dt = b.dtype(x); dt == DType::Float16 || dt == DType::BFloat16) {
+    Moments m = moments(b, b.cast(x, DType::Float32), std::move(dims), correction, keepdim);
+    m.dtype = dt;
+    return m;
+  }
   const std::int64_t count = count_over(b, x, dims, "var");
   const auto mean_k = b.mean(x, dims, true);
   const auto diff = b.sub(tv(x), tv(mean_k));
   const auto ss = b.sum(b.mul(tv(diff), tv(diff)), dims, keepdim);
   Moments m;
+  m.dtype = b.dtype(x);
   m.var = b.div(tv(ss), num(std::max(0.0, static_cast<double>(count) - correction)));
   m.mean = keepdim || dims.empty() ? mean_k : b.squeeze(mean_k, dims);
   return m;
@@ -81,18 +92,24 @@ Capability cosine_fits(const ir::NodeView& n) {
 
 const DecompositionGroup registered{"reductions", {
   {{"aten.var.correction", "aten.var.dim", "aten.var.default"},
-   [](GraphBuilder& b, const ir::Node& n) { return Values{moments_of(b, n).var}; }, kMoments},
+   [](GraphBuilder& b, const ir::Node& n) {
+     auto m = moments_of(b, n);
+     return Values{m.result(b, m.var)};
+   }, kMoments},
   {{"aten.std.correction", "aten.std.dim", "aten.std.default"},
-   [](GraphBuilder& b, const ir::Node& n) { return Values{b.unary("sqrt", moments_of(b, n).var)}; }, kMoments},
+   [](GraphBuilder& b, const ir::Node& n) {
+     auto m = moments_of(b, n);
+     return Values{m.result(b, b.unary("sqrt", m.var))};
+   }, kMoments},
   {{"aten.var_mean.correction", "aten.var_mean.dim", "aten.var_mean.default"},
    [](GraphBuilder& b, const ir::Node& n) {
      auto m = moments_of(b, n);
-     return Values{m.var, m.mean};
+     return Values{m.result(b, m.var), m.result(b, m.mean)};
    }, kMoments},
   {{"aten.std_mean.correction", "aten.std_mean.dim", "aten.std_mean.default"},
    [](GraphBuilder& b, const ir::Node& n) {
      auto m = moments_of(b, n);
-     return Values{b.unary("sqrt", m.var), m.mean};
+     return Values{m.result(b, b.unary("sqrt", m.var)), m.result(b, m.mean)};
    }, kMoments},
   // log(sum(exp(x - m))) + m, with m = max, replaced by 0 where it is infinite.
   {"aten.logsumexp.default", [](GraphBuilder& b, const ir::Node& n) {
