@@ -6,7 +6,8 @@ dynamic engine, and for every shape in the list compile a static engine pinned t
 Then, in one process and interleaved, time both on the same input: the first run of the dynamic
 engine at a shape it has not seen (it specializes then) against the static engine's compile time,
 and the median after warm-up as a ratio (dynamic / static; the issue's bar is 1.1). Outputs of
-both are checked against PyTorch. Ratios from one run are the result; absolute times are not.
+both are checked against PyTorch. Then the memory at the range's max shape: a dynamic engine with
+that as its opt shape against a static engine for it. Ratios from one run are the result; absolute times are not.
 
     PYTHONPATH=python ATENRT_PYTHON_MODULE_DIR=build/python /usr/bin/python3 bench/dynamic/compare.py \
         [--models resnet18,resnet50,encoder] [--iterations 10]
@@ -51,6 +52,7 @@ def main(argv):
     print("| model | shape | dynamic ÷ static (median) | first run at the shape ms | static compile ms | "
           "max rel err dyn / static |")
     print("|---|---|---:|---:|---:|---|")
+    memory = []
     for name in args.models.split(","):
         make_input, dim, example, (lo, hi), sizes = CASES[name]
         torch.manual_seed(0)
@@ -84,6 +86,17 @@ def main(argv):
             s = min(median_ms(lambda: st_ctx.run([xn]), args.warmup, args.iterations)[0] for _ in range(2))
             print(f"| {name} | {list(x.shape)} | {d / s:.2f} ({d:.1f} / {s:.1f} ms) | {first:.0f} | "
                   f"{static_compile:.0f} | {errs[0]:.1e} / {errs[1]:.1e} |", flush=True)
+        memory.append((name, path, make_input(hi)))
+    # Memory at the max shape: a dynamic engine whose opt shape is the max against a static engine
+    # for it (activations are planned per shape held, weights packed once and shared).
+    print("\n| model | max shape | activations dynamic / static MiB | weights dynamic / static MiB |")
+    print("|---|---|---:|---:|")
+    for name, path, x in memory:
+        dyn = atenrt.compile(path, opt_shapes=shape_text(x), num_threads=args.threads)
+        st = atenrt.compile(path, shapes=shape_text(x), num_threads=args.threads)
+        mib = 2.0 ** 20
+        print(f"| {name} | {list(x.shape)} | {dyn.activation_bytes / mib:.1f} / {st.activation_bytes / mib:.1f} | "
+              f"{dyn.weight_bytes / mib:.1f} / {st.weight_bytes / mib:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

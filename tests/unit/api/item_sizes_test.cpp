@@ -5,13 +5,14 @@
 // x.new_zeros(n), x[:n], view(n, -1), view(n * 4); and after a
 // data-dependent layer: m = unique(labels, return_counts).counts.max().item(),
 // x[:m]. Expectations computed by hand; counts 0, some and all; engine files;
-// a failed assertion at run time.
+// a failed assertion at run time; contexts on threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <thread>
 
 #include "api/pipeline.h"
 #include "atenrt/atenrt.h"
@@ -129,6 +130,34 @@ TEST(ItemSizes, ItemOfASumSizesWhatFollows) {
   std::remove(path.c_str());
   ExecutionContext again = loaded.create_context();
   for (int count : {2, 5}) expect_item_outputs(item_inputs(count), again.run(item_inputs(count)));
+}
+
+// Contexts on threads, each running the item() program at its own counts,
+// give what one context gives one run at a time.
+TEST(ItemSizes, ContextsOnThreadsAgreeWithOneAtATime) {
+  const Engine engine = api::compile_program(item_program(), {});
+  const std::vector<int> counts = {1, 2, 3, 4, 5, 6, 2, 5};
+  std::vector<std::vector<std::vector<std::byte>>> want(counts.size());
+  {
+    ExecutionContext ctx = engine.create_context();
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+      for (const auto& t : ctx.run(item_inputs(counts[k]))) want[k].push_back(t.contiguous().to_bytes());
+    }
+  }
+  std::vector<int> mismatches(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      ExecutionContext ctx = engine.create_context();
+      for (int round = 0; round < 6; ++round) {
+        const std::size_t k = static_cast<std::size_t>(t * 3 + round) % counts.size();
+        const auto& out = ctx.run(item_inputs(counts[k]));
+        for (std::size_t o = 0; o < out.size(); ++o) mismatches[t] += out[o].contiguous().to_bytes() != want[k][o];
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
 }
 
 // labels [8] (int64), x [8, 2]: counts = unique(labels, return_counts)[2];
