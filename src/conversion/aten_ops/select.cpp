@@ -38,7 +38,9 @@ Capability index_ok(const NodeView& node, const ConversionSettings& s, bool put)
       return Capability::no(*why);
     }
   }
-  const std::vector<std::int64_t> self = node.meta("self")->static_sizes();
+  const ir::TensorMeta* self_meta = node.meta("self");
+  if (!self_meta) return Capability::no("self has no tensor metadata");
+  const std::vector<std::int64_t> self = self_meta->static_sizes();
   std::size_t at = 0, tensors = 0, masks = 0;
   for (const auto* r : refs) {
     const ir::TensorMeta* m = r ? node.graph().meta(r->name) : nullptr;
