@@ -41,6 +41,15 @@ class Traced:
         self.multi_outputs = multi_outputs  # node -> list of (name, fake value) per element
 
 
+def _data_dependent_hint(e):
+    """What to do when torch 1.13 cannot trace a size or value that depends on the data."""
+    if type(e).__name__ == "DynamicOutputShapeException" or "value out of a tracing tensor" in str(e):
+        return ("; torch 1.13 cannot trace an op whose output size depends on the data (nonzero, unique, "
+                "masked_select, x[mask], ...) or item() on a traced value; atenrt runs them from archives "
+                "that torch >= 2.1 exports (docs/dynamic-shapes.md)")
+    return ""
+
+
 def _mutable(op):
     return any(a.alias_info is not None and a.alias_info.is_write for a in op._schema.arguments)
 
@@ -267,8 +276,9 @@ def trace(module, example_inputs, dynamic_shapes=None, example_kwargs=None):
             if mode == "symbolic":
                 raise ExportError(f"tracing {type(module).__name__} with dynamic shapes failed in torch 1.13's "
                                   f"experimental symbolic tracing ({type(e).__name__}: {e}); export it with "
-                                  f"static shapes, or with torch >= 2.1") from e
-            raise ExportError(f"tracing {type(module).__name__} failed: {type(e).__name__}: {e}") from e
+                                  f"static shapes, or with torch >= 2.1{_data_dependent_hint(e)}") from e
+            raise ExportError(f"tracing {type(module).__name__} failed: {type(e).__name__}: {e}"
+                              f"{_data_dependent_hint(e)}") from e
         multi_outputs = _multi_output_elements(gm)
         _eliminate_dead_code(gm)
         if any(n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and _mutable(n.target)

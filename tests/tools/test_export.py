@@ -472,8 +472,16 @@ class ExporterTest(unittest.TestCase):
             def forward(self, x):
                 x.add_(1)
                 return x * 2
+        class Unique(nn.Module):
+            def forward(self, x):
+                return torch.unique(x)
+        class ItemSize(nn.Module):
+            def forward(self, x):
+                return x.new_zeros(int(x.sum().item()))
         x = torch.randn(2, 2)
         for module, pattern in ((DataDependent(), "tracing DataDependent failed"),
+                                (Unique(), "DynamicOutputShapeException.*torch 1.13 cannot trace an op whose output size"),
+                                (ItemSize(), "tracing ItemSize failed.*item\\(\\) on a traced value"),
                                 (IntOutput(), "output 1 is a constant int"),
                                 (MutatesInput(), "mutates 'x' in place")):
             with self.assertRaisesRegex(atenrt.ExportError, pattern):
