@@ -362,7 +362,7 @@ def main():
         dtypes = [d for d in S.DTYPES if any(rd == d for _, rd in results)]
         command = ("the per-sample results of `PYTHONPATH=python:build/python /usr/bin/python3 "
                    "tests/opinfo/run_opinfo.py --dtypes <dtype> --json <file>` over every sample, one run per "
-                   "dtype (ops a later change touched run again with `--ops`), merged by `run_opinfo.py "
+                   "dtype (plus `--ops` reruns of what a later change touched, if any), merged by `run_opinfo.py "
                    "--from-json <files> --full`")
     else:
         tasks = [{"op": n, "dtype": d, "max_samples": max_samples, "keep": args.keep}
