@@ -30,7 +30,7 @@ class HybridContext;
 }  // namespace runtime
 namespace builder {
 class DynamicEngine;
-class StagedContext;
+class DynamicContext;
 }  // namespace builder
 
 // Version and build of this library (`atenrt --version`). The version is the
@@ -176,6 +176,7 @@ class ATENRT_API Engine {
   std::vector<const runtime::Engine*> internal_engines() const;
   const std::shared_ptr<const runtime::HybridEngine>& internal_hybrid() const { return hybrid_; }
   const builder::DynamicEngine* dynamic() const { return dynamic_.get(); }
+  const std::shared_ptr<const builder::DynamicEngine>& internal_dynamic() const { return dynamic_; }
 
  private:
   std::shared_ptr<const runtime::Engine> engine_;
@@ -210,16 +211,11 @@ class ATENRT_API ExecutionContext {
  private:
   std::unique_ptr<runtime::ExecutionContext> context_;
   std::unique_ptr<runtime::HybridContext> hybrid_;
+  // Dynamic engines: a context per recently used shape, or staged runs
+  // (builder/dynamic_segment.h).
+  std::unique_ptr<builder::DynamicContext> dynamic_;
   Engine engine_;
-  // Dynamic engines: a context per recently used shape (engine.cpp).
-  struct Shaped;
-  std::vector<Shaped> shaped_;
   bool profiling_ = false;
-  // The runtime context and engine the last run used (dynamic engines).
-  const runtime::ExecutionContext* last_context_ = nullptr;
-  const runtime::Engine* last_engine_ = nullptr;
-  // Engines with data-dependent output shapes run in stages (builder/stages.h).
-  std::unique_ptr<builder::StagedContext> staged_;
 };
 
 // Imports, lowers, partitions, converts and builds. Throws SettingsError for

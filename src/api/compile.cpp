@@ -14,6 +14,7 @@
 #include "atenrt/atenrt.h"
 #include "builder/builder.h"
 #include "builder/dynamic_engine.h"
+#include "builder/dynamic_segment.h"
 #include "conversion/context.h"
 #include "conversion/plugins.h"
 #include "conversion/registry.h"
@@ -188,16 +189,41 @@ Engine compile_hybrid(const ir::Graph& graph, const Analysis& analysis, const Co
     throw UnsupportedError("the graph has operators that atenrt does not convert, and they cannot run in the "
                            "libtorch fallback: " + why + ".\n" + r.partition);
   }
-  auto build = [&](conversion::ConvertedGraph&& converted) {
+  api::SegmentBuilders build;
+  build.engine = [&](conversion::ConvertedGraph&& converted) {
     builder::BuildReport build_report;
     auto engine = std::make_shared<const runtime::Engine>(
         builder::build(std::move(converted.network), builder_config(settings), &build_report));
     r.fusions.insert(r.fusions.end(), build_report.fusions.begin(), build_report.fusions.end());
     return engine;
   };
+  build.shaped = [&](conversion::ConvertedGraph&& converted, std::vector<runtime::InputRange> ranges) {
+    auto engine = std::make_shared<const builder::DynamicEngine>(std::move(converted.network), builder_config(settings),
+                                                                 std::move(ranges));
+    return std::make_shared<const builder::DynamicSegment>(std::move(engine));
+  };
+  // The user inputs' ranges, as a one-engine program takes them (none when
+  // every input is static; an input without tensor metadata is the
+  // planner's to refuse).
+  std::vector<api::InputInfo> infos;
+  bool dynamic = false;
+  for (const auto* spec : graph.user_inputs()) {
+    const ir::TensorMeta* meta = graph.meta(spec->value_name);
+    if (!meta || !meta->dtype) {
+      infos.clear();
+      dynamic = false;
+      break;
+    }
+    infos.push_back({spec->value_name, *meta->dtype});
+    dynamic = dynamic || !meta->is_static();
+  }
+  std::vector<runtime::InputRange> ranges;
+  if (!infos.empty()) ranges = api::input_ranges(graph, infos, settings);  // checks input_shapes, static inputs too
+  if (!dynamic) ranges.clear();
   runtime::HybridProgram program;
   try {
-    program = api::plan_hybrid(graph, analysis.partition, analysis.selections, conversion_settings(settings), build);
+    program = api::plan_hybrid(graph, analysis.partition, analysis.selections, conversion_settings(settings),
+                               std::move(ranges), build);
   } catch (const UnsupportedError& e) {
     throw UnsupportedError(std::string(e.what()) + "\n" + r.partition);
   }

@@ -8,6 +8,7 @@
 
 #include "atenrt/atenrt.h"
 #include "builder/dynamic_engine.h"
+#include "builder/dynamic_segment.h"
 #include "conversion/plugins.h"
 #include "ir/log.h"
 #include "runtime/engine.h"
@@ -108,6 +109,12 @@ Engine::Engine(std::shared_ptr<const runtime::Engine> engine)
 
 Engine::Engine(std::shared_ptr<const runtime::HybridEngine> hybrid)
     : hybrid_(std::move(hybrid)), inputs_(specs(hybrid_->inputs())), outputs_(specs(hybrid_->outputs())) {
+  const auto& ranges = hybrid_->program().input_ranges;
+  for (std::size_t i = 0; i < inputs_.size() && i < ranges.size(); ++i) {
+    inputs_[i].min_dims = ranges[i].min();
+    inputs_[i].opt_dims = ranges[i].opt();
+    inputs_[i].max_dims = ranges[i].max();
+  }
   const auto engines = internal_engines();
   num_threads_ = engines.empty() ? 0 : engines.front()->options().num_threads;
 }
@@ -122,6 +129,7 @@ std::vector<const runtime::Engine*> Engine::internal_engines() const {
   std::vector<const runtime::Engine*> out;
   for (const auto& st : hybrid_->program().stages) {
     if (st.engine) out.push_back(st.engine.get());
+    if (st.shaped) out.push_back(&st.shaped->opt_engine());
   }
   return out;
 }
@@ -169,8 +177,8 @@ std::vector<StepSpec> Engine::steps() const {
   }
   const std::string torch = std::string("libtorch ") + hybrid_->plugin().torch_version;
   for (const auto& st : hybrid_->program().stages) {
-    if (st.engine) {
-      append_steps(*st.engine, out);
+    if (st.engine || st.shaped) {
+      append_steps(st.engine ? *st.engine : st.shaped->opt_engine(), out);
       continue;
     }
     for (const auto& n : st.nodes) {
@@ -327,7 +335,9 @@ Engine Engine::load(const std::string& path, const CompileSettings& settings) {
       }
       if (what.find(runtime::kHybridFileMarker) == std::string::npos) throw;
     }
-    return Engine(std::make_shared<const runtime::HybridEngine>(runtime::HybridEngine::load(path)));
+    const auto max_memory = static_cast<std::uint64_t>(settings.max_memory);
+    return Engine(std::make_shared<const runtime::HybridEngine>(runtime::HybridEngine::load(
+        path, [max_memory](std::span<const std::byte> bytes) { return builder::DynamicSegment::load(bytes, max_memory); })));
   };
   Engine engine = load_any();
   engine.metadata_ = runtime::file::read_metadata(path);
@@ -343,19 +353,14 @@ Engine Engine::load(const std::string& path, const CompileSettings& settings) {
   }
 }
 
-// A context of a dynamic engine keeps one runtime context (arena, kernel
-// state) per recently used shape; each holds its specialization alive.
-struct ExecutionContext::Shaped {
-  std::shared_ptr<const runtime::Engine> engine;
-  std::unique_ptr<runtime::ExecutionContext> context;
-};
-constexpr std::size_t kShapedContexts = 4;
-
 ExecutionContext::ExecutionContext(const Engine& engine)
     : engine_(engine) {
   if (engine.internal_hybrid()) {
     hybrid_ = std::make_unique<runtime::HybridContext>(engine.internal_hybrid());
     hybrid_->set_num_threads(engine.num_threads());
+  } else if (engine.internal_dynamic()) {
+    dynamic_ = std::make_unique<builder::DynamicContext>(engine.internal_dynamic());
+    dynamic_->set_num_threads(engine.num_threads());
   } else {
     context_ = std::make_unique<runtime::ExecutionContext>(engine.internal());
     context_->set_num_threads(engine.num_threads());
@@ -369,8 +374,7 @@ void ExecutionContext::set_profiling(bool on) {
   profiling_ = on;
   if (hybrid_) hybrid_->set_profiling(on);
   if (context_) context_->set_profiling(on);
-  for (auto& s : shaped_) s.context->set_profiling(on);
-  if (staged_) staged_->set_profiling(on);
+  if (dynamic_) dynamic_->set_profiling(on);
 }
 
 Profile ExecutionContext::profile() const {
@@ -381,22 +385,23 @@ Profile ExecutionContext::profile() const {
   if (hybrid_) {
     steps = engine_.steps();
     times = hybrid_->profile();
-  } else if (staged_) {
+  } else if (const builder::StagedProfile* staged = dynamic_ ? dynamic_->staged_profile() : nullptr) {
     // A staged run: each stage's engine steps, and the layers run on the
     // host between them (data-dependent ones, those sized by a run-time value).
-    const builder::StagedProfile& p = staged_->profile();
-    for (const auto& part : p.parts) {
+    for (const auto& part : staged->parts) {
       if (part.engine) {
         append_steps(*part.engine, steps);
       } else {
         steps.push_back({part.host_name, part.host_kind, "reference (host)", "fp32", "plain", {}, 0.0});
       }
     }
-    times = p.times;
+    times = staged->times;
+  } else if (dynamic_) {
+    append_steps(*dynamic_->last_engine(), steps);
+    times = dynamic_->profile();
   } else {
-    const runtime::ExecutionContext* ctx = last_context_ ? last_context_ : context_.get();
-    append_steps(last_engine_ ? *last_engine_ : engine_.internal(), steps);
-    times = ctx->profile();
+    append_steps(engine_.internal(), steps);
+    times = context_->profile();
   }
   out.runs = times.runs;
   for (std::size_t i = 0; i < steps.size() && i < times.total_ms.size(); ++i) {
@@ -407,47 +412,8 @@ Profile ExecutionContext::profile() const {
 
 const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inputs) {
   if (hybrid_) return hybrid_->run(inputs);
-  const builder::DynamicEngine* dynamic = engine_.dynamic();
-  if (!dynamic) return context_->run(inputs);
-  last_context_ = context_.get();
-  last_engine_ = &engine_.internal();
-  std::vector<network::Dims> dims;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i].defined()) throw InputError("input " + std::to_string(i) + " is an undefined tensor");
-    dims.push_back(inputs[i].sizes());
-  }
-  if (dynamic->data_dependent()) {
-    const auto plan = dynamic->plan_for(dims);  // checks the range
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (inputs[i].dtype() != engine_.inputs()[i].dtype) {
-        throw InputError("input '" + engine_.inputs()[i].name + "': expected " + std::string(dtype_name(engine_.inputs()[i].dtype)) +
-                         ", got " + std::string(dtype_name(inputs[i].dtype())));
-      }
-    }
-    if (!staged_) {
-      staged_ = std::make_unique<builder::StagedContext>(engine_.num_threads());
-      staged_->set_profiling(profiling_);
-    }
-    return staged_->run(*plan, inputs);
-  }
-  auto engine = dynamic->engine_for(dims);  // checks the range
-  if (engine.get() == &engine_.internal()) return context_->run(inputs);
-  for (std::size_t k = 0; k < shaped_.size(); ++k) {
-    if (shaped_[k].engine == engine) {
-      std::rotate(shaped_.begin(), shaped_.begin() + static_cast<std::ptrdiff_t>(k), shaped_.begin() + static_cast<std::ptrdiff_t>(k) + 1);
-      last_context_ = shaped_.front().context.get();
-      last_engine_ = engine.get();
-      return shaped_.front().context->run(inputs);
-    }
-  }
-  if (shaped_.size() >= kShapedContexts) shaped_.pop_back();
-  Shaped s{engine, std::make_unique<runtime::ExecutionContext>(*engine)};
-  s.context->set_num_threads(engine_.num_threads());
-  if (profiling_) s.context->set_profiling(true);
-  shaped_.insert(shaped_.begin(), std::move(s));
-  last_context_ = shaped_.front().context.get();
-  last_engine_ = engine.get();
-  return shaped_.front().context->run(inputs);
+  if (dynamic_) return dynamic_->run(inputs);
+  return context_->run(inputs);
 }
 
 }  // namespace atenrt

@@ -1,5 +1,6 @@
 #include "api/hybrid_compile.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -67,13 +68,13 @@ struct ArgBuilder {
       a.kind = ArgKind::String;
       a.s = *s;
     } else if (const auto* s = std::get_if<ir::SymInt>(&v)) {
-      if (!s->is_static()) refuse(in.name, "symbolic int '" + s->name + "' (the fallback takes static shapes)");
+      if (!s->is_static()) refuse(in.name, "symbolic int '" + s->name + "' (the fallback takes sizes known at compile time)");
       a.kind = ArgKind::Int;
       a.i = *s->value;
     } else if (const auto* l = std::get_if<ir::SymIntList>(&v)) {
       a.kind = ArgKind::IntList;
       for (const auto& s : *l) {
-        if (!s.is_static()) refuse(in.name, "symbolic int '" + s.name + "' (the fallback takes static shapes)");
+        if (!s.is_static()) refuse(in.name, "symbolic int '" + s.name + "' (the fallback takes sizes known at compile time)");
         a.ints.push_back(*s.value);
       }
     } else if (const auto* st = std::get_if<ir::ScalarTypeArg>(&v)) {
@@ -130,7 +131,18 @@ torch_abi::OpCall make_call(const ir::Node& node, ArgBuilder& builder) {
 
 class Planner {
  public:
-  Planner(const ir::Graph& graph) : graph_(graph) {}
+  Planner(const ir::Graph& graph, const std::vector<runtime::InputRange>& input_ranges) : graph_(graph) {
+    // Symbols: the inputs' ranges first, then what the archive says of the
+    // rest (sizes made inside the program).
+    for (const auto& r : input_ranges) {
+      for (const auto& d : r.dims) {
+        if (d.is_static()) continue;
+        symbols_[d.symbol] = {d.min, d.max};
+        opt_[d.symbol] = d.opt;
+      }
+    }
+    for (const auto& [symbol, range] : graph.range_constraints) symbols_.emplace(symbol, range);
+  }
 
   // The slot of a value that crosses segments or feeds a torch node.
   int slot(const std::string& name, const std::string& where) {
@@ -141,12 +153,13 @@ class Planner {
                              "tensors do");
     }
     if (!meta->dtype) throw UnsupportedError(where + ": value '" + name + "' has a dtype atenrt cannot hold");
-    if (!meta->is_static()) {
-      throw UnsupportedError(where + ": value '" + name + "' has a dynamic shape (" + meta->to_string() +
-                             "); hybrid programs take static shapes");
+    runtime::Slot s{name, *meta->dtype, {}};
+    unsigned __int128 bytes = element_size(s.dtype);  // of its static dims
+    for (const auto& size : meta->sizes) {
+      s.dims.push_back(size.is_static() ? *size.value : -1);
+      if (size.is_static()) bytes = std::min<unsigned __int128>(bytes * static_cast<std::uint64_t>(*size.value), kMaxSlotBytes + 1);
     }
-    runtime::Slot s{name, *meta->dtype, meta->static_sizes()};
-    if (static_cast<unsigned __int128>(numel_of(s.dims)) * element_size(s.dtype) > kMaxSlotBytes) {
+    if (bytes > kMaxSlotBytes) {
       throw UnsupportedError(where + ": value '" + name + "' (" + meta->to_string() + ") is larger than 64 GiB");
     }
     const int id = static_cast<int>(program.slots.size());
@@ -168,11 +181,48 @@ class Planner {
     return id;
   }
 
+  // The range of a value an engine segment reads: per dynamic dim its size
+  // expression's range over the symbols', and its opt from theirs.
+  runtime::InputRange range_of(const std::string& name) const {
+    const ir::TensorMeta* meta = graph_.meta(name);
+    runtime::InputRange r;
+    r.name = name;
+    r.dtype = *meta->dtype;  // slot() checked both
+    for (const auto& size : meta->sizes) {
+      if (size.is_static()) {
+        r.dims.push_back({*size.value, *size.value, *size.value, ""});
+        continue;
+      }
+      const ir::SymExpr expr = ir::SymExpr::parse(size.name);
+      const auto bounds = expr.bounds(symbols_);
+      runtime::DimRange d;
+      d.symbol = expr.to_string();  // equal expressions, equal sizes
+      d.min = std::clamp<std::int64_t>(bounds.lo.value_or(0), 0, runtime::kMaxRangeDim);
+      d.max = bounds.hi ? std::clamp<std::int64_t>(*bounds.hi, d.min, runtime::kMaxRangeDim) : runtime::kMaxRangeDim;
+      std::optional<std::int64_t> opt = expr.evaluate(opt_);
+      if (!opt && size.hint) opt = *size.hint;
+      d.opt = std::clamp<std::int64_t>(opt.value_or(d.min), d.min, d.max);
+      r.dims.push_back(std::move(d));
+    }
+    return r;
+  }
+
+  // A shaped segment's output may vary where the graph recorded one size
+  // (data-dependent layers the trace saw once): the slot then varies too.
+  void widen(int id, const std::vector<std::int64_t>& dims) {
+    auto& s = program.slots[static_cast<std::size_t>(id)];
+    for (std::size_t d = 0; d < s.dims.size() && d < dims.size(); ++d) {
+      if (dims[d] < 0) s.dims[d] = -1;
+    }
+  }
+
   runtime::HybridProgram program;
 
  private:
   const ir::Graph& graph_;
   std::map<std::string, int> slots_;
+  std::map<std::string, ir::SymRange> symbols_;
+  std::map<std::string, std::int64_t> opt_;
 };
 
 // One engine segment as a graph of its own: the weights it reads stay
@@ -226,9 +276,11 @@ std::string fallback_refusal(const ir::Node& node) {
 
 runtime::HybridProgram plan_hybrid(const ir::Graph& graph, const partition::Partition& partition,
                                    const std::vector<conversion::Selection>& selections,
-                                   const conversion::ConversionSettings& conversion, const SegmentBuilder& build) {
-  Planner planner(graph);
+                                   const conversion::ConversionSettings& conversion,
+                                   std::vector<runtime::InputRange> input_ranges, const SegmentBuilders& build) {
+  Planner planner(graph, input_ranges);
   auto& program = planner.program;
+  program.input_ranges = std::move(input_ranges);
   // Results nothing reads get no slot: libtorch may return them in another
   // shape than the trace recorded (native_batch_norm's saved stats in eval).
   // Readers by segment: -1 for the graph's outputs.
@@ -270,14 +322,22 @@ runtime::HybridProgram plan_hybrid(const ir::Graph& graph, const partition::Part
         plan.selections.push_back(selections[seg.nodes[j]]);
       }
       conversion::ConvertedGraph converted = conversion::convert_segment(sub, plan, conversion);
-      for (const auto& v : converted.input_values) stage.inputs.push_back(planner.slot(v, where));
-      for (const auto& v : seg.outputs) stage.outputs.push_back(planner.slot(v, where));
-      if (builder::has_data_dependent_layers(converted.network)) {
-        throw UnsupportedError(where + ": holds layers whose output size depends on the data (nonzero, boolean "
-                               "masks, ...), which hybrid programs do not support yet; compile the graph whole (its "
-                               "other ops need converters) or move those ops to the fallback (torch_executed_ops)");
+      // Dynamic inputs, or sizes that depend on the data: a shaped segment.
+      bool shaped = builder::has_data_dependent_layers(converted.network);
+      std::vector<runtime::InputRange> ranges;
+      for (const auto& v : converted.input_values) {
+        stage.inputs.push_back(planner.slot(v, where));
+        ranges.push_back(planner.range_of(v));
+        for (const auto& d : ranges.back().dims) shaped = shaped || !d.is_static();
       }
-      stage.engine = build(std::move(converted));
+      for (const auto& v : seg.outputs) stage.outputs.push_back(planner.slot(v, where));
+      if (!shaped) {
+        stage.engine = build.engine(std::move(converted));
+      } else {
+        stage.shaped = build.shaped(std::move(converted), std::move(ranges));
+        const auto outs = stage.shaped->outputs();
+        for (std::size_t i = 0; i < outs.size() && i < stage.outputs.size(); ++i) planner.widen(stage.outputs[i], outs[i].dims);
+      }
     } else {
       stage.kind = runtime::HybridStage::Kind::Torch;
       for (auto i : seg.nodes) {

@@ -15,15 +15,29 @@
 
 namespace atenrt::api {
 
-// Builds an engine from one converted engine segment.
-using SegmentBuilder = std::function<std::shared_ptr<const runtime::Engine>(conversion::ConvertedGraph&&)>;
+// Builds one converted engine segment: a static engine, or, given the
+// ranges of its inputs (in the network's input order), a shaped segment.
+struct SegmentBuilders {
+  std::function<std::shared_ptr<const runtime::Engine>(conversion::ConvertedGraph&&)> engine;
+  std::function<std::shared_ptr<const runtime::ShapedSegment>(conversion::ConvertedGraph&&,
+                                                              std::vector<runtime::InputRange>)>
+      shaped;
+};
 
+// `input_ranges`: the user inputs' ranges (graph.user_inputs() order), empty
+// when they are static. An engine segment becomes a shaped segment when an
+// input of it has a dynamic dim or its sizes depend on the data; the range
+// of a dim inside the program is its size expression's over the inputs'
+// ranges (unbacked sizes: range_constraints, else unbounded).
+//
 // Throws UnsupportedError naming the node, value or argument that a hybrid
-// program cannot hold (a non-tensor value crossing segments, a dynamic
-// shape, a non-aten node in the fallback, an argument kind 1.13 cannot take).
+// program cannot hold (a non-tensor value crossing segments, a size the
+// fallback would need at run time, a non-aten node in the fallback, an
+// argument kind 1.13 cannot take).
 runtime::HybridProgram plan_hybrid(const ir::Graph& graph, const partition::Partition& partition,
                                    const std::vector<conversion::Selection>& selections,
-                                   const conversion::ConversionSettings& conversion, const SegmentBuilder& build);
+                                   const conversion::ConversionSettings& conversion,
+                                   std::vector<runtime::InputRange> input_ranges, const SegmentBuilders& build);
 
 // Why the fallback would refuse this node ("" when it would take it), for
 // the dry-run report: not an aten op, the allowlist, an argument it cannot

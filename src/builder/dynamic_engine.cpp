@@ -75,38 +75,6 @@ std::vector<Dims> declared_dims(const Network& net) {
 
 }  // namespace
 
-Dims InputRange::min() const {
-  Dims d;
-  for (const auto& r : dims) d.push_back(r.min);
-  return d;
-}
-Dims InputRange::opt() const {
-  Dims d;
-  for (const auto& r : dims) d.push_back(r.opt);
-  return d;
-}
-Dims InputRange::max() const {
-  Dims d;
-  for (const auto& r : dims) d.push_back(r.max);
-  return d;
-}
-
-std::string InputRange::to_string() const {
-  std::ostringstream out;
-  out << name << ": " << dtype_name(dtype) << "[";
-  for (std::size_t i = 0; i < dims.size(); ++i) {
-    const auto& r = dims[i];
-    out << (i ? ", " : "");
-    if (r.is_static()) {
-      out << r.min;
-    } else {
-      out << r.symbol << " in " << r.min << ".." << r.max << " (opt " << r.opt << ")";
-    }
-  }
-  out << "]";
-  return out.str();
-}
-
 Network specialize(const Network& net, const std::vector<Dims>& input_dims, std::uint64_t max_memory_bytes) {
   const std::uint64_t limit = resolve_memory_limit(max_memory_bytes);
   if (input_dims.size() != net.inputs().size()) {
@@ -187,8 +155,18 @@ DynamicEngine::DynamicEngine(Network net, BuilderConfig config, std::vector<Inpu
     opt.push_back(r.opt());
     max.push_back(r.max());
   }
+  bool unbounded = false;
+  for (const auto& r : ranges_) {
+    for (const auto& d : r.dims) unbounded = unbounded || d.is_unbounded();
+  }
   for (int c = 0; c < 2; ++c) {
     const auto* corner = c == 0 ? &min : &max;
+    if (c == 1 && unbounded) {
+      // No max corner to check (a size a torch segment computes from data):
+      // the outputs' dims are the network's, -1 where dynamic.
+      for (const auto* o : net_.outputs()) corner_outputs_[c].push_back(o->dims);
+      continue;
+    }
     try {
       const Network shaped = specialize(net_, *corner, config_.engine.max_memory_bytes);
       for (const auto* o : shaped.outputs()) corner_outputs_[c].push_back(o->dims);
@@ -216,41 +194,6 @@ std::shared_ptr<const StagePlan> DynamicEngine::plan_for(const std::vector<Dims>
   if (!staged_) throw std::logic_error("plan_for: the network holds no data-dependent layer");
   check(dims);
   return staged_->plan_for(dims);
-}
-
-void DynamicEngine::check(const std::vector<Dims>& dims) const {
-  if (dims.size() != ranges_.size()) {
-    throw InputError("engine expects " + std::to_string(ranges_.size()) + " inputs, got " + std::to_string(dims.size()));
-  }
-  std::map<std::string, std::pair<std::int64_t, std::string>> bound;  // symbol -> (size, where)
-  for (std::size_t i = 0; i < dims.size(); ++i) {
-    const InputRange& r = ranges_[i];
-    if (dims[i].size() != r.dims.size()) {
-      throw InputError("input '" + r.name + "': expected " + std::to_string(r.dims.size()) + " dims (" + r.to_string() +
-                       "), got " + shape_to_string(dims[i]));
-    }
-    for (std::size_t d = 0; d < r.dims.size(); ++d) {
-      const DimRange& dr = r.dims[d];
-      const std::int64_t v = dims[i][d];
-      const std::string where = "input '" + r.name + "' dim " + std::to_string(d);
-      if (dr.is_static()) {
-        if (v != dr.min) {
-          throw InputError(where + " is " + std::to_string(v) + ", the engine takes " + std::to_string(dr.min) +
-                           " (" + r.to_string() + ")");
-        }
-        continue;
-      }
-      if (v < dr.min || v > dr.max) {
-        throw InputError(where + " (" + dr.symbol + ") is " + std::to_string(v) + ", outside the engine's range [" +
-                         std::to_string(dr.min) + ", " + std::to_string(dr.max) + "]");
-      }
-      auto [it, fresh] = bound.emplace(dr.symbol, std::make_pair(v, where));
-      if (!fresh && it->second.first != v) {
-        throw InputError(where + " is " + std::to_string(v) + " but " + it->second.second + " is " +
-                         std::to_string(it->second.first) + "; both are " + dr.symbol + " and must be equal");
-      }
-    }
-  }
 }
 
 std::shared_ptr<const runtime::Engine> DynamicEngine::build_for(const std::vector<Dims>& dims) const {

@@ -25,29 +25,15 @@
 
 #include "builder/builder.h"
 #include "builder/stages.h"
+#include "runtime/shape_range.h"
 
 namespace atenrt::builder {
 
 using network::Dims;
 
-// One dim of a dynamic engine's input: its range, and the size symbol it
-// binds ("s0"; empty for a static dim). Dims with the same symbol must be
-// equal at run time.
-struct DimRange {
-  std::int64_t min = 0, opt = 0, max = 0;
-  std::string symbol;
-  bool is_static() const { return symbol.empty(); }
-};
-
-struct InputRange {
-  std::string name;
-  DType dtype = DType::Float32;
-  std::vector<DimRange> dims;
-  Dims min() const;
-  Dims opt() const;
-  Dims max() const;
-  std::string to_string() const;  // "x: float32[1..8 (opt 4), 3, 224, 224]"
-};
+// Input ranges (runtime/shape_range.h): hybrid programs hold them too.
+using runtime::DimRange;
+using runtime::InputRange;
 
 // Copy of `net` with static input dims `input_dims`, re-inferred, with the
 // layers whose inputs became known (Shape of static tensors and everything
@@ -107,7 +93,7 @@ class DynamicEngine {
   Stats stats() const;
 
  private:
-  void check(const std::vector<Dims>& dims) const;
+  void check(const std::vector<Dims>& dims) const { runtime::check_input_dims(ranges_, dims); }
   std::shared_ptr<const runtime::Engine> build_for(const std::vector<Dims>& dims) const;
 
   network::Network net_;

@@ -2,6 +2,7 @@
 #include "ir/sym_expr.h"
 
 #include <cctype>
+#include <cmath>
 #include <limits>
 
 #include "atenrt/errors.h"
@@ -293,6 +294,83 @@ std::optional<std::int64_t> SymExpr::evaluate(const std::map<std::string, std::i
     }
   }
   return r;
+}
+
+namespace {
+
+// A real interval; +-infinity where unbounded. long double holds every
+// int64 exactly.
+struct Interval {
+  long double lo, hi;
+};
+constexpr long double kInf = std::numeric_limits<long double>::infinity();
+constexpr Interval kAnything{-kInf, kInf};
+
+long double product(long double a, long double b) { return a == 0 || b == 0 ? 0 : a * b; }  // 0 * inf = 0 here
+
+Interval corners(const Interval& a, const Interval& b, long double (*f)(long double, long double)) {
+  const long double v[4] = {f(a.lo, b.lo), f(a.lo, b.hi), f(a.hi, b.lo), f(a.hi, b.hi)};
+  Interval r{v[0], v[0]};
+  for (long double x : v) {
+    if (std::isnan(x)) return kAnything;
+    r.lo = std::min(r.lo, x);
+    r.hi = std::max(r.hi, x);
+  }
+  return r;
+}
+
+Interval combine(SymExpr::Op op, const Interval& a, const Interval& b, const SymExpr& rhs) {
+  using Op = SymExpr::Op;
+  switch (op) {
+    case Op::Add: return {a.lo + b.lo, a.hi + b.hi};
+    case Op::Mul: return corners(a, b, product);
+    case Op::Max: return {std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
+    case Op::Min: return {std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
+    case Op::FloorDiv: {
+      if (b.lo <= 0 && b.hi >= 0) return kAnything;
+      Interval q = corners(a, b, [](long double x, long double y) { return x / y; });
+      return {std::floor(q.lo), std::floor(q.hi)};
+    }
+    case Op::Mod: {  // Python's: the divisor's sign
+      if (b.lo <= 0 && b.hi >= 0) return kAnything;
+      if (b.lo > 0) return a.lo >= 0 && a.hi < b.lo ? a : Interval{0, b.hi - 1};
+      return {b.lo + 1, 0};
+    }
+    case Op::Pow: {
+      if (!rhs.is_int() || rhs.value < 0 || a.lo < 0) return kAnything;
+      return {std::pow(a.lo, static_cast<long double>(rhs.value)), std::pow(a.hi, static_cast<long double>(rhs.value))};
+    }
+    default: return kAnything;
+  }
+}
+
+Interval interval_of(const SymExpr& e, const std::map<std::string, SymRange>& ranges) {
+  switch (e.op) {
+    case SymExpr::Op::Int: return {static_cast<long double>(e.value), static_cast<long double>(e.value)};
+    case SymExpr::Op::Symbol: {
+      auto it = ranges.find(e.symbol);
+      if (it == ranges.end()) return {0, kInf};
+      return {static_cast<long double>(it->second.min), it->second.max ? static_cast<long double>(*it->second.max) : kInf};
+    }
+    default: break;
+  }
+  if (e.args.empty()) return kAnything;
+  Interval r = interval_of(e.args[0], ranges);
+  for (std::size_t i = 1; i < e.args.size(); ++i) r = combine(e.op, r, interval_of(e.args[i], ranges), e.args[i]);
+  return r;
+}
+
+std::optional<std::int64_t> to_int(long double v) {
+  constexpr long double kLimit = 9.2e18L;
+  if (std::isnan(v) || v <= -kLimit || v >= kLimit) return std::nullopt;
+  return static_cast<std::int64_t>(v);
+}
+
+}  // namespace
+
+SymExpr::Bounds SymExpr::bounds(const std::map<std::string, SymRange>& ranges) const {
+  const Interval r = interval_of(*this, ranges);
+  return {to_int(std::ceil(r.lo)), to_int(std::floor(r.hi))};
 }
 
 void SymExpr::collect_symbols(std::set<std::string>& out) const {

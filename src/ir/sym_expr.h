@@ -16,6 +16,8 @@
 
 namespace atenrt::ir {
 
+struct SymRange;
+
 struct SymExpr {
   enum class Op { Int, Symbol, Add, Mul, Pow, FloorDiv, Mod, Max, Min };
   Op op = Op::Int;
@@ -36,6 +38,13 @@ struct SymExpr {
   // unbound or a division is by zero.
   std::optional<std::int64_t> evaluate(const std::map<std::string, std::int64_t>& bindings) const;
   void collect_symbols(std::set<std::string>& out) const;
+  // The smallest and largest value it takes over the symbols' ranges
+  // (interval arithmetic: sound, not always tight); nullopt where unbounded.
+  // A symbol the map lacks is a size: [0, unbounded).
+  struct Bounds {
+    std::optional<std::int64_t> lo, hi;
+  };
+  Bounds bounds(const std::map<std::string, SymRange>& ranges) const;
   // Canonical infix: "s0", "2*s0", "s0 + 1", "s0//2", "Max(1, s0)".
   std::string to_string() const;
 };

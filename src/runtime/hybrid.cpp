@@ -25,6 +25,31 @@ std::string op_key(const torch_abi::OpCall& c) {
 
 bool same(const TensorInfo& info, const Slot& s) { return info.dtype == s.dtype && info.dims == s.dims; }
 
+// An engine's input or output against its slot: a dim either side leaves
+// open (-1) is checked when the run has the tensor.
+bool compatible(const TensorInfo& info, const Slot& s) {
+  if (info.dtype != s.dtype || info.dims.size() != s.dims.size()) return false;
+  for (std::size_t d = 0; d < s.dims.size(); ++d) {
+    if (info.dims[d] >= 0 && s.dims[d] >= 0 && info.dims[d] != s.dims[d]) return false;
+  }
+  return true;
+}
+
+// A tensor a run made for slot `s`: its dtype, rank and static dims.
+bool fits(const Tensor& t, const Slot& s) {
+  if (t.dtype() != s.dtype || t.sizes().size() != s.dims.size()) return false;
+  for (std::size_t d = 0; d < s.dims.size(); ++d) {
+    if (s.dims[d] >= 0 && t.sizes()[d] != s.dims[d]) return false;
+  }
+  return true;
+}
+
+std::vector<TensorInfo> range_infos(const std::vector<InputRange>& ranges) {
+  std::vector<TensorInfo> out;
+  for (const auto& r : ranges) out.push_back({r.name, r.dtype, r.declared()});
+  return out;
+}
+
 Tensor wrap_owned(torch_abi::OwnedTensor&& t) {
   if (t.view.dtype < 0 || t.view.dtype >= kDTypeCount) throw Error("the fallback returned dtype code " + std::to_string(t.view.dtype));
   const auto dtype = static_cast<DType>(t.view.dtype);
@@ -39,10 +64,10 @@ void HybridProgram::validate() const {
   constexpr std::int64_t kMaxDim = std::int64_t{1} << 40;
   for (const auto& s : slots) {
     for (auto d : s.dims) {
-      if (d < 0 || d > kMaxDim) bad("value '" + s.name + "' has dim " + std::to_string(d));
+      if (d < -1 || d > kMaxDim) bad("value '" + s.name + "' has dim " + std::to_string(d));
     }
-    unsigned __int128 bytes = element_size(s.dtype);
-    for (auto d : s.dims) bytes = std::min<unsigned __int128>(bytes * static_cast<unsigned __int128>(d), kMaxSlotBytes + 1);
+    unsigned __int128 bytes = element_size(s.dtype);  // of its static dims; a run checks the rest
+    for (auto d : s.dims) bytes = std::min<unsigned __int128>(bytes * static_cast<unsigned __int128>(std::max<std::int64_t>(d, 1)), kMaxSlotBytes + 1);
     if (bytes > kMaxSlotBytes) bad("value '" + s.name + "' is larger than 64 GiB");
   }
   const auto n = static_cast<int>(slots.size());
@@ -70,9 +95,24 @@ void HybridProgram::validate() const {
     for (int id : st.outputs) not_torch_only(id, "engine segment");
   }
   for (int id : inputs) write(id, "program input");
+  if (!input_ranges.empty()) {
+    if (input_ranges.size() != inputs.size()) bad(std::to_string(input_ranges.size()) + " input ranges for " + std::to_string(inputs.size()) + " inputs");
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const InputRange& r = input_ranges[i];
+      if (!same({r.name, r.dtype, r.declared()}, slots[inputs[i]]) || r.name != slots[inputs[i]].name) {
+        bad("the range " + r.to_string() + " does not match input " + slot_text(slots[inputs[i]]));
+      }
+    }
+  } else {
+    for (int id : inputs) {
+      for (auto d : slots[id].dims) {
+        if (d < 0) bad("input " + slot_text(slots[id]) + " is dynamic, and the program holds no input ranges");
+      }
+    }
+  }
   for (const auto& [id, t] : constants) {
     write(id, "constant");
-    if (t.dtype() != slots[id].dtype || t.sizes() != slots[id].dims) {
+    if (!same({"", t.dtype(), t.sizes()}, slots[id])) {
       bad("constant '" + slots[id].name + "' is " + std::string(dtype_name(t.dtype())) + shape_to_string(t.sizes()) +
           ", its value says " + slot_text(slots[id]));
     }
@@ -81,17 +121,19 @@ void HybridProgram::validate() const {
     const auto& st = stages[k];
     const std::string where = "stage " + std::to_string(k);
     if (st.kind == HybridStage::Kind::Engine) {
-      if (!st.engine) bad(where + " has no engine");
-      if (st.engine->inputs().size() != st.inputs.size() || st.engine->outputs().size() != st.outputs.size()) {
+      if (!st.engine == !st.shaped) bad(where + " needs exactly one engine");
+      const auto ins = st.engine ? st.engine->inputs() : range_infos(st.shaped->ranges());
+      const auto outs = st.engine ? st.engine->outputs() : st.shaped->outputs();
+      if (ins.size() != st.inputs.size() || outs.size() != st.outputs.size()) {
         bad(where + ": the engine's inputs and outputs do not match the stage's");
       }
       for (std::size_t i = 0; i < st.inputs.size(); ++i) {
         read(st.inputs[i], where);
-        if (!same(st.engine->inputs()[i], slots[st.inputs[i]])) bad(where + ": engine input " + std::to_string(i) + " is not " + slot_text(slots[st.inputs[i]]));
+        if (!compatible(ins[i], slots[st.inputs[i]])) bad(where + ": engine input " + std::to_string(i) + " is not " + slot_text(slots[st.inputs[i]]));
       }
       for (std::size_t i = 0; i < st.outputs.size(); ++i) {
         write(st.outputs[i], where);
-        if (!same(st.engine->outputs()[i], slots[st.outputs[i]])) bad(where + ": engine output " + std::to_string(i) + " is not " + slot_text(slots[st.outputs[i]]));
+        if (!compatible(outs[i], slots[st.outputs[i]])) bad(where + ": engine output " + std::to_string(i) + " is not " + slot_text(slots[st.outputs[i]]));
       }
       continue;
     }
@@ -166,7 +208,8 @@ HybridContext::HybridContext(std::shared_ptr<const HybridEngine> engine) : engin
   torch_values_.resize(p.slots.size());
   for (const auto& [id, t] : p.constants) values_[id] = t;
   for (const auto& st : p.stages) {
-    contexts_.push_back(st.kind == HybridStage::Kind::Engine ? std::make_unique<ExecutionContext>(*st.engine) : nullptr);
+    contexts_.push_back(st.engine ? std::make_unique<ExecutionContext>(*st.engine) : nullptr);
+    shaped_.push_back(st.shaped ? st.shaped->make_context() : nullptr);
   }
 }
 
@@ -175,6 +218,9 @@ HybridContext::~HybridContext() = default;
 void HybridContext::set_num_threads(int num_threads) {
   num_threads_ = num_threads;
   for (auto& c : contexts_) {
+    if (c) c->set_num_threads(num_threads);
+  }
+  for (auto& c : shaped_) {
     if (c) c->set_num_threads(num_threads);
   }
 }
@@ -187,6 +233,7 @@ void HybridContext::set_profiling(bool on) {
   torch_times_.assign(p.stages.size(), {});
   for (std::size_t k = 0; k < p.stages.size(); ++k) {
     if (contexts_[k]) contexts_[k]->set_profiling(on);
+    else if (shaped_[k]) shaped_[k]->set_profiling(on);
     else torch_times_[k].reset(on ? p.stages[k].nodes.size() : 0);
   }
 }
@@ -196,6 +243,15 @@ StepTimes HybridContext::profile() const {
   out.runs = runs_;
   if (!profiling_) return out;
   for (std::size_t k = 0; k < contexts_.size(); ++k) {
+    if (shaped_[k]) {
+      // Listed as the opt engine's steps (Engine::steps): a shape whose
+      // engine has other steps (or a staged run) reports no per-step times.
+      StepTimes t = shaped_[k]->profile();
+      const std::size_t n = engine_->program_.stages[k].shaped->opt_engine().steps().size();
+      if (t.total_ms.size() != n) t.reset(n);
+      out.append(t, stage_start_ms_[k]);
+      continue;
+    }
     out.append(contexts_[k] ? contexts_[k]->profile() : torch_times_[k], stage_start_ms_[k]);
   }
   return out;
@@ -206,15 +262,18 @@ const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs)
   if (inputs.size() != p.inputs.size()) {
     throw InputError("expected " + std::to_string(p.inputs.size()) + " inputs, got " + std::to_string(inputs.size()));
   }
+  std::vector<Dims> dims;
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const Slot& s = p.slots[p.inputs[k]];
-    if (!inputs[k].defined() || inputs[k].dtype() != s.dtype || inputs[k].sizes() != s.dims) {
+    if (!inputs[k].defined() || !fits(inputs[k], s)) {
       throw InputError("input '" + s.name + "': expected " + std::string(dtype_name(s.dtype)) + shape_to_string(s.dims) +
                        ", got " + (inputs[k].defined() ? std::string(dtype_name(inputs[k].dtype())) + shape_to_string(inputs[k].sizes())
                                                        : std::string("no tensor")));
     }
     values_[p.inputs[k]] = inputs[k];
+    dims.push_back(inputs[k].sizes());
   }
+  if (!p.input_ranges.empty()) check_input_dims(p.input_ranges, dims);
   using Clock = std::chrono::steady_clock;
   const auto run_start = Clock::now();
   auto since = [](Clock::time_point from) { return std::chrono::duration<double, std::milli>(Clock::now() - from).count(); };
@@ -225,7 +284,7 @@ const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs)
       std::vector<Tensor> in;
       in.reserve(st.inputs.size());
       for (int id : st.inputs) in.push_back(values_[id]);
-      const auto& out = contexts_[k]->run(in);
+      const auto& out = contexts_[k] ? contexts_[k]->run(in) : shaped_[k]->run(in);
       for (std::size_t i = 0; i < st.outputs.size(); ++i) values_[st.outputs[i]] = out[i];
       continue;
     }
@@ -268,7 +327,7 @@ const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs)
           throw Error(node.call.node + ": libtorch returned '" + s.name + "' in a dtype atenrt cannot hold");
         }
         Tensor t = wrap_owned(std::move(outs[i]));
-        if (t.dtype() != s.dtype || t.sizes() != s.dims) {
+        if (!fits(t, s)) {
           throw Error(node.call.node + ": libtorch returned " + std::string(dtype_name(t.dtype())) + shape_to_string(t.sizes()) +
                       " for '" + s.name + "', the graph says " + std::string(dtype_name(s.dtype)) + shape_to_string(s.dims));
         }

@@ -5,14 +5,23 @@
 //
 // A HybridEngine is immutable and shared by threads like an Engine; each
 // thread runs it through its own HybridContext.
+//
+// Dynamic shapes: a program with dynamic inputs holds their ranges; a value
+// crossing segments then has -1 for a dim that varies, and an engine segment
+// that reads such values (or whose own outputs depend on the data) is a
+// ShapedSegment: the builder's dynamic engine, behind the interface below,
+// since the runtime room cannot hold what the builder makes.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "atenrt/tensor.h"
 #include "runtime/engine.h"
+#include "runtime/shape_range.h"
 #include "runtime/torch_abi.h"
 
 namespace atenrt::runtime {
@@ -26,11 +35,44 @@ inline constexpr const char* kHybridFileMarker = "holds a hybrid program";
 inline constexpr unsigned __int128 kMaxSlotBytes = static_cast<unsigned __int128>(1) << 36;  // 64 GiB
 inline constexpr std::int64_t kMaxArgInt = std::int64_t{1} << 40;
 
+// One thread's runs of a ShapedSegment (ExecutionContext's contract).
+class ShapedSegmentContext {
+ public:
+  virtual ~ShapedSegmentContext() = default;
+  // Checks the input dims against the segment's ranges (InputError).
+  virtual const std::vector<Tensor>& run(const std::vector<Tensor>& inputs) = 0;
+  virtual void set_num_threads(int num_threads) = 0;
+  virtual void set_profiling(bool on) = 0;
+  // The steps of the shape run last (its engine's steps()).
+  virtual StepTimes profile() const = 0;
+  virtual const Engine* last_engine() const = 0;
+};
+
+// An engine segment that takes a range of input shapes. Immutable, shared
+// by threads.
+class ShapedSegment {
+ public:
+  virtual ~ShapedSegment() = default;
+  virtual const std::vector<InputRange>& ranges() const = 0;
+  // Dims -1 where they vary with the inputs or the data.
+  virtual std::vector<TensorInfo> outputs() const = 0;
+  // The engine built at compile time for the opt shapes (its steps stand
+  // for the segment's in reports).
+  virtual const Engine& opt_engine() const = 0;
+  virtual std::unique_ptr<ShapedSegmentContext> make_context() const = 0;
+  // A complete engine file of its own (with a Ranges section).
+  virtual std::vector<std::byte> serialize() const = 0;
+};
+
+// Reads a ShapedSegment's file; given by the layer that can make one
+// (the public Engine::load). FormatError when the bytes do not hold one.
+using ShapedSegmentLoader = std::function<std::shared_ptr<const ShapedSegment>(std::span<const std::byte>)>;
+
 // A value that crosses a segment boundary, or that a torch segment uses.
 struct Slot {
   std::string name;  // the graph's value name
   DType dtype = DType::Float32;
-  Dims dims;         // static
+  Dims dims;         // -1 where the size varies (dynamic programs only)
   // Made and read only inside one torch segment: it stays a torch tensor,
   // of any dtype (complex too), never checked against dtype and dims.
   bool torch_only = false;
@@ -48,8 +90,10 @@ struct TorchNode {
 struct HybridStage {
   enum class Kind : std::uint8_t { Engine, Torch };
   Kind kind = Kind::Engine;
-  // Engine: the segment's engine; its inputs and outputs in its own order.
+  // Engine: the segment's engine (static), or its shaped segment (dynamic
+  // shapes, data-dependent sizes); its inputs and outputs in its own order.
   std::shared_ptr<const Engine> engine;
+  std::shared_ptr<const ShapedSegment> shaped;
   std::vector<int> inputs;
   std::vector<int> outputs;
   // Torch: its operators, in graph order.
@@ -63,6 +107,9 @@ struct HybridProgram {
   // Weights that torch nodes read, by slot (engine segments hold their own).
   std::vector<std::pair<int, Tensor>> constants;
   std::vector<HybridStage> stages;
+  // Dynamic programs: the range of each input, in `inputs` order (empty:
+  // every slot is static).
+  std::vector<InputRange> input_ranges;
 
   // Slots and stages consistent: every slot written once before it is read,
   // ids in range, engine signatures equal to their slots. Throws FormatError.
@@ -88,8 +135,11 @@ class HybridEngine {
   // Engine files with a torch-segments section (docs/engine-format.md).
   std::vector<std::byte> serialize(const std::string& metadata = {}) const;
   void save(const std::string& path, const std::string& metadata = {}) const;
-  static HybridEngine deserialize(std::span<const std::byte> file, const std::string& where);
-  static HybridEngine load(const std::string& path);
+  // `shaped` reads the shaped segments a dynamic program holds (without
+  // one, such a file is a FormatError).
+  static HybridEngine deserialize(std::span<const std::byte> file, const std::string& where,
+                                  const ShapedSegmentLoader& shaped = {});
+  static HybridEngine load(const std::string& path, const ShapedSegmentLoader& shaped = {});
   // Whether an engine file holds a hybrid program (checked container).
   static bool is_hybrid_file(std::span<const std::byte> file);
 
@@ -122,7 +172,8 @@ class HybridContext {
   std::int64_t runs_ = 0;
   std::vector<double> stage_start_ms_;  // per stage, in the last run
   std::vector<StepTimes> torch_times_;  // per stage (torch stages: one entry per node)
-  std::vector<std::unique_ptr<ExecutionContext>> contexts_;  // per stage (engine stages)
+  std::vector<std::unique_ptr<ExecutionContext>> contexts_;  // per stage (static engine stages)
+  std::vector<std::unique_ptr<ShapedSegmentContext>> shaped_;  // per stage (shaped stages)
   std::vector<Tensor> values_;
   std::vector<std::shared_ptr<const void>> torch_values_;  // torch_only slots
   std::vector<Tensor> outputs_;

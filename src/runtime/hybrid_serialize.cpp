@@ -1,7 +1,11 @@
 // Engine files of hybrid programs: one required torch-segments section
 // (docs/engine-format.md, kind 4) holding the slots, the torch nodes with
 // their arguments, the weights they read, and each engine segment as a
-// complete engine file of its own (verified by the same loader).
+// complete engine file of its own (verified by the same loader): a static
+// engine, or a dynamic one (a shaped segment, read by the loader the caller
+// gives). A program with dynamic inputs or shaped segments is format 2.4:
+// its input ranges follow the stages (2.1 readers refuse it for those
+// trailing bytes); the rest stay 2.1, byte for byte as before.
 #include <unistd.h>
 
 #include <cstdio>
@@ -16,7 +20,15 @@ namespace atenrt::runtime {
 namespace {
 
 constexpr const char* kSection = "torch segments";
-constexpr std::uint16_t kHybridMinor = 1;  // format 2.1 added the torch-segments section
+constexpr std::uint16_t kHybridMinor = 1;         // 2.1 added the torch-segments section
+constexpr std::uint16_t kDynamicHybridMinor = 4;  // 2.4: input ranges, shaped segments
+
+bool needs_ranges(const HybridProgram& p) {
+  for (const auto& st : p.stages) {
+    if (st.shaped) return true;
+  }
+  return !p.input_ranges.empty();
+}
 
 using file::Reader;
 using file::read_ids;
@@ -97,7 +109,7 @@ std::vector<std::byte> encode_payload(const HybridProgram& p) {
     if (st.kind == HybridStage::Kind::Engine) {
       write_ids(w, st.inputs);
       write_ids(w, st.outputs);
-      write_bytes(w, st.engine->serialize());
+      write_bytes(w, st.engine ? st.engine->serialize() : st.shaped->serialize());
       continue;
     }
     w.raw<std::uint64_t>(st.nodes.size());
@@ -107,10 +119,14 @@ std::vector<std::byte> encode_payload(const HybridProgram& p) {
       write_ids(w, n.outputs);
     }
   }
+  if (needs_ranges(p)) {
+    w(!p.input_ranges.empty());  // false: static inputs, only the data varies
+    if (!p.input_ranges.empty()) file::write_input_ranges(w, p.input_ranges);
+  }
   return std::move(w.out);
 }
 
-HybridProgram decode_payload(std::span<const std::byte> bytes) {
+HybridProgram decode_payload(std::span<const std::byte> bytes, std::uint16_t minor, const ShapedSegmentLoader& shaped) {
   Reader r(bytes.data(), bytes.size(), kSection);
   HybridProgram p;
   p.slots.resize(r.count(18));
@@ -149,7 +165,13 @@ HybridProgram decode_payload(std::span<const std::byte> bytes) {
       const std::size_t n = r.count(1);
       const std::byte* at = r.take(n);
       try {
-        st.engine = std::make_shared<const Engine>(Engine::deserialize(std::vector<std::byte>(at, at + n)));
+        const std::span<const std::byte> nested(at, n);
+        if (file::parse_container(nested).find(file::SectionKind::Ranges)) {
+          if (!shaped) throw FormatError("a dynamic-shape engine segment, which this reader cannot load");
+          st.shaped = shaped(nested);
+        } else {
+          st.engine = std::make_shared<const Engine>(Engine::deserialize(std::vector<std::byte>(at, at + n)));
+        }
       } catch (const FormatError& e) {
         r.corrupt("engine segment (stage " + std::to_string(k) + "): " + e.what());
       }
@@ -161,6 +183,11 @@ HybridProgram decode_payload(std::span<const std::byte> bytes) {
       n.inputs = read_ids(r);
       n.outputs = read_ids(r);
     }
+  }
+  if (minor >= kDynamicHybridMinor) {
+    bool dynamic_inputs = false;
+    r(dynamic_inputs);
+    if (dynamic_inputs) p.input_ranges = file::read_input_ranges(r, p.inputs.size());
   }
   if (!r.done()) r.corrupt(std::to_string(r.left()) + " trailing bytes");
   return p;
@@ -176,7 +203,7 @@ bool HybridEngine::is_hybrid_file(std::span<const std::byte> bytes) {
 std::vector<std::byte> HybridEngine::serialize(const std::string& metadata) const {
   auto payload = std::make_shared<std::vector<std::byte>>(encode_payload(program_));
   file::Header header;
-  header.minor = kHybridMinor;
+  header.minor = needs_ranges(program_) ? kDynamicHybridMinor : kHybridMinor;
   header.producer = file::producer_string();
   file::SectionSource section;
   section.entry.kind = static_cast<std::uint32_t>(file::SectionKind::TorchSegments);
@@ -197,12 +224,13 @@ std::vector<std::byte> HybridEngine::serialize(const std::string& metadata) cons
   return std::move(sink.out);
 }
 
-HybridEngine HybridEngine::deserialize(std::span<const std::byte> bytes, const std::string& where) {
+HybridEngine HybridEngine::deserialize(std::span<const std::byte> bytes, const std::string& where,
+                                       const ShapedSegmentLoader& shaped) {
   try {
     const file::Container c = file::parse_container(bytes);
     const file::Section* s = c.find(file::SectionKind::TorchSegments);
     if (!s) throw FormatError("engine file: has no torch-segments section");
-    return HybridEngine(decode_payload(c.payload(*s)));
+    return HybridEngine(decode_payload(c.payload(*s), c.header.minor, shaped));
   } catch (const FormatError& e) {
     throw FormatError(where.empty() ? std::string(e.what()) : "'" + where + "': " + e.what());
   } catch (const UnsupportedError& e) {
@@ -215,9 +243,9 @@ void HybridEngine::save(const std::string& path, const std::string& metadata) co
   file::save_atomically(path, [&](file::Sink& sink) { sink.write(bytes.data(), bytes.size()); });
 }
 
-HybridEngine HybridEngine::load(const std::string& path) {
+HybridEngine HybridEngine::load(const std::string& path, const ShapedSegmentLoader& shaped) {
   auto mapping = ir::MappedFile::open(path);
-  return deserialize(mapping->bytes(), path);
+  return deserialize(mapping->bytes(), path, shaped);
 }
 
 }  // namespace atenrt::runtime

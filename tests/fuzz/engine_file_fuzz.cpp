@@ -14,6 +14,7 @@
 
 #include "atenrt/errors.h"
 #include "builder/dynamic_engine.h"
+#include "builder/dynamic_segment.h"
 #include "builder/stages.h"
 #include "affine_plugin_kernel.h"
 #include "engine_resign.h"
@@ -29,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // A hybrid program's file (torch-segments section): decoded and validated;
     // the fuzz build has no libtorch plugin, so it then stops at preparing the ops.
     if (atenrt::runtime::HybridEngine::is_hybrid_file(bytes)) {
-      (void)atenrt::runtime::HybridEngine::deserialize(bytes, "");
+      (void)atenrt::runtime::HybridEngine::deserialize(
+          bytes, "", [](std::span<const std::byte> b) { return atenrt::builder::DynamicSegment::load(b); });
       return 0;
     }
     // A dynamic-shape engine's file (ranges section): rebuilt and its opt

@@ -252,6 +252,36 @@ class HybridTest(unittest.TestCase):
                 with self.assertRaises(atenrt.FormatError):
                     atenrt.load(corrupt)
 
+    def test_a_dynamic_batch_flows_through_torch_segments(self):
+        # torch_executed_ops splits a dynamic-batch CNN into engine segments (dynamic engines)
+        # around the fallback; one compiled program serves every batch in the range.
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.c = nn.Conv2d(3, 4, 3, padding=1)
+                self.fc = nn.Linear(4 * 8 * 8, 5)
+
+            def forward(self, x):
+                return self.fc(torch.sigmoid(torch.relu(self.c(x))).flatten(1))
+
+        m = Net().eval()
+        path = os.path.join(self.tmp.name, "dynamic_batch.pt2")
+        atenrt.save(m, (torch.randn(5, 3, 8, 8),), path,
+                    dynamic_shapes={"x": {0: atenrt.Dim("batch", min=1, max=8)}})
+        engine = atenrt.compile(path, torch_executed_ops=["aten.relu.default"], min_block_size=1)
+        self.assertEqual(engine.fallback_ops, ("aten.relu.default",))
+        self.assertEqual(engine.inputs[0].shape, (-1, 3, 8, 8))
+        self.assertEqual((engine.inputs[0].min_shape[0], engine.inputs[0].max_shape[0]), (1, 8))
+        for batch in (1, 2, 5, 8):
+            with self.subTest(batch=batch):
+                self.check(engine, m, [torch.randn(batch, 3, 8, 8)])
+        with self.assertRaises(atenrt.InputError) as cm:
+            engine(torch.randn(9, 3, 8, 8))
+        self.assertIn("outside the engine's range [1, 8]", str(cm.exception))
+        saved = os.path.join(self.tmp.name, "dynamic_batch.atrt")
+        engine.save(saved)
+        self.check(atenrt.load(saved), m, [torch.randn(3, 3, 8, 8)])
+
     def test_contexts_on_several_threads(self):
         m = ConvWithNoConverterOps().eval()
         x = torch.randn(1, 3, 8, 8)

@@ -64,6 +64,40 @@ TEST(SymExpr, RefusesWhatIsNotASize) {
   EXPECT_THROW(SymExpr::parse(std::string(200, '(') + "s0" + std::string(200, ')')), FormatError);
 }
 
+// Interval bounds: exact on sums and products of sizes, sound (if loose) on
+// what is not monotone, unbounded where a symbol is.
+TEST(SymExpr, Bounds) {
+  const std::map<std::string, SymRange> ranges{{"s0", {1, 8}}, {"s1", {2, 5}}, {"u0", {0, std::nullopt}}};
+  auto bounds = [&](const char* text) {
+    const auto b = SymExpr::parse(text).bounds(ranges);
+    return std::make_pair(b.lo, b.hi);
+  };
+  using P = std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>>;
+  EXPECT_EQ(bounds("2*s0"), (P{2, 16}));
+  EXPECT_EQ(bounds("s0*s1 + 1"), (P{3, 41}));
+  EXPECT_EQ(bounds("s0 - 1"), (P{0, 7}));
+  EXPECT_EQ(bounds("-s0 + 10"), (P{2, 9}));
+  EXPECT_EQ(bounds("s0//2"), (P{0, 4}));
+  EXPECT_EQ(bounds("Mod(s0, 4)"), (P{0, 3}));
+  EXPECT_EQ(bounds("Mod(s0, 16)"), (P{1, 8}));  // below the divisor: the value itself
+  EXPECT_EQ(bounds("Max(s0, s1)"), (P{2, 8}));
+  EXPECT_EQ(bounds("Min(s0, 3)"), (P{1, 3}));
+  EXPECT_EQ(bounds("s1**2"), (P{4, 25}));
+  EXPECT_EQ(bounds("2*u0"), (P{0, std::nullopt}));
+  EXPECT_EQ(bounds("s0 + x9"), (P{1, std::nullopt}));  // a symbol without a range is a size
+  EXPECT_EQ(bounds("s0//(s0 - 1)"), (P{std::nullopt, std::nullopt}));  // the divisor may be 0
+  // Every value at every binding lies inside.
+  for (std::int64_t a = 1; a <= 8; ++a) {
+    for (std::int64_t b = 2; b <= 5; ++b) {
+      for (const char* text : {"(s0 - s1)//3", "Mod(s0*s1 - 7, s1)", "Max(s0 - 2*s1, 1)"}) {
+        const auto v = *SymExpr::parse(text).evaluate({{"s0", a}, {"s1", b}});
+        const auto [lo, hi] = bounds(text);
+        EXPECT_TRUE(lo && hi && *lo <= v && v <= *hi) << text << " at " << a << ", " << b;
+      }
+    }
+  }
+}
+
 TEST(SymExpr, RangeText) {
   EXPECT_EQ((SymRange{2, 64}).to_string(), "[2, 64]");
   EXPECT_EQ((SymRange{2, std::nullopt}).to_string(), "[2, inf]");
