@@ -7,7 +7,13 @@
 namespace atenrt::builder {
 
 DynamicContext::DynamicContext(std::shared_ptr<const DynamicEngine> engine)
-    : engine_(std::move(engine)), last_engine_(engine_->opt_engine_shared()) {}
+    : engine_(std::move(engine)), last_engine_(engine_->opt_engine_shared()) {
+  // The opt shape's context now, as a static engine's: its first run (often
+  // a profiled one) then does not pay for making it.
+  if (!engine_->data_dependent()) {
+    shaped_.push_back({last_engine_, std::make_unique<runtime::ExecutionContext>(*last_engine_)});
+  }
+}
 
 DynamicContext::~DynamicContext() = default;
 
