@@ -7,12 +7,13 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <thread>
 
 #include "api/pipeline.h"
 #include "atenrt/atenrt.h"
 #include "builder/dynamic_engine.h"
 #include "support/graph_builder.h"
+#include "support/temp_path.h"
+#include "support/threads_check.h"
 
 using namespace atenrt;
 
@@ -110,7 +111,7 @@ TEST(DataDependent, NonzeroAndWhatFollowsItRunAtEveryCount) {
 
 TEST(DataDependent, EngineFilesKeepTheStages) {
   const Engine engine = api::compile_program(nonzero_program(), {});
-  const std::string path = ::testing::TempDir() + "/data_dependent.atrt";
+  const std::string path = atenrt::testing::temp_path("data_dependent.atrt");
   engine.save(path);
   const Engine loaded = Engine::load(path);
   std::remove(path.c_str());
@@ -128,28 +129,9 @@ TEST(DataDependent, EngineFilesKeepTheStages) {
 
 TEST(DataDependent, ContextsOnThreadsAgreeWithOneAtATime) {
   const Engine engine = api::compile_program(nonzero_program(), {});
-  const std::vector<int> periods = {1, 2, 3, 4, 5, 0, 7, 9};
-  std::vector<std::vector<std::vector<std::byte>>> want(periods.size());
-  {
-    ExecutionContext ctx = engine.create_context();
-    for (std::size_t k = 0; k < periods.size(); ++k) {
-      for (const auto& t : ctx.run(inputs_with(periods[k]))) want[k].push_back(t.contiguous().to_bytes());
-    }
-  }
-  std::vector<int> mismatches(4, 0);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      ExecutionContext ctx = engine.create_context();
-      for (int round = 0; round < 6; ++round) {
-        const std::size_t k = static_cast<std::size_t>(t * 3 + round) % periods.size();
-        const auto& out = ctx.run(inputs_with(periods[k]));
-        for (std::size_t o = 0; o < out.size(); ++o) mismatches[t] += out[o].contiguous().to_bytes() != want[k][o];
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  for (int t = 0; t < 4; ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
+  std::vector<std::vector<Tensor>> inputs;
+  for (int period : {1, 2, 3, 4, 5, 0, 7, 9}) inputs.push_back(inputs_with(period));
+  atenrt::testing::expect_threads_agree_with_one_at_a_time(engine, inputs);
 }
 
 

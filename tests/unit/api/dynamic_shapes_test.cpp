@@ -12,6 +12,7 @@
 #include "atenrt/atenrt.h"
 #include "builder/dynamic_engine.h"
 #include "test_paths.h"
+#include "support/temp_path.h"
 
 using namespace atenrt;
 
@@ -143,7 +144,7 @@ TEST(DynamicShapes, InputsOutsideTheRangeAreInputErrors) {
 // naming what it is.
 TEST(DynamicShapes, SavedEnginesKeepTheirRanges) {
   const Engine engine = compile(kArchive, with({{"max_shapes", "x:8x8"}, {"opt_shapes", "x:4x3"}}));
-  const std::string path = ::testing::TempDir() + "dynamic_forms.atrt";
+  const std::string path = atenrt::testing::temp_path("dynamic_forms.atrt");
   engine.with_metadata("{\"k\": 2}").save(path);
   const Engine loaded = Engine::load(path);
   ASSERT_TRUE(loaded.is_dynamic());

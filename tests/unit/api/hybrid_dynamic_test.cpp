@@ -11,12 +11,13 @@
 
 #include <cmath>
 #include <cstdio>
-#include <thread>
 
 #include "api/pipeline.h"
 #include "atenrt/atenrt.h"
 #include "runtime/torch_plugin.h"
 #include "support/graph_builder.h"
+#include "support/temp_path.h"
+#include "support/threads_check.h"
 
 using namespace atenrt;
 
@@ -164,7 +165,7 @@ TEST_F(HybridDynamic, DynamicBatchFlowsThroughTorchSegments) {
 
 TEST_F(HybridDynamic, EngineFilesKeepTheRangesAndShapedSegments) {
   const Engine hybrid = api::compile_program(dynamic_batch_program(), fallback_for({"aten.relu.default"}));
-  const std::string path = ::testing::TempDir() + "/hybrid_dynamic.atrt";
+  const std::string path = atenrt::testing::temp_path("hybrid_dynamic.atrt");
   hybrid.save(path);
   const Engine loaded = Engine::load(path);
   std::remove(path.c_str());
@@ -199,7 +200,7 @@ TEST_F(HybridDynamic, DataDependentEngineOutputsFeedTorchSegments) {
   const Engine native = api::compile_program(nonzero_program(), {});
   const Engine hybrid = api::compile_program(nonzero_program(), fallback_for({"aten.sigmoid.default"}));
   ASSERT_TRUE(hybrid.hybrid());
-  const std::string path = ::testing::TempDir() + "/hybrid_data_dependent.atrt";
+  const std::string path = atenrt::testing::temp_path("hybrid_data_dependent.atrt");
   hybrid.save(path);
   const Engine loaded = Engine::load(path);
   std::remove(path.c_str());
@@ -213,28 +214,9 @@ TEST_F(HybridDynamic, DataDependentEngineOutputsFeedTorchSegments) {
 
 TEST_F(HybridDynamic, ContextsOnThreadsRunDifferentShapesAtOnce) {
   const Engine hybrid = api::compile_program(dynamic_batch_program(), fallback_for({"aten.relu.default"}));
-  const std::vector<std::int64_t> batches = {1, 2, 3, 4, 5, 6, 7, 8};
-  std::vector<std::vector<std::vector<std::byte>>> want(batches.size());
-  {
-    ExecutionContext ctx = hybrid.create_context();
-    for (std::size_t k = 0; k < batches.size(); ++k) {
-      for (const auto& t : ctx.run({ramp({batches[k], 4}, 0.3f, 0.0f)})) want[k].push_back(t.contiguous().to_bytes());
-    }
-  }
-  std::vector<int> mismatches(4, 0);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      ExecutionContext ctx = hybrid.create_context();
-      for (int round = 0; round < 6; ++round) {
-        const std::size_t k = static_cast<std::size_t>(t * 3 + round) % batches.size();
-        const auto& out = ctx.run({ramp({batches[k], 4}, 0.3f, 0.0f)});
-        for (std::size_t o = 0; o < out.size(); ++o) mismatches[t] += out[o].contiguous().to_bytes() != want[k][o];
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  for (int t = 0; t < 4; ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
+  std::vector<std::vector<Tensor>> inputs;
+  for (std::int64_t batch = 1; batch <= 8; ++batch) inputs.push_back({ramp({batch, 4}, 0.3f, 0.0f)});
+  atenrt::testing::expect_threads_agree_with_one_at_a_time(hybrid, inputs);
 }
 
 }  // namespace

@@ -12,12 +12,13 @@
 #include <cstdio>
 #include <map>
 #include <optional>
-#include <thread>
 
 #include "api/pipeline.h"
 #include "atenrt/atenrt.h"
 #include "builder/dynamic_engine.h"
 #include "support/graph_builder.h"
+#include "support/temp_path.h"
+#include "support/threads_check.h"
 
 using namespace atenrt;
 
@@ -124,7 +125,7 @@ TEST(ItemSizes, ItemOfASumSizesWhatFollows) {
     EXPECT_NE(std::string(e.what()).find("cannot reshape 0 elements"), std::string::npos) << e.what();
   }
   expect_item_outputs(item_inputs(2), ctx.run(item_inputs(2)));  // the context runs on
-  const std::string path = ::testing::TempDir() + "/item_sizes.atrt";
+  const std::string path = atenrt::testing::temp_path("item_sizes.atrt");
   engine.save(path);
   const Engine loaded = Engine::load(path);
   std::remove(path.c_str());
@@ -136,28 +137,9 @@ TEST(ItemSizes, ItemOfASumSizesWhatFollows) {
 // give what one context gives one run at a time.
 TEST(ItemSizes, ContextsOnThreadsAgreeWithOneAtATime) {
   const Engine engine = api::compile_program(item_program(), {});
-  const std::vector<int> counts = {1, 2, 3, 4, 5, 6, 2, 5};
-  std::vector<std::vector<std::vector<std::byte>>> want(counts.size());
-  {
-    ExecutionContext ctx = engine.create_context();
-    for (std::size_t k = 0; k < counts.size(); ++k) {
-      for (const auto& t : ctx.run(item_inputs(counts[k]))) want[k].push_back(t.contiguous().to_bytes());
-    }
-  }
-  std::vector<int> mismatches(4, 0);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      ExecutionContext ctx = engine.create_context();
-      for (int round = 0; round < 6; ++round) {
-        const std::size_t k = static_cast<std::size_t>(t * 3 + round) % counts.size();
-        const auto& out = ctx.run(item_inputs(counts[k]));
-        for (std::size_t o = 0; o < out.size(); ++o) mismatches[t] += out[o].contiguous().to_bytes() != want[k][o];
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  for (int t = 0; t < 4; ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
+  std::vector<std::vector<Tensor>> inputs;
+  for (int count : {1, 2, 3, 4, 5, 6, 2, 5}) inputs.push_back(item_inputs(count));
+  atenrt::testing::expect_threads_agree_with_one_at_a_time(engine, inputs);
 }
 
 // labels [8] (int64), x [8, 2]: counts = unique(labels, return_counts)[2];

@@ -11,6 +11,7 @@
 #include "runtime/memory_plan.h"
 #include "runtime/program.h"
 #include "test_paths.h"
+#include "support/temp_path.h"
 
 using namespace atenrt;
 
@@ -65,7 +66,7 @@ TEST(MemoryLimit, ReaderHoldsNoMoreThanTheLimit) {
 // The limit is a load-time setting: an engine file is checked against the
 // limit of the process that loads it, and the message names the file.
 TEST(MemoryLimit, EngineFilesAreCheckedWhenLoaded) {
-  const std::string path = testing::TempDir() + "/memory_limit_engine.atrt";
+  const std::string path = atenrt::testing::temp_path("memory_limit_engine.atrt");
   compile(resources("linear_16384_rows.pt2")).save(path);
   CompileSettings s;
   s.max_memory = 16 << 10;

@@ -14,6 +14,7 @@
 #include "api/pipeline.h"
 #include "atenrt/errors.h"
 #include "support/graph_builder.h"
+#include "support/temp_path.h"
 
 using namespace atenrt;
 
@@ -81,7 +82,7 @@ TEST(RunTimeAssert, AssertScalarOnADynamicDimChecksEveryRun) {
   CompileSettings settings;
   settings.min_block_size = 1;
   const Engine engine = api::compile_program(even_rows(), settings);
-  const std::string path = ::testing::TempDir() + "run_time_assert.atrt";
+  const std::string path = atenrt::testing::temp_path("run_time_assert.atrt");
   engine.save(path);
   const Engine loaded = Engine::load(path);  // the check travels in the engine file
   std::remove(path.c_str());

@@ -12,6 +12,7 @@
 #include "reference/reference.h"
 #include "runtime/serialize.h"
 #include "support/engine_check.h"
+#include "support/temp_path.h"
 
 namespace atenrt::builder {
 namespace {
@@ -139,7 +140,7 @@ TEST(DynamicEngine, FileRoundTripRunsEveryShapeAsBefore) {
   }
   // Through a file on disk as well.
   const DynamicEngine engine(dynamic_net(), BuilderConfig{}, batch_range(2, 2, 3));
-  const std::string path = ::testing::TempDir() + "dynamic_round_trip.atrt";
+  const std::string path = atenrt::testing::temp_path("dynamic_round_trip.atrt");
   engine.save(path);
   const auto loaded = DynamicEngine::load(path);
   EXPECT_TRUE(same_bytes_at(engine, *loaded, 3));

@@ -12,16 +12,13 @@
 #include "mixed_network.h"
 #include "resnet_like.h"
 #include "runtime/serialize.h"
+#include "support/temp_path.h"
 
 namespace atenrt::testing {
 namespace {
 
 using namespace atenrt::network;
 namespace file = runtime::file;
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "/atenrt_" + name + "_" + std::to_string(::getpid());
-}
 
 void expect_refused(const std::vector<std::byte>& bytes, const std::string& fragment) {
   try {
