@@ -152,7 +152,7 @@ DryRunReport api::make_dry_run_report(const ir::Graph& graph, const partition::P
                                                           " compute ops, below min_block_size " +
                                                           std::to_string(settings.min_block_size)
                                                     : support.reason));
-        if (auto why = api::fallback_refusal(node); !why.empty()) {
+        if (auto why = api::fallback_refusal(graph, node); !why.empty()) {
           r.refused.push_back({node.name, node.target.str(), why});
         }
         // A value of a dtype atenrt cannot hold (complex) may live inside a torch

@@ -20,8 +20,41 @@ using runtime::kMaxSlotBytes;  // the graph's metadata sizes what torch returns,
 
 // The argument as the plugin takes it; tensors get call-local indices.
 struct ArgBuilder {
+  const ir::Graph& graph;
   const ir::Node& node;
   std::vector<std::string> tensors;  // value names, by call index
+  // The size symbols the program's input dims bind (a run knows them); an
+  // int that is an expression of these becomes a run-time size.
+  const std::set<std::string>* bound = nullptr;
+  std::vector<runtime::SymArg> sym_args;
+  std::uint32_t arg_index = 0;  // of the argument being built
+
+  // A dynamic SymInt: a run-time size when every symbol its value's size
+  // expression uses is bound.
+  std::int64_t size(const std::string& arg, const ir::SymInt& value, std::int64_t element) {
+    if (value.is_static()) return *value.value;
+    // The argument names a symbolic value (a sym_size or _operator node's);
+    // its meta holds the expression.
+    const auto meta = graph.sym_int_values.find(value.name);
+    const ir::SymInt& s = meta != graph.sym_int_values.end() ? meta->second : value;
+    if (s.is_static()) return *s.value;
+    std::set<std::string> used;
+    ir::SymExpr expr;
+    try {
+      expr = ir::SymExpr::parse(s.name);
+    } catch (const FormatError& e) {
+      refuse(arg, e.what());
+    }
+    expr.collect_symbols(used);
+    for (const auto& sym : used) {
+      if (!bound || !bound->contains(sym)) {
+        refuse(arg, "symbolic int '" + s.name + "' (the fallback takes sizes that the inputs' dims give, and " + sym +
+                        " is not one)");
+      }
+    }
+    sym_args.push_back({arg_index, element, expr.to_string()});
+    return s.hint.value_or(0);  // replaced at run time
+  }
 
   [[noreturn]] void refuse(const std::string& arg, const std::string& why) const {
     throw UnsupportedError(node.describe() + ": argument '" + arg + "' cannot go to the libtorch fallback: " + why);
@@ -68,15 +101,11 @@ struct ArgBuilder {
       a.kind = ArgKind::String;
       a.s = *s;
     } else if (const auto* s = std::get_if<ir::SymInt>(&v)) {
-      if (!s->is_static()) refuse(in.name, "symbolic int '" + s->name + "' (the fallback takes sizes known at compile time)");
       a.kind = ArgKind::Int;
-      a.i = *s->value;
+      a.i = size(in.name, *s, -1);
     } else if (const auto* l = std::get_if<ir::SymIntList>(&v)) {
       a.kind = ArgKind::IntList;
-      for (const auto& s : *l) {
-        if (!s.is_static()) refuse(in.name, "symbolic int '" + s.name + "' (the fallback takes sizes known at compile time)");
-        a.ints.push_back(*s.value);
-      }
+      for (const auto& s : *l) a.ints.push_back(size(in.name, s, static_cast<std::int64_t>(a.ints.size())));
     } else if (const auto* st = std::get_if<ir::ScalarTypeArg>(&v)) {
       if (!st->dtype) refuse(in.name, "dtype code " + std::to_string(st->code) + " is not one atenrt holds");
       a.kind = ArgKind::ScalarType;
@@ -117,6 +146,7 @@ torch_abi::OpCall make_call(const ir::Node& node, ArgBuilder& builder) {
   }
   const ir::OpSchema* schema = ir::find_schema(node.target.schema_name());
   for (const auto& in : node.inputs) {
+    builder.arg_index = static_cast<std::uint32_t>(call.args.size());
     Arg a = builder.build(in);
     if (schema) {
       for (const auto& s : schema->arguments) {
@@ -127,6 +157,14 @@ torch_abi::OpCall make_call(const ir::Node& node, ArgBuilder& builder) {
   }
   call.num_tensors = builder.tensors.size();
   return call;
+}
+
+bool computes_sizes_only(const ir::Node& node) {
+  if (node.outputs.empty()) return false;  // an assert: it must run
+  for (const auto& out : node.outputs) {
+    if (!out.get_if<ir::SymInt>() && !out.get_if<ir::SymBoolRef>() && !out.get_if<ir::SymFloatRef>()) return false;
+  }
+  return true;
 }
 
 class Planner {
@@ -262,9 +300,24 @@ ir::Graph segment_graph(const ir::Graph& graph, const partition::Segment& seg) {
 
 }  // namespace
 
-std::string fallback_refusal(const ir::Node& node) {
+std::set<std::string> input_size_symbols(const ir::Graph& graph) {
+  std::set<std::string> out;
+  for (const auto* spec : graph.user_inputs()) {
+    const ir::TensorMeta* meta = graph.meta(spec->value_name);
+    if (!meta) continue;
+    for (const auto& size : meta->sizes) {
+      if (size.is_static()) continue;
+      if (const auto expr = ir::SymExpr::parse(size.name); expr.is_symbol()) out.insert(expr.symbol);
+    }
+  }
+  return out;
+}
+
+std::string fallback_refusal(const ir::Graph& graph, const ir::Node& node) {
   try {
-    ArgBuilder builder{node, {}};
+    const std::set<std::string> bound = input_size_symbols(graph);
+    ArgBuilder builder{graph, node, {}, nullptr, {}, 0};
+    builder.bound = &bound;
     make_call(node, builder);
   } catch (const UnsupportedError& e) {
     std::string why = e.what();
@@ -280,6 +333,12 @@ runtime::HybridProgram plan_hybrid(const ir::Graph& graph, const partition::Part
                                    std::vector<runtime::InputRange> input_ranges, const SegmentBuilders& build) {
   Planner planner(graph, input_ranges);
   auto& program = planner.program;
+  std::set<std::string> bound_symbols;
+  for (const auto& r : input_ranges) {
+    for (const auto& d : r.dims) {
+      if (!d.is_static()) bound_symbols.insert(d.symbol);
+    }
+  }
   program.input_ranges = std::move(input_ranges);
   // Results nothing reads get no slot: libtorch may return them in another
   // shape than the trace recorded (native_batch_norm's saved stats in eval).
@@ -342,9 +401,14 @@ runtime::HybridProgram plan_hybrid(const ir::Graph& graph, const partition::Part
       stage.kind = runtime::HybridStage::Kind::Torch;
       for (auto i : seg.nodes) {
         const ir::Node& node = graph.nodes[i];
-        ArgBuilder builder{node, {}};
+        // A node that only computes a size (sym_size, _operator.*): torch
+        // nodes take its value from its size expression at run time.
+        if (computes_sizes_only(node)) continue;
+        ArgBuilder builder{graph, node, {}, nullptr, {}, 0};
+        builder.bound = &bound_symbols;
         runtime::TorchNode tn;
         tn.call = make_call(node, builder);
+        tn.sym_args = std::move(builder.sym_args);
         for (const auto& v : builder.tensors) tn.inputs.push_back(planner.slot(v, node.describe()));
         for (const auto& out : node.outputs) {
           if (out.is_none()) {
@@ -362,6 +426,7 @@ runtime::HybridProgram plan_hybrid(const ir::Graph& graph, const partition::Part
         stage.nodes.push_back(std::move(tn));
       }
     }
+    if (stage.kind == runtime::HybridStage::Kind::Torch && stage.nodes.empty()) continue;
     program.stages.push_back(std::move(stage));
   }
   for (std::size_t k = 0; k < graph.outputs.size(); ++k) {

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,10 @@ runtime::HybridProgram plan_hybrid(const ir::Graph& graph, const partition::Part
 // Why the fallback would refuse this node ("" when it would take it), for
 // the dry-run report: not an aten op, the allowlist, an argument it cannot
 // pass. Schema checks against libtorch happen when the plugin prepares it.
-std::string fallback_refusal(const ir::Node& node);
+std::string fallback_refusal(const ir::Graph& graph, const ir::Node& node);
+
+// The size symbols the graph's user inputs bind with a dim of their own
+// ("s0" of x[s0, 3]): a run knows their values.
+std::set<std::string> input_size_symbols(const ir::Graph& graph);
 
 }  // namespace atenrt::api

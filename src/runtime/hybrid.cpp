@@ -5,6 +5,7 @@
 #include <set>
 
 #include "atenrt/errors.h"
+#include "ir/sym_expr.h"
 #include "network/infer.h"
 #include "runtime/torch_plugin.h"
 #include "runtime/torch_policy.h"
@@ -95,6 +96,12 @@ void HybridProgram::validate() const {
     for (int id : st.outputs) not_torch_only(id, "engine segment");
   }
   for (int id : inputs) write(id, "program input");
+  std::set<std::string> bound_symbols;
+  for (const auto& r : input_ranges) {
+    for (const auto& d : r.dims) {
+      if (!d.is_static()) bound_symbols.insert(d.symbol);
+    }
+  }
   if (!input_ranges.empty()) {
     if (input_ranges.size() != inputs.size()) bad(std::to_string(input_ranges.size()) + " input ranges for " + std::to_string(inputs.size()) + " inputs");
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -157,6 +164,23 @@ void HybridProgram::validate() const {
                              a.kind == torch_abi::ArgKind::OptionalTensorList;
         for (auto t : tensors ? a.ints : std::vector<std::int64_t>{}) {
           if (t < -1 || t >= static_cast<std::int64_t>(node.inputs.size())) bad(at + ": argument '" + a.name + "' names tensor " + std::to_string(t));
+        }
+      }
+      for (const auto& sa : node.sym_args) {
+        if (input_ranges.empty()) bad(at + ": a run-time size, but the program's inputs are static");
+        if (sa.arg >= node.call.args.size()) bad(at + ": run-time size of argument " + std::to_string(sa.arg) + " out of range");
+        const auto& a = node.call.args[sa.arg];
+        const bool fits_kind = sa.element < 0 ? a.kind == torch_abi::ArgKind::Int
+                                              : a.kind == torch_abi::ArgKind::IntList && sa.element < static_cast<std::int64_t>(a.ints.size());
+        if (!fits_kind) bad(at + ": argument '" + a.name + "' cannot take a run-time size there");
+        std::set<std::string> used;
+        try {
+          ir::SymExpr::parse(sa.expr).collect_symbols(used);
+        } catch (const FormatError& e) {
+          bad(at + ": " + e.what());
+        }
+        for (const auto& sym : used) {
+          if (!bound_symbols.contains(sym)) bad(at + ": argument '" + a.name + "' uses the size " + sym + ", which no input dim binds");
         }
       }
       for (int id : node.inputs) read(id, at);
@@ -257,6 +281,36 @@ StepTimes HybridContext::profile() const {
   return out;
 }
 
+const torch_abi::PreparedOp& HybridContext::sized_op(std::size_t stage, std::size_t index,
+                                                      const std::map<std::string, std::int64_t>& bindings) {
+  const TorchNode& node = engine_->program_.stages[stage].nodes[index];
+  std::vector<std::int64_t> values;
+  for (const auto& sa : node.sym_args) {
+    const auto v = ir::SymExpr::parse(sa.expr).evaluate(bindings);
+    if (!v || *v > kMaxArgInt || *v < -kMaxArgInt) {
+      throw InputError(node.call.node + ": the size " + sa.expr + " is " + (v ? std::to_string(*v) : std::string("not computable")) +
+                       " for these inputs");
+    }
+    values.push_back(*v);
+  }
+  auto& cache = sized_[{stage, index}];
+  if (auto it = cache.find(values); it != cache.end()) return *it->second;
+  torch_abi::OpCall call = node.call;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    auto& a = call.args[node.sym_args[i].arg];
+    (node.sym_args[i].element < 0 ? a.i : a.ints[static_cast<std::size_t>(node.sym_args[i].element)]) = values[i];
+    a.at_default = false;
+  }
+  std::shared_ptr<const torch_abi::PreparedOp> op;
+  try {
+    op = engine_->plugin_->prepare(call);
+  } catch (const std::exception& e) {
+    throw InputError(std::string(e.what()));
+  }
+  if (cache.size() >= kSizedOpsPerNode) cache.clear();  // shapes beyond a handful: prepare again
+  return *cache.emplace(std::move(values), std::move(op)).first->second;
+}
+
 const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs) {
   const auto& p = engine_->program_;
   if (inputs.size() != p.inputs.size()) {
@@ -274,6 +328,13 @@ const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs)
     dims.push_back(inputs[k].sizes());
   }
   if (!p.input_ranges.empty()) check_input_dims(p.input_ranges, dims);
+  // The size symbols' values in this run (torch nodes with run-time sizes).
+  std::map<std::string, std::int64_t> bindings;
+  for (std::size_t i = 0; i < p.input_ranges.size(); ++i) {
+    for (std::size_t d = 0; d < p.input_ranges[i].dims.size(); ++d) {
+      if (!p.input_ranges[i].dims[d].is_static()) bindings[p.input_ranges[i].dims[d].symbol] = dims[i][d];
+    }
+  }
   using Clock = std::chrono::steady_clock;
   const auto run_start = Clock::now();
   auto since = [](Clock::time_point from) { return std::chrono::duration<double, std::milli>(Clock::now() - from).count(); };
@@ -304,7 +365,8 @@ const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs)
       std::vector<torch_abi::OwnedTensor> outs;
       const auto node_start = Clock::now();
       try {
-        outs = engine_->prepared_[k][j]->run(views);
+        const torch_abi::PreparedOp& op = node.sym_args.empty() ? *engine_->prepared_[k][j] : sized_op(k, j, bindings);
+        outs = op.run(views);
         if (profiling_) {
           auto& t = torch_times_[k];
           t.last_ms[j] = since(node_start);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -81,10 +82,20 @@ struct Slot {
 // One ATen operator of a torch segment: `call.args` name the operator's
 // tensors by position; `inputs` gives the slot of each, `outputs` the slot
 // each returned tensor goes to (-1: a result nothing reads).
+// An integer argument (or one element of an int list) that is a size the
+// run knows: an expression of the program inputs' size symbols ("2*s0"),
+// evaluated per run and the operator prepared for those values.
+struct SymArg {
+  std::uint32_t arg = 0;       // index into call.args
+  std::int64_t element = -1;   // -1: an Int argument; else the IntList element
+  std::string expr;
+};
+
 struct TorchNode {
   torch_abi::OpCall call;
   std::vector<int> inputs;
   std::vector<int> outputs;
+  std::vector<SymArg> sym_args;  // dynamic programs only
 };
 
 struct HybridStage {
@@ -167,6 +178,10 @@ class HybridContext {
   StepTimes profile() const;
 
  private:
+  const torch_abi::PreparedOp& sized_op(std::size_t stage, std::size_t index,
+                                       const std::map<std::string, std::int64_t>& bindings);
+  static constexpr std::size_t kSizedOpsPerNode = 16;
+
   std::shared_ptr<const HybridEngine> engine_;
   bool profiling_ = false;
   std::int64_t runs_ = 0;
@@ -176,6 +191,11 @@ class HybridContext {
   std::vector<std::unique_ptr<ShapedSegmentContext>> shaped_;  // per stage (shaped stages)
   std::vector<Tensor> values_;
   std::vector<std::shared_ptr<const void>> torch_values_;  // torch_only slots
+  // Torch nodes with run-time sizes: prepared per distinct values (per
+  // stage, per node; bounded), on this context only.
+  std::map<std::pair<std::size_t, std::size_t>,
+           std::map<std::vector<std::int64_t>, std::shared_ptr<const torch_abi::PreparedOp>>>
+      sized_;
   std::vector<Tensor> outputs_;
   int num_threads_ = 0;
 };

@@ -26,6 +26,9 @@ constexpr std::uint16_t kDynamicHybridMinor = 4;  // 2.4: input ranges, shaped s
 bool needs_ranges(const HybridProgram& p) {
   for (const auto& st : p.stages) {
     if (st.shaped) return true;
+    for (const auto& n : st.nodes) {
+      if (!n.sym_args.empty()) return true;
+    }
   }
   return !p.input_ranges.empty();
 }
@@ -87,6 +90,7 @@ torch_abi::OpCall read_call(Reader& r) {
 
 std::vector<std::byte> encode_payload(const HybridProgram& p) {
   Writer w;
+  const bool dynamic = needs_ranges(p);
   w.raw<std::uint64_t>(p.slots.size());
   for (const auto& s : p.slots) {
     w(s.name);
@@ -117,9 +121,16 @@ std::vector<std::byte> encode_payload(const HybridProgram& p) {
       write_call(w, n.call);
       write_ids(w, n.inputs);
       write_ids(w, n.outputs);
+      if (!dynamic) continue;
+      w.raw<std::uint64_t>(n.sym_args.size());
+      for (const auto& sa : n.sym_args) {
+        w.raw<std::uint32_t>(sa.arg);
+        w(sa.element);
+        w(sa.expr);
+      }
     }
   }
-  if (needs_ranges(p)) {
+  if (dynamic) {
     w(!p.input_ranges.empty());  // false: static inputs, only the data varies
     if (!p.input_ranges.empty()) file::write_input_ranges(w, p.input_ranges);
   }
@@ -182,6 +193,14 @@ HybridProgram decode_payload(std::span<const std::byte> bytes, std::uint16_t min
       n.call = read_call(r);
       n.inputs = read_ids(r);
       n.outputs = read_ids(r);
+      if (minor < kDynamicHybridMinor) continue;
+      n.sym_args.resize(r.count(20));  // u32 arg, i64 element, string
+      for (auto& sa : n.sym_args) {
+        sa.arg = r.raw<std::uint32_t>();
+        r(sa.element);
+        r(sa.expr);
+        if (sa.expr.size() > 4096) r.corrupt(n.call.node + ": a run-time size longer than 4096 bytes");
+      }
     }
   }
   if (minor >= kDynamicHybridMinor) {

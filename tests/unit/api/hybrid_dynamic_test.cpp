@@ -65,6 +65,48 @@ ir::ExportedProgram dynamic_batch_program() {
   return p;
 }
 
+// A symbolic int value made by a node, with the size expression it holds.
+void sym_node(GraphBuilder& b, const std::string& name, const std::string& target, std::vector<ir::NamedArgument> args,
+              const std::string& expr) {
+  ir::Node n;
+  n.name = name;
+  n.target = target.rfind("_operator.", 0) == 0 ? ir::OpName{"operator", target.substr(10), ""} : ir::OpName::parse(target);
+  n.inputs = std::move(args);
+  n.outputs = {ir::SymInt::named(name)};
+  b.g.nodes.push_back(std::move(n));
+  b.g.sym_int_values[name] = ir::SymInt::named(expr);
+}
+
+// x[s0, 4], s0 in [1, 6]: n = x.size(0); v = x.view(n, 2, 2);
+// w = v.expand((2 * n) // 2, 2, 2) (sizes the fallback takes at run time);
+// out = sigmoid(w).
+ir::ExportedProgram run_time_size_program() {
+  GraphBuilder b;
+  b.fill_schema_defaults = true;
+  b.input("x", DType::Float32, {-1, 4});
+  set_symbol(b, "x", 0, "s0");
+  sym_node(b, "n", "aten.sym_size.int", {A::arg("self", A::t("x")), A::arg("dim", std::int64_t{0})}, "s0");
+  sym_node(b, "twice", "_operator.mul", {A::arg("a", ir::SymInt::named("n")), A::arg("b", std::int64_t{2})}, "2*s0");
+  sym_node(b, "half", "_operator.floordiv", {A::arg("a", ir::SymInt::named("twice")), A::arg("b", std::int64_t{2})},
+           "(2*s0)//2");
+  b.node("v", "aten.view.default",
+         {A::arg("self", A::t("x")), A::arg("size", ir::SymIntList{ir::SymInt::named("n"), ir::SymInt::of(2), ir::SymInt::of(2)})},
+         DType::Float32, {-1, 2, 2});
+  set_symbol(b, "v", 0, "s0");
+  b.node("w", "aten.expand.default",
+         {A::arg("self", A::t("v")),
+          A::arg("size", ir::SymIntList{ir::SymInt::named("half"), ir::SymInt::of(2), ir::SymInt::of(2)})},
+         DType::Float32, {-1, 2, 2});
+  set_symbol(b, "w", 0, "s0");
+  b.node("out", "aten.sigmoid.default", {A::arg("self", A::t("w"))}, DType::Float32, {-1, 2, 2});
+  set_symbol(b, "out", 0, "s0");
+  b.output("out");
+  ir::ExportedProgram p;
+  p.graph = std::move(b.g);
+  p.graph.range_constraints["s0"] = ir::SymRange{1, 6};
+  return p;
+}
+
 // x[4, 5], y[4, 3]: nz = nonzero(x) (u0 rows); rows = nz[:, 0];
 // picked = y[rows]; out = sigmoid(picked).
 ir::ExportedProgram nonzero_program() {
@@ -160,6 +202,26 @@ TEST_F(HybridDynamic, DynamicBatchFlowsThroughTorchSegments) {
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find("outside the engine's range [1, 8]"), std::string::npos) << e.what();
     }
+  }
+}
+
+TEST_F(HybridDynamic, TorchNodesTakeSizesTheRunKnows) {
+  const Engine native = api::compile_program(run_time_size_program(), {});
+  const Engine hybrid =
+      api::compile_program(run_time_size_program(), fallback_for({"aten.view.default", "aten.expand.default"}));
+  ASSERT_TRUE(hybrid.hybrid());
+  const std::string path = atenrt::testing::temp_path("hybrid_sizes.atrt");
+  hybrid.save(path);
+  const Engine loaded = Engine::load(path);
+  std::remove(path.c_str());
+  ExecutionContext h = hybrid.create_context(), l = loaded.create_context(), n = native.create_context();
+  for (std::int64_t batch : {1, 4, 6, 4, 2}) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    const std::vector<Tensor> in{ramp({batch, 4}, 0.8f, -0.3f)};
+    const auto want = n.run(in);
+    ASSERT_EQ(want.at(0).sizes(), (std::vector<std::int64_t>{batch, 2, 2}));
+    expect_same(h.run(in), want);
+    expect_same(l.run(in), want);
   }
 }
 
