@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -82,5 +83,25 @@ class GraphBuilder {
 
   ir::Graph g;
 };
+
+// A node beside the tensor ops: "aten.sym_size.int", "operator.mul" (or
+// "_operator.mul", as torch.export spells it), "aten._assert_scalar.default";
+// `out` its one output (none for an assert). `expr`, when given, is the size
+// expression the archive records for a SymInt output ("2*s0").
+inline void add_sym_node(GraphBuilder& b, const std::string& name, const std::string& target,
+                     std::vector<ir::NamedArgument> args, std::optional<ir::Argument> out, const std::string& expr = "") {
+  ir::Node n;
+  n.name = name;
+  if (target.rfind("aten.", 0) == 0) {
+    n.target = ir::OpName::parse(target);
+  } else {
+    const std::string t = target.rfind("_operator.", 0) == 0 ? target.substr(1) : target;
+    n.target = ir::OpName{t.substr(0, t.find('.')), t.substr(t.find('.') + 1), ""};
+  }
+  n.inputs = std::move(args);
+  if (out) n.outputs = {*out};
+  b.g.nodes.push_back(std::move(n));
+  if (!expr.empty()) b.g.sym_int_values[name] = ir::SymInt::named(expr);
+}
 
 }  // namespace atenrt::testing

@@ -20,16 +20,9 @@ using namespace atenrt;
 namespace {
 
 using atenrt::testing::GraphBuilder;
+using atenrt::testing::add_sym_node;
 using A = GraphBuilder;
 
-void sym_node(GraphBuilder& b, const std::string& name, const std::string& target, std::vector<ir::NamedArgument> args) {
-  ir::Node n;
-  n.name = name;
-  n.target = target.rfind("_operator.", 0) == 0 ? ir::OpName{"operator", target.substr(10), ""} : ir::OpName::parse(target);
-  n.inputs = std::move(args);
-  n.outputs = {ir::SymInt::named(name)};
-  b.g.nodes.push_back(std::move(n));
-}
 
 // x[4, 5], y[4, 3]: nz = nonzero(x); picked = y[nz[:, 0]]; total = picked.sum(0);
 // flat = picked.view(nz.size(0) * 3).
@@ -45,8 +38,9 @@ ir::ExportedProgram nonzero_program() {
          {A::arg("self", A::t("y")), A::arg("indices", ir::OptionalTensorList{ir::TensorRef{"rows"}})}, DType::Float32, {-1, 3});
   b.node("total", "aten.sum.dim_IntList",
          {A::arg("self", A::t("picked")), A::arg("dim", ir::IntList{0}), A::arg("keepdim", false)}, DType::Float32, {3});
-  sym_node(b, "u0", "aten.sym_size.int", {A::arg("self", A::t("nz")), A::arg("dim", std::int64_t{0})});
-  sym_node(b, "thrice", "_operator.mul", {A::arg("a", ir::SymInt::named("u0")), A::arg("b", std::int64_t{3})});
+  add_sym_node(b, "u0", "aten.sym_size.int", {A::arg("self", A::t("nz")), A::arg("dim", std::int64_t{0})}, ir::SymInt::named("u0"));
+  add_sym_node(b, "thrice", "_operator.mul", {A::arg("a", ir::SymInt::named("u0")), A::arg("b", std::int64_t{3})},
+           ir::SymInt::named("thrice"));
   b.node("flat", "aten.view.default", {A::arg("self", A::t("picked")), A::arg("size", ir::SymIntList{ir::SymInt::named("thrice")})},
          DType::Float32, {-1});
   for (const char* o : {"nz", "picked", "total", "flat"}) b.output(o);

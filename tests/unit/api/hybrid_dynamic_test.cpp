@@ -24,6 +24,7 @@ using namespace atenrt;
 namespace {
 
 using atenrt::testing::GraphBuilder;
+using atenrt::testing::add_sym_node;
 using A = GraphBuilder;
 
 void set_symbol(GraphBuilder& b, const std::string& value, std::size_t dim, const std::string& symbol) {
@@ -65,17 +66,6 @@ ir::ExportedProgram dynamic_batch_program() {
   return p;
 }
 
-// A symbolic int value made by a node, with the size expression it holds.
-void sym_node(GraphBuilder& b, const std::string& name, const std::string& target, std::vector<ir::NamedArgument> args,
-              const std::string& expr) {
-  ir::Node n;
-  n.name = name;
-  n.target = target.rfind("_operator.", 0) == 0 ? ir::OpName{"operator", target.substr(10), ""} : ir::OpName::parse(target);
-  n.inputs = std::move(args);
-  n.outputs = {ir::SymInt::named(name)};
-  b.g.nodes.push_back(std::move(n));
-  b.g.sym_int_values[name] = ir::SymInt::named(expr);
-}
 
 // x[s0, 4], s0 in [1, 6]: n = x.size(0); v = x.view(n, 2, 2);
 // w = v.expand((2 * n) // 2, 2, 2) (sizes the fallback takes at run time);
@@ -85,10 +75,12 @@ ir::ExportedProgram run_time_size_program() {
   b.fill_schema_defaults = true;
   b.input("x", DType::Float32, {-1, 4});
   set_symbol(b, "x", 0, "s0");
-  sym_node(b, "n", "aten.sym_size.int", {A::arg("self", A::t("x")), A::arg("dim", std::int64_t{0})}, "s0");
-  sym_node(b, "twice", "_operator.mul", {A::arg("a", ir::SymInt::named("n")), A::arg("b", std::int64_t{2})}, "2*s0");
-  sym_node(b, "half", "_operator.floordiv", {A::arg("a", ir::SymInt::named("twice")), A::arg("b", std::int64_t{2})},
-           "(2*s0)//2");
+  add_sym_node(b, "n", "aten.sym_size.int", {A::arg("self", A::t("x")), A::arg("dim", std::int64_t{0})}, ir::SymInt::named("n"),
+           "s0");
+  add_sym_node(b, "twice", "_operator.mul", {A::arg("a", ir::SymInt::named("n")), A::arg("b", std::int64_t{2})},
+           ir::SymInt::named("twice"), "2*s0");
+  add_sym_node(b, "half", "_operator.floordiv", {A::arg("a", ir::SymInt::named("twice")), A::arg("b", std::int64_t{2})},
+           ir::SymInt::named("half"), "(2*s0)//2");
   b.node("v", "aten.view.default",
          {A::arg("self", A::t("x")), A::arg("size", ir::SymIntList{ir::SymInt::named("n"), ir::SymInt::of(2), ir::SymInt::of(2)})},
          DType::Float32, {-1, 2, 2});

@@ -25,31 +25,22 @@ using namespace atenrt;
 namespace {
 
 using A = atenrt::testing::GraphBuilder;
+using atenrt::testing::add_sym_node;
 using Dims = std::vector<std::int64_t>;
 
-void sym_node(A& b, const std::string& name, const std::string& target, std::vector<ir::NamedArgument> args,
-              std::optional<ir::Argument> out) {
-  ir::Node n;
-  n.name = name;
-  n.target = target.rfind("aten.", 0) == 0 ? ir::OpName::parse(target)
-                                           : ir::OpName{target.substr(0, target.find('.')), target.substr(target.find('.') + 1), ""};
-  n.inputs = std::move(args);
-  if (out) n.outputs = {*out};
-  b.g.nodes.push_back(std::move(n));
-}
 
 ir::SymInt u(const char* name) { return ir::SymInt::named(name); }
 
 // u0 = item(sum(mask)) with the checks torch.export writes for a size.
 void count_of(A& b, const char* tensor, const char* name) {
   const std::string item = name;
-  sym_node(b, item, "aten._local_scalar_dense.default", {A::arg("self", A::t(tensor))}, u(name));
-  sym_node(b, item + "_ge", "operator.ge", {A::arg("a", u(name)), A::arg("b", std::int64_t{0})}, ir::SymBoolRef{item + "_ge"});
-  sym_node(b, item + "_check", "aten._assert_scalar.default",
+  add_sym_node(b, item, "aten._local_scalar_dense.default", {A::arg("self", A::t(tensor))}, u(name));
+  add_sym_node(b, item + "_ge", "operator.ge", {A::arg("a", u(name)), A::arg("b", std::int64_t{0})}, ir::SymBoolRef{item + "_ge"});
+  add_sym_node(b, item + "_check", "aten._assert_scalar.default",
            {A::arg("self", ir::SymBoolRef{item + "_ge"}),
             A::arg("assert_msg", std::string("Runtime assertion failed for expression u0 >= 0 on node '" + item + "_ge'"))},
            std::nullopt);
-  sym_node(b, item + "_size", "aten.sym_constrain_range_for_size.default", {A::arg("size", u(name))}, std::nullopt);
+  add_sym_node(b, item + "_size", "aten.sym_constrain_range_for_size.default", {A::arg("size", u(name))}, std::nullopt);
 }
 
 // x [6, 4], mask [6] (bool): n = mask.sum().item(); zeros = x.new_zeros(n);
@@ -70,10 +61,10 @@ ir::ExportedProgram item_program() {
          DType::Float32, {-1, 4});
   b.node("rows", "aten.view.default", {A::arg("self", A::t("head")), A::arg("size", ir::SymIntList{u("u0"), ir::SymInt::of(-1)})},
          DType::Float32, {-1, 4});
-  sym_node(b, "times4", "operator.mul", {A::arg("a", u("u0")), A::arg("b", std::int64_t{4})}, u("times4"));
+  add_sym_node(b, "times4", "operator.mul", {A::arg("a", u("u0")), A::arg("b", std::int64_t{4})}, u("times4"));
   b.node("flat", "aten.view.default", {A::arg("self", A::t("head")), A::arg("size", ir::SymIntList{u("times4")})},
          DType::Float32, {-1});
-  sym_node(b, "at_least2", "torch.sym_max", {A::arg("a", u("u0")), A::arg("b", std::int64_t{2})}, u("at_least2"));
+  add_sym_node(b, "at_least2", "torch.sym_max", {A::arg("a", u("u0")), A::arg("b", std::int64_t{2})}, u("at_least2"));
   b.node("wide", "aten.new_ones.default",
          {A::arg("self", A::t("x")), A::arg("size", ir::SymIntList{u("at_least2"), ir::SymInt::of(3)})}, DType::Float32, {-1, 3});
   for (const char* o : {"zeros", "head", "rows", "flat", "wide"}) b.output(o);
@@ -235,10 +226,10 @@ TEST(ItemSizes, AFailedSizeAssertionIsAnInputError) {
   b.input("d", DType::Int64, {3});
   b.input("x", DType::Float32, {2});
   b.node("total", "aten.sum.default", {A::arg("self", A::t("d"))}, DType::Int64, {});
-  sym_node(b, "raw", "aten._local_scalar_dense.default", {A::arg("self", A::t("total"))}, u("raw"));
-  sym_node(b, "n", "operator.sub", {A::arg("a", u("raw")), A::arg("b", std::int64_t{3})}, u("n"));
-  sym_node(b, "n_ge", "operator.ge", {A::arg("a", u("n")), A::arg("b", std::int64_t{0})}, ir::SymBoolRef{"n_ge"});
-  sym_node(b, "n_check", "aten._assert_scalar.default",
+  add_sym_node(b, "raw", "aten._local_scalar_dense.default", {A::arg("self", A::t("total"))}, u("raw"));
+  add_sym_node(b, "n", "operator.sub", {A::arg("a", u("raw")), A::arg("b", std::int64_t{3})}, u("n"));
+  add_sym_node(b, "n_ge", "operator.ge", {A::arg("a", u("n")), A::arg("b", std::int64_t{0})}, ir::SymBoolRef{"n_ge"});
+  add_sym_node(b, "n_check", "aten._assert_scalar.default",
            {A::arg("self", ir::SymBoolRef{"n_ge"}), A::arg("assert_msg", std::string("Runtime assertion failed for expression u0 - 3 >= 0"))},
            std::nullopt);
   b.node("zeros", "aten.new_zeros.default", {A::arg("self", A::t("x")), A::arg("size", ir::SymIntList{u("n")})},

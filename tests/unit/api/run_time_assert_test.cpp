@@ -21,19 +21,10 @@ using namespace atenrt;
 namespace {
 
 using A = atenrt::testing::GraphBuilder;
+using atenrt::testing::add_sym_node;
 
 ir::NamedArgument arg(const char* name, ir::Argument a) { return A::arg(name, std::move(a)); }
 
-void sym_node(A& b, const std::string& name, const std::string& target, std::vector<ir::NamedArgument> args,
-              std::optional<ir::Argument> out) {
-  ir::Node n;
-  n.name = name;
-  n.target = target.rfind("aten.", 0) == 0 ? ir::OpName::parse(target)
-                                           : ir::OpName{target.substr(0, target.find('.')), target.substr(target.find('.') + 1), ""};
-  n.inputs = std::move(args);
-  if (out) n.outputs = {*out};
-  b.g.nodes.push_back(std::move(n));
-}
 
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -58,10 +49,10 @@ ir::ExportedProgram even_rows() {
   b.input("x", DType::Float32, {-1, 3});
   b.g.tensor_values["x"].sizes[0] = ir::SymInt::named("s0");
   b.g.range_constraints["s0"] = ir::SymRange{2, 64};
-  sym_node(b, "s", "aten.sym_size.int", {arg("self", A::t("x")), arg("dim", std::int64_t{0})}, ir::SymInt::named("s"));
-  sym_node(b, "mod", "operator.mod", {arg("a", ir::SymInt::named("s")), arg("b", std::int64_t{2})}, ir::SymInt::named("mod"));
-  sym_node(b, "eq", "operator.eq", {arg("a", ir::SymInt::named("mod")), arg("b", std::int64_t{0})}, ir::SymBoolRef{"eq"});
-  sym_node(b, "check_even", "aten._assert_scalar.default",
+  add_sym_node(b, "s", "aten.sym_size.int", {arg("self", A::t("x")), arg("dim", std::int64_t{0})}, ir::SymInt::named("s"));
+  add_sym_node(b, "mod", "operator.mod", {arg("a", ir::SymInt::named("s")), arg("b", std::int64_t{2})}, ir::SymInt::named("mod"));
+  add_sym_node(b, "eq", "operator.eq", {arg("a", ir::SymInt::named("mod")), arg("b", std::int64_t{0})}, ir::SymBoolRef{"eq"});
+  add_sym_node(b, "check_even", "aten._assert_scalar.default",
            {arg("self", ir::SymBoolRef{"eq"}),
             arg("assert_msg", std::string("Runtime assertion failed for expression Eq(Mod(s0, 2), 0) on node 'eq'"))},
            std::nullopt);
@@ -115,7 +106,7 @@ ir::ExportedProgram positive_sum(const std::string& overload) {
   }
   std::vector<ir::NamedArgument> args = {arg("self", cond)};
   if (overload == "msg") args.push_back(arg("assert_msg", std::string("the sum must be positive")));
-  sym_node(b, "check_sum", "aten._assert_async." + overload, std::move(args), std::nullopt);
+  add_sym_node(b, "check_sum", "aten._assert_async." + overload, std::move(args), std::nullopt);
   b.node("y", "aten.add.Tensor", {arg("self", A::t("x")), arg("other", std::int64_t{1}), arg("alpha", std::int64_t{1})},
          DType::Float32, {4, 3});
   b.output("y");
@@ -145,7 +136,7 @@ TEST(RunTimeAssert, AssertAsyncOnATensorComputedFromTheData) {
 TEST(RunTimeAssert, AssertAsyncOfSeveralElementsIsRefusedAsTorchRaises) {
   A b;
   b.input("x", DType::Bool, {3});
-  sym_node(b, "check_all", "aten._assert_async.default", {arg("self", A::t("x"))}, std::nullopt);
+  add_sym_node(b, "check_all", "aten._assert_async.default", {arg("self", A::t("x"))}, std::nullopt);
   b.node("y", "aten.logical_not.default", {arg("self", A::t("x"))}, DType::Bool, {3});
   b.output("y");
   ir::ExportedProgram p;
