@@ -333,12 +333,7 @@ runtime::HybridProgram plan_hybrid(const ir::Graph& graph, const partition::Part
                                    std::vector<runtime::InputRange> input_ranges, const SegmentBuilders& build) {
   Planner planner(graph, input_ranges);
   auto& program = planner.program;
-  std::set<std::string> bound_symbols;
-  for (const auto& r : input_ranges) {
-    for (const auto& d : r.dims) {
-      if (!d.is_static()) bound_symbols.insert(d.symbol);
-    }
-  }
+  const std::set<std::string> bound_symbols = runtime::size_symbols(input_ranges);
   program.input_ranges = std::move(input_ranges);
   // Results nothing reads get no slot: libtorch may return them in another
   // shape than the trace recorded (native_batch_norm's saved stats in eval).

@@ -96,12 +96,7 @@ void HybridProgram::validate() const {
     for (int id : st.outputs) not_torch_only(id, "engine segment");
   }
   for (int id : inputs) write(id, "program input");
-  std::set<std::string> bound_symbols;
-  for (const auto& r : input_ranges) {
-    for (const auto& d : r.dims) {
-      if (!d.is_static()) bound_symbols.insert(d.symbol);
-    }
-  }
+  const std::set<std::string> bound_symbols = size_symbols(input_ranges);
   if (!input_ranges.empty()) {
     if (input_ranges.size() != inputs.size()) bad(std::to_string(input_ranges.size()) + " input ranges for " + std::to_string(inputs.size()) + " inputs");
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -215,8 +210,11 @@ HybridEngine::HybridEngine(HybridProgram program) : program_(std::move(program))
     throw UnsupportedError("this program runs operators in the libtorch fallback (" + ops + "), but " + why);
   }
   prepared_.resize(program_.stages.size());
+  sizes_.resize(program_.stages.size());
   for (std::size_t k = 0; k < program_.stages.size(); ++k) {
     for (const auto& node : program_.stages[k].nodes) {
+      auto& exprs = sizes_[k].emplace_back();
+      for (const auto& sa : node.sym_args) exprs.push_back(ir::SymExpr::parse(sa.expr));
       try {
         prepared_[k].push_back(plugin_->prepare(node.call));
       } catch (const std::exception& e) {
@@ -285,10 +283,10 @@ const torch_abi::PreparedOp& HybridContext::sized_op(std::size_t stage, std::siz
                                                       const std::map<std::string, std::int64_t>& bindings) {
   const TorchNode& node = engine_->program_.stages[stage].nodes[index];
   std::vector<std::int64_t> values;
-  for (const auto& sa : node.sym_args) {
-    const auto v = ir::SymExpr::parse(sa.expr).evaluate(bindings);
+  for (std::size_t i = 0; i < node.sym_args.size(); ++i) {
+    const auto v = engine_->sizes_[stage][index][i].evaluate(bindings);
     if (!v || *v > kMaxArgInt || *v < -kMaxArgInt) {
-      throw InputError(node.call.node + ": the size " + sa.expr + " is " + (v ? std::to_string(*v) : std::string("not computable")) +
+      throw InputError(node.call.node + ": the size " + node.sym_args[i].expr + " is " + (v ? std::to_string(*v) : std::string("not computable")) +
                        " for these inputs");
     }
     values.push_back(*v);
@@ -327,14 +325,9 @@ const std::vector<Tensor>& HybridContext::run(const std::vector<Tensor>& inputs)
     values_[p.inputs[k]] = inputs[k];
     dims.push_back(inputs[k].sizes());
   }
-  if (!p.input_ranges.empty()) check_input_dims(p.input_ranges, dims);
   // The size symbols' values in this run (torch nodes with run-time sizes).
-  std::map<std::string, std::int64_t> bindings;
-  for (std::size_t i = 0; i < p.input_ranges.size(); ++i) {
-    for (std::size_t d = 0; d < p.input_ranges[i].dims.size(); ++d) {
-      if (!p.input_ranges[i].dims[d].is_static()) bindings[p.input_ranges[i].dims[d].symbol] = dims[i][d];
-    }
-  }
+  const std::map<std::string, std::int64_t> bindings =
+      p.input_ranges.empty() ? std::map<std::string, std::int64_t>{} : check_input_dims(p.input_ranges, dims);
   using Clock = std::chrono::steady_clock;
   const auto run_start = Clock::now();
   auto since = [](Clock::time_point from) { return std::chrono::duration<double, std::milli>(Clock::now() - from).count(); };

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "atenrt/tensor.h"
+#include "ir/sym_expr.h"
 #include "runtime/engine.h"
 #include "runtime/shape_range.h"
 #include "runtime/torch_abi.h"
@@ -161,6 +162,8 @@ class HybridEngine {
   const torch_abi::Api* plugin_ = nullptr;
   // Per stage, per node: the plugin's prepared operator (torch stages only).
   std::vector<std::vector<std::shared_ptr<const torch_abi::PreparedOp>>> prepared_;
+  // Per stage, per node: its run-time sizes parsed once (validate() checked them).
+  std::vector<std::vector<std::vector<ir::SymExpr>>> sizes_;
 };
 
 class HybridContext {

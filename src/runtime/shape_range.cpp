@@ -45,11 +45,23 @@ std::string InputRange::to_string() const {
   return out.str();
 }
 
-void check_input_dims(const std::vector<InputRange>& ranges, const std::vector<Dims>& dims) {
+std::set<std::string> size_symbols(const std::vector<InputRange>& ranges) {
+  std::set<std::string> out;
+  for (const auto& r : ranges) {
+    for (const auto& d : r.dims) {
+      if (!d.is_static()) out.insert(d.symbol);
+    }
+  }
+  return out;
+}
+
+std::map<std::string, std::int64_t> check_input_dims(const std::vector<InputRange>& ranges,
+                                                     const std::vector<Dims>& dims) {
   if (dims.size() != ranges.size()) {
     throw InputError("expected " + std::to_string(ranges.size()) + " inputs, got " + std::to_string(dims.size()));
   }
-  std::map<std::string, std::pair<std::int64_t, std::string>> bound;  // symbol -> (size, where)
+  std::map<std::string, std::int64_t> bound;  // symbol -> size
+  std::map<std::string, std::string> first;  // symbol -> the dim that bound it
   for (std::size_t i = 0; i < dims.size(); ++i) {
     const InputRange& r = ranges[i];
     if (dims[i].size() != r.dims.size()) {
@@ -71,13 +83,15 @@ void check_input_dims(const std::vector<InputRange>& ranges, const std::vector<D
         throw InputError(where + " (" + dr.symbol + ") is " + std::to_string(v) + ", outside the engine's range [" +
                          std::to_string(dr.min) + ", " + std::to_string(dr.max) + "]");
       }
-      auto [it, fresh] = bound.emplace(dr.symbol, std::make_pair(v, where));
-      if (!fresh && it->second.first != v) {
-        throw InputError(where + " is " + std::to_string(v) + " but " + it->second.second + " is " +
-                         std::to_string(it->second.first) + "; both are " + dr.symbol + " and must be equal");
+      auto [it, fresh] = bound.emplace(dr.symbol, v);
+      if (fresh) first[dr.symbol] = where;
+      if (!fresh && it->second != v) {
+        throw InputError(where + " is " + std::to_string(v) + " but " + first[dr.symbol] + " is " +
+                         std::to_string(it->second) + "; both are " + dr.symbol + " and must be equal");
       }
     }
   }
+  return bound;
 }
 
 namespace file {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,8 +42,13 @@ struct InputRange {
 };
 
 // InputError naming the input, the dim and the range when `dims` (one per
-// range, in order) are not inside the ranges, or two dims of one symbol differ.
-void check_input_dims(const std::vector<InputRange>& ranges, const std::vector<Dims>& dims);
+// range, in order) are not inside the ranges, or two dims of one symbol
+// differ; otherwise each size symbol's value in these dims.
+std::map<std::string, std::int64_t> check_input_dims(const std::vector<InputRange>& ranges,
+                                                     const std::vector<Dims>& dims);
+
+// The size symbols the ranges' dynamic dims bind.
+std::set<std::string> size_symbols(const std::vector<InputRange>& ranges);
 
 namespace file {
 // Per input: string name, u8 dtype, u64 dim count, per dim: i64 min, opt,
