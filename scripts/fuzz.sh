@@ -28,10 +28,27 @@ run() {  # name dict timeout runs corpus...
   local name=$1 dict=$2 timeout=$3 runs=$4
   shift 4
   printf '\n== %s\n' "$name"
+  touch "build-fuzz/$name.log.start"
   mkdir -p "build-fuzz/$name-work"
+  local log="build-fuzz/$name.log" status=0
   # shellcheck disable=SC2046
   "build-fuzz/tests/fuzz/$name" -dict="$dict" $(limits "$runs") -rss_limit_mb=2048 -timeout="$timeout" \
-    "build-fuzz/$name-work" "$@" 2>&1 | tail -n 5
+    "build-fuzz/$name-work" "$@" >"$log" 2>&1 || status=$?
+  if ((status == 0)); then
+    tail -n 5 "$log"
+    return 0
+  fi
+  # A failure: the report with its stack (the uncaught exception's type and
+  # message come before it), and each new crash input in base64, so that a CI
+  # log alone is enough to replay it: base64 -d > crash && build-fuzz/tests/fuzz/NAME crash
+  grep -v '^#[0-9]*[[:space:]]*\(NEW\|REDUCE\|pulse\|RELOAD\)' "$log" | tail -n 80 | cut -c1-400
+  local f
+  for f in crash-* leak-* timeout-* oom-*; do
+    [[ -f "$f" && $(stat -c %s "$f") -le 65536 && "$f" -nt "$log.start" ]] || continue
+    printf '\n== %s, base64:\n' "$f"
+    base64 -w 120 "$f"
+  done
+  return "$status"
 }
 
 run pt2_reader_fuzz tests/fuzz/pt2.dict 10 "$pt2_runs" tests/corpus

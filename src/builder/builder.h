@@ -53,9 +53,21 @@ runtime::Engine build(network::Network net, const BuilderConfig& config = {},
 
 // ---- the passes (each has its own tests)
 
+// Throws an Error naming the tensor and its layer when a static tensor's size
+// overflows or exceeds `limit` bytes (run before folding: it allocates).
+void check_tensor_sizes(const network::Network& net, std::uint64_t limit);
+// A folded layer's result is allocated on the host when the pass runs: a Fill
+// or Expand of constants (its size given by a constant shape, or a range's max
+// corner) could ask for more than the machine has, so its outputs' sizes,
+// inferred from the known values, are checked first. Throws UnsupportedError
+// naming the layer when one exceeds `limit` bytes.
+void check_folded_size(const network::Layer& layer, const std::vector<network::NetworkTensor*>& inputs,
+                       const std::vector<Tensor>& values, std::uint64_t limit);
 // Replaces every layer whose inputs are all constants (and Shape layers of
-// static tensors) by a Constant computed with the reference executor.
-int fold_constants(network::Network& net);
+// static tensors) by a Constant computed with the reference executor, each
+// checked first with check_folded_size against `memory_limit` (0: the default
+// limit, ir/memory_limit.h).
+int fold_constants(network::Network& net, std::uint64_t memory_limit = 0);
 // Folds Normalization(Batch) into the Convolution that feeds it when the
 // conv output has no other use and every parameter is constant.
 int fold_batchnorm(network::Network& net);

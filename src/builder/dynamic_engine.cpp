@@ -46,27 +46,6 @@ std::string shapes_text(const std::vector<InputRange>& ranges, const std::vector
   return out;
 }
 
-// A folded layer's result is allocated now: at a large shape (a range's max
-// corner) a Fill or Expand of constants could ask for more than the machine
-// has, so its size is checked first, as the builder checks every tensor.
-void check_folded_size(const network::Layer& layer, const std::vector<NetworkTensor*>& inputs,
-                       const std::vector<Tensor>& values, std::uint64_t limit) {
-  std::vector<network::TensorDesc> descs;
-  std::vector<const Tensor*> known;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    descs.push_back({inputs[i]->dtype, inputs[i]->dims});
-    known.push_back(&values[i]);
-  }
-  for (const auto& d : network::infer_outputs(layer.name, layer.params, descs, known)) {
-    if (d.dims.empty()) continue;
-    const std::uint64_t bytes = checked::nbytes<UnsupportedError>(d.dims, element_size(d.dtype), "layer '" + layer.name + "'");
-    if (bytes > limit) {
-      throw UnsupportedError("layer '" + layer.name + "' would be folded into a constant of " + format_bytes(bytes) +
-                             ", more than the memory limit of " + format_bytes(limit));
-    }
-  }
-}
-
 std::vector<Dims> declared_dims(const Network& net) {
   std::vector<Dims> out;
   for (const auto* in : net.inputs()) out.push_back(in->dims);
@@ -141,7 +120,8 @@ DynamicEngine::DynamicEngine(Network net, BuilderConfig config, std::vector<Inpu
   // The shape-independent passes, once; what stays is shared by every
   // specialization (folded weights included).
   net_.validate();
-  if (config_.constant_folding) fold_constants(net_);
+  check_tensor_sizes(net_, resolve_memory_limit(config_.engine.max_memory_bytes));
+  if (config_.constant_folding) fold_constants(net_, config_.engine.max_memory_bytes);
   if (config_.fold_batchnorm) fold_batchnorm(net_);
   if (config_.dead_layer_removal) remove_dead_layers(net_);
   shared_->config = config_;

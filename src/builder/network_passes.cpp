@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "builder/builder.h"
+#include "ir/checked_math.h"
+#include "ir/memory_limit.h"
 #include "reference/reference.h"
 
 namespace atenrt::builder {
@@ -47,7 +49,26 @@ void remove_if_unused(Network& net, network::Layer* layer) {
 
 }  // namespace
 
-int fold_constants(Network& net) {
+void check_folded_size(const network::Layer& layer, const std::vector<NetworkTensor*>& inputs,
+                       const std::vector<Tensor>& values, std::uint64_t limit) {
+  std::vector<network::TensorDesc> descs;
+  std::vector<const Tensor*> known;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    descs.push_back({inputs[i]->dtype, inputs[i]->dims});
+    known.push_back(&values[i]);
+  }
+  for (const auto& d : network::infer_outputs(layer.name, layer.params, descs, known)) {
+    if (d.dims.empty()) continue;
+    const std::uint64_t bytes = checked::nbytes<UnsupportedError>(d.dims, element_size(d.dtype), "layer '" + layer.name + "'");
+    if (bytes > limit) {
+      throw UnsupportedError("layer '" + layer.name + "' would be folded into a constant of " + format_bytes(bytes) +
+                             ", more than the memory limit of " + format_bytes(limit));
+    }
+  }
+}
+
+int fold_constants(Network& net, std::uint64_t memory_limit) {
+  const std::uint64_t limit = resolve_memory_limit(memory_limit);
   int folded = 0;
   for (auto* layer : net.topological_order()) {
     // A check of a constant stays a step: it fails when the engine runs.
@@ -60,6 +81,7 @@ int fold_constants(Network& net) {
     std::vector<Tensor> values;
     if (layer->kind() != LayerKind::Shape) {
       for (auto* in : layer->inputs) values.push_back(constant_value(in));
+      check_folded_size(*layer, layer->inputs, values, limit);
     } else {
       values.emplace_back(layer->input(0)->dtype, layer->input(0)->dims);
     }

@@ -11,14 +11,14 @@ namespace atenrt::builder {
 using runtime::Program;
 using runtime::TensorRole;
 
-namespace {
-
 // Every static tensor of the network, checked for overflow and against the
 // memory limit before a pass computes anything on the host: constant folding
 // runs reference kernels, which would allocate what a hostile shape claims.
+// The static build and a dynamic engine's shared passes (on a network read
+// from an untrusted engine file) both call it.
 void check_tensor_sizes(const network::Network& net, std::uint64_t limit) {
   auto check = [&](const network::NetworkTensor* t, const network::Layer* producer) {
-    if (!t->is_static()) return;  // to_program refuses it
+    if (!t->is_static()) return;  // checked per shape when specialized (to_program refuses it in a static build)
     const std::string what = "builder: tensor '" + t->name + "' (" + std::string(dtype_name(t->dtype)) +
                              shape_to_string(t->dims) + ")" +
                              (producer ? ", output of layer '" + producer->name + "' (" +
@@ -35,8 +35,6 @@ void check_tensor_sizes(const network::Network& net, std::uint64_t limit) {
     for (const auto* t : layer->outputs) check(t, layer);
   }
 }
-
-}  // namespace
 
 Program to_program(const network::Network& net, bool allow_dynamic) {
   Program prog;
@@ -150,7 +148,7 @@ runtime::Engine build(network::Network net, const BuilderConfig& config, BuildRe
   BuildReport& r = report ? *report : local;
   net.validate();
   check_tensor_sizes(net, resolve_memory_limit(config.engine.max_memory_bytes));
-  if (config.constant_folding) r.folded_constants = fold_constants(net);
+  if (config.constant_folding) r.folded_constants = fold_constants(net, config.engine.max_memory_bytes);
   if (config.fold_batchnorm) r.folded_batchnorms = fold_batchnorm(net);
   if (config.fuse_post_ops) {
     sink_reshapes(net);

@@ -37,6 +37,36 @@ TEST(ConstantFolding, FoldsConstantSubgraphsAndShape) {
   expect_engine_matches_reference(make, off, 1e-5, "unfolded engine");
 }
 
+// A Fill whose shape comes from a constant (an engine file's, untrusted) is
+// sized by the value, not the declared dims: folding must check the size it
+// would allocate before running the reference kernel (the engine-file fuzzer
+// found a dynamic engine whose fold asked std::vector for 2^40 elements).
+TEST(ConstantFolding, RefusesAFoldLargerThanTheMemoryLimit) {
+  Network n;
+  auto* x = n.add_input("x", DType::Float32, {2});
+  Tensor shape(DType::Int64, {2});
+  shape.mutable_data<std::int64_t>()[0] = std::int64_t{1} << 20;
+  shape.mutable_data<std::int64_t>()[1] = std::int64_t{1} << 20;
+  auto* f = n.add_fill("huge", FillParams{}, n.add_constant("shape", shape));
+  n.mark_output(x);
+  n.mark_output(f);
+  try {
+    builder::fold_constants(n, 64u << 20);
+    FAIL() << "folded a 4 TiB fill";
+  } catch (const UnsupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("layer 'huge' would be folded into a constant of"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("more than the memory limit"), std::string::npos) << e.what();
+  }
+  // Within the limit it folds.
+  Network small;
+  auto* y = small.add_input("y", DType::Float32, {2});
+  Tensor s2(DType::Int64, {1});
+  s2.mutable_data<std::int64_t>()[0] = 3;
+  small.mark_output(y);
+  small.mark_output(small.add_fill("f", FillParams{}, small.add_constant("shape", s2)));
+  EXPECT_EQ(builder::fold_constants(small, 64u << 20), 1);
+}
+
 TEST(DeadLayers, RemovesUnusedLayers) {
   auto make = [] {
     Network n;
