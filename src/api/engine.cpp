@@ -260,9 +260,21 @@ std::size_t Engine::weight_bytes() const { return memory().weights(); }
 // Engine segments of a hybrid engine run one after another on one context:
 // their plans add up, their scratch is the largest.
 MemoryBreakdown Engine::memory() const {
+  // A dynamic engine's (or segment's): the opt shape's plan, and the weights
+  // it holds for every shape.
+  std::vector<runtime::MemoryStats> parts;
+  if (dynamic_) {
+    parts.push_back(dynamic_->memory());
+  } else if (hybrid_) {
+    for (const auto& st : hybrid_->program().stages) {
+      if (st.engine) parts.push_back(st.engine->memory());
+      if (st.shaped) parts.push_back(st.shaped->memory());
+    }
+  } else {
+    parts.push_back(engine_->memory());
+  }
   MemoryBreakdown out;
-  for (const auto* e : internal_engines()) {
-    const auto m = e->memory();
+  for (const auto& m : parts) {
     out.weights_plain += m.constant_bytes;
     out.weights_packed += m.packed_bytes;
     out.weights_mapped += m.mapped_bytes;

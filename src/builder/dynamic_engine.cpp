@@ -126,6 +126,7 @@ DynamicEngine::DynamicEngine(Network net, BuilderConfig config, std::vector<Inpu
   if (config_.dead_layer_removal) remove_dead_layers(net_);
   shared_->config = config_;
   shared_->packs = runtime::make_shared_weight_packs();
+  shared_->plain = PlainWeights(net_);  // before anything is specialized: it may copy constants
   shared_->capacity = capacity_;
   // The range's corners must at least infer: a range that no layer can take
   // is a compile error, not a surprise at run time.
@@ -197,7 +198,11 @@ std::shared_ptr<const runtime::Engine> DynamicEngine::engine_for(const std::vect
   }
   // Built under the lock: specializations share the weight packs, which one
   // engine at a time may add to. Contexts running other shapes go on running.
-  auto engine = build_for(dims);
+  std::shared_ptr<const runtime::Engine> engine;
+  {
+    const PlainWeights::Reading reading(shared_->plain, *shared_->packs);
+    engine = build_for(dims);
+  }
   if (cache_.size() >= capacity_) {
     auto oldest = cache_.end();  // least recently used, never the opt shape's
     for (auto e = cache_.begin(); e != cache_.end(); ++e) {
@@ -210,6 +215,16 @@ std::shared_ptr<const runtime::Engine> DynamicEngine::engine_for(const std::vect
   }
   cache_[dims] = {engine, ++shared_->clock};
   return engine;
+}
+
+runtime::MemoryStats DynamicEngine::memory() const {
+  runtime::MemoryStats m = opt_->memory();
+  std::lock_guard<std::mutex> lock(shared_->mutex);
+  m.packed_bytes = runtime::packed_bytes(*shared_->packs);
+  for (const auto& t : opt_->program().tensors) {
+    if (t.role == runtime::TensorRole::Constant) m.constant_bytes -= std::min(m.constant_bytes, shared_->plain.released_in(t.value));
+  }
+  return m;
 }
 
 DynamicEngine::Stats DynamicEngine::stats() const {

@@ -12,7 +12,9 @@
 // context, thread safe); the opt shape's is made at compile time. All of them
 // share one store of weight packs (runtime::SharedWeightPacks): a weight is
 // packed once, by the first specialization that needs it, and read by the
-// rest in place.
+// rest in place. The plain weights are then given back until a new
+// specialization or a save reads them (plain_weights.h): the engine holds
+// each weight once.
 #pragma once
 
 #include <cstdint>
@@ -91,6 +93,10 @@ class DynamicEngine {
 
   using Stats = SpecializationStats;
   Stats stats() const;
+  // The opt engine's memory, with the weights this engine holds now: every
+  // pack its specializations made, and the plain weights not given back
+  // (plain_weights.h).
+  runtime::MemoryStats memory() const;
 
  private:
   void check(const std::vector<Dims>& dims) const { (void)runtime::check_input_dims(ranges_, dims); }

@@ -92,12 +92,17 @@ std::vector<std::byte> DynamicEngine::serialize() const {
       out.insert(out.end(), p, p + n);
     }
   } sink;
+  // The plain weights are read (written back from the packs while the file is made).
+  std::lock_guard<std::mutex> lock(shared_->mutex);
+  const PlainWeights::Reading reading(shared_->plain, *shared_->packs);
   runtime::file::write_dynamic_file(sink, to_program(net_, /*allow_dynamic=*/true), config_.engine,
                                     encode_ranges(config_, capacity_, ranges_));
   return std::move(sink.out);
 }
 
 void DynamicEngine::save(const std::string& path, const std::string& metadata) const {
+  std::lock_guard<std::mutex> lock(shared_->mutex);
+  const PlainWeights::Reading reading(shared_->plain, *shared_->packs);
   const runtime::Program program = to_program(net_, /*allow_dynamic=*/true);
   const auto ranges = encode_ranges(config_, capacity_, ranges_);
   runtime::file::save_atomically(path, [&](runtime::file::Sink& sink) {

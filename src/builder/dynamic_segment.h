@@ -48,6 +48,7 @@ class DynamicSegment final : public runtime::ShapedSegment {
   const std::vector<runtime::InputRange>& ranges() const override { return engine_->ranges(); }
   std::vector<runtime::TensorInfo> outputs() const override;
   const runtime::Engine& opt_engine() const override { return engine_->opt_engine(); }
+  runtime::MemoryStats memory() const override { return engine_->memory(); }
   std::unique_ptr<runtime::ShapedSegmentContext> make_context() const override {
     return std::make_unique<DynamicContext>(engine_);
   }

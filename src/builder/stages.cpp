@@ -83,7 +83,11 @@ std::shared_ptr<const StagePlan> StagedNetwork::plan_for(const std::vector<Dims>
     it->second.last_use = ++shared_->clock;
     return it->second.plan;
   }
-  auto plan = make_plan(dims);
+  std::shared_ptr<const StagePlan> plan;
+  {
+    const PlainWeights::Reading reading(shared_->plain, *shared_->packs);
+    plan = make_plan(dims);
+  }
   if (cache_.size() >= shared_->capacity) {
     auto oldest = std::min_element(cache_.begin(), cache_.end(),
                                    [](const auto& a, const auto& b) { return a.second.last_use < b.second.last_use; });

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "builder/builder.h"
+#include "builder/plain_weights.h"
 
 namespace atenrt::builder {
 
@@ -36,11 +37,13 @@ struct SpecializationStats {
 };
 
 // What every specialization of one dynamic engine shares: the settings, the
-// weight packs, and the lock under which specializations are made (they add
-// to the packs one at a time) and caches are read.
+// weight packs, the plain weights (given back while no one reads them:
+// plain_weights.h), and the lock under which specializations are made (they
+// add to the packs one at a time), caches are read and plain weights restored.
 struct SpecializationShared {
   BuilderConfig config;
   std::shared_ptr<runtime::SharedWeightPacks> packs;
+  PlainWeights plain;
   std::size_t capacity = 16;  // per cache
   std::mutex mutex;
   std::uint64_t clock = 0;

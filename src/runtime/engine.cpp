@@ -15,6 +15,7 @@
 #include "runtime/cpu/providers.h"
 #include "runtime/engine_impl.h"
 #include "runtime/memory_plan.h"
+#include "runtime/shared_weight_packs.h"
 
 namespace atenrt::runtime {
 
@@ -214,6 +215,17 @@ struct SharedWeightPacks {
 };
 
 std::shared_ptr<SharedWeightPacks> make_shared_weight_packs() { return std::make_shared<SharedWeightPacks>(); }
+
+bool plain_rebuildable(const SharedWeightPacks& shared, const Tensor& constant) {
+  return shared.packs.can_rebuild_plain(constant);
+}
+
+void rebuild_plain(const SharedWeightPacks& shared, const Tensor& constant) { shared.packs.rebuild_plain(constant); }
+
+std::size_t packed_bytes(const SharedWeightPacks& shared) {
+  const auto totals = shared.packs.totals();
+  return totals.mapped_bytes + totals.private_bytes;
+}
 
 Engine::Engine(Program program, EngineOptions options, std::shared_ptr<SharedWeightPacks> shared) {
   auto impl = std::make_shared<Impl>();

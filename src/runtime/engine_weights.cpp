@@ -67,6 +67,7 @@ void Engine::Impl::finish_weights() {
                         "engine again from its .pt2 here");
     }
     if (!t.value.defined()) continue;
+    if (read_plain[i]) packs->note_read_plain(&t);  // engines sharing the store keep its bytes
     memory.constant_bytes += tensor_bytes(t);
     if (mapped && t.value.storage()->read_only()) memory.mapped_bytes += tensor_bytes(t);
   }

@@ -61,6 +61,9 @@ class ShapedSegment {
   // The engine built at compile time for the opt shapes (its steps stand
   // for the segment's in reports).
   virtual const Engine& opt_engine() const = 0;
+  // The opt engine's memory with the weights the segment holds now (those of
+  // every shape it made).
+  virtual MemoryStats memory() const { return opt_engine().memory(); }
   virtual std::unique_ptr<ShapedSegmentContext> make_context() const = 0;
   // A complete engine file of its own (with a Ranges section).
   virtual std::vector<std::byte> serialize() const = 0;

@@ -50,6 +50,7 @@ struct WeightKey {
   auto operator<=>(const WeightKey&) const = default;
 };
 WeightKey weight_key(const ProgramTensor& tensor);
+WeightKey weight_key(const Tensor& value);  // a contiguous plain constant (as the program tensor made from it)
 
 class WeightPacks {
  public:
@@ -83,6 +84,18 @@ class WeightPacks {
   // then may the caller drop them (no later pack can collide with the
   // freed address: this store makes no more packs).
   bool release_plain(const ProgramTensor* tensor);
+
+  // Dynamic engines hold each weight once (builder/plain_weights.h): the
+  // plain bytes of a weight whose kernels all read packs are given back and
+  // written again from a pack before anything reads them.
+  // A constant some kernel made with this store reads plain (its bytes must stay).
+  void note_read_plain(const ProgramTensor* tensor);
+  // Whether `value`'s plain bytes can be written back from its packs: it has
+  // packs, none aliases the plain bytes, no kernel reads them plain, and one
+  // was reordered losslessly (same dtype) from all of them.
+  bool can_rebuild_plain(const Tensor& value) const;
+  // Writes them back, in place (value's own bytes). Only when can_rebuild_plain.
+  void rebuild_plain(const Tensor& value) const;
 
   struct Totals {
     std::size_t mapped_bytes = 0;    // packs read in place from a mapped file

@@ -147,6 +147,62 @@ TEST(DynamicEngine, FileRoundTripRunsEveryShapeAsBefore) {
   std::remove(path.c_str());
 }
 
+// conv 3x3 (32->128) + bias -> relu -> conv 3x3 (128->128) -> mean -> matmul
+// by a [128, 512] weight: weights of many pages (given back whole).
+Network weighty_net(network::Dims input_dims) {
+  Network n;
+  auto* x = n.add_input("x", DType::Float32, std::move(input_dims));
+  auto* c1 = n.add_convolution("c1", x, n.add_constant("w1", weights({128, 32, 3, 3}, 11)),
+                               n.add_constant("b1", weights({128}, 12)), ConvolutionParams{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1});
+  auto* r = n.add_activation("relu", c1, network::ActivationOp::Relu);
+  auto* c2 = n.add_convolution("c2", r, n.add_constant("w2", weights({128, 128, 3, 3}, 13)), nullptr,
+                               ConvolutionParams{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1});
+  auto* m = n.add_reduce("mean", c2, network::ReduceOp::Mean, {2, 3}, false);
+  auto* out = n.add_matmul("fc", m, n.add_constant("w3", weights({128, 512}, 14)));
+  n.set_tensor_name(out, "out");
+  n.mark_output(out);
+  return n;
+}
+
+std::size_t weight_bytes(const runtime::MemoryStats& m) { return m.constant_bytes + m.packed_bytes; }
+
+// A dynamic engine holds each weight once, as a static engine does: its
+// plain weights are given back once packed (plain_weights.h), and written
+// back exactly for each new shape and for saving.
+TEST(DynamicEngine, HoldsEachWeightOnce) {
+  const runtime::Engine fixed = build(weighty_net({4, 32, 8, 8}));
+  const std::size_t fixed_bytes = weight_bytes(fixed.memory());
+  InputRange range;
+  range.name = "x";
+  range.dims = {{1, 4, 8, "s0"}, {32, 32, 32, ""}, {8, 8, 8, ""}, {8, 8, 8, ""}};
+  const DynamicEngine engine(weighty_net({-1, 32, 8, 8}), BuilderConfig{}, {range});
+  EXPECT_LE(weight_bytes(engine.memory()), fixed_bytes * 11 / 10)
+      << "plain " << engine.memory().constant_bytes << ", packed " << engine.memory().packed_bytes << "; static engine "
+      << fixed.memory().constant_bytes << " / " << fixed.memory().packed_bytes;
+  const Network reference_net = weighty_net({-1, 32, 8, 8});
+  for (std::int64_t b : {1, 8, 3, 4}) {  // new shapes are made from the plain weights written back
+    const Tensor x = random_tensor(DType::Float32, {b, 32, 8, 8}, static_cast<std::uint32_t>(b + 20));
+    auto ctx = engine.engine_for({{b, 32, 8, 8}})->create_context();
+    const auto want = reference::run(reference_net, {{"x", x}}).at("out");
+    EXPECT_TRUE(close(ctx.run({x}).at(0), want, 1e-4)) << "batch " << b;
+    EXPECT_LE(weight_bytes(engine.memory()), fixed_bytes * 11 / 10) << "after batch " << b;
+  }
+  // Saving writes the plain weights bit for bit.
+  const auto bytes = engine.serialize();
+  auto owner = std::make_shared<std::vector<std::byte>>(bytes);
+  const auto file = runtime::file::read_dynamic_file(*owner, owner);
+  int found = 0;
+  for (const Tensor& w : {weights({128, 32, 3, 3}, 11), weights({128, 128, 3, 3}, 13), weights({128, 512}, 14)}) {
+    for (const auto& t : file.program.tensors) {
+      if (t.role != runtime::TensorRole::Constant || t.dims != w.sizes()) continue;
+      ++found;
+      EXPECT_EQ(std::memcmp(t.value.raw_data(), w.raw_data(), w.nbytes()), 0) << shape_to_string(w.sizes());
+    }
+  }
+  EXPECT_EQ(found, 3);
+  EXPECT_LE(weight_bytes(engine.memory()), fixed_bytes * 11 / 10) << "after saving";
+}
+
 // The ranges payload behind the checksum: each check, on a re-signed file.
 TEST(DynamicEngine, BadDynamicFilesAreRefused) {
   const DynamicEngine engine(dynamic_net(), BuilderConfig{}, batch_range(1, 4, 9));

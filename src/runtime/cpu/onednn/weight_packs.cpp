@@ -4,6 +4,7 @@
 #include <dnnl_version.h>
 
 #include <algorithm>
+#include <set>
 
 #include "atenrt/errors.h"
 
@@ -18,6 +19,8 @@ struct WeightPacks::Impl {
   struct Pack {
     md_t md;
     memory mem;
+    md_t have;                  // how the plain bytes it was made from are laid out
+    bool rebuilds_plain = false;  // `have` is dense and of the pack's dtype: the plain bytes can be written back
     std::shared_ptr<Storage> keeps;  // the plain storage, so that its address is never another weight's
     bool from_file = false;     // reads the mapped file in place
     bool repacked = false;      // made at load from a stored pack in another layout
@@ -30,6 +33,7 @@ struct WeightPacks::Impl {
   std::map<WeightKey, std::vector<Pack>> packs;
   std::vector<WeightKey> pending;  // packs added in this step (last of their lists)
   std::vector<WeightKey> taken;    // weights packed for this step
+  std::set<WeightKey> read_plain;  // weights some kernel reads plain (note_read_plain)
 };
 
 WeightKey weight_key(const ProgramTensor& t) {
@@ -41,6 +45,8 @@ WeightKey weight_key(const ProgramTensor& t) {
   k.dtype = t.dtype;
   return k;
 }
+
+WeightKey weight_key(const Tensor& value) { return {value.raw_data(), value.sizes(), value.dtype()}; }
 
 namespace {
 
@@ -88,6 +94,28 @@ std::optional<std::uint32_t> tag_of(const md_t& md) {
     }
   }
   return std::nullopt;
+}
+
+// Whether `md` maps its elements one to one onto its whole byte span: plain
+// strides that are some order of its dims (row-major, or transposed), so a
+// reorder into it writes every byte of the plain weight it describes.
+bool dense_plain(const md_t& md) {
+  const auto& d = md.data;
+  if (d.format_kind != dnnl_blocked || d.extra.flags != 0 || d.offset0 != 0 || d.format_desc.blocking.inner_nblks != 0) {
+    return false;
+  }
+  std::vector<std::pair<std::int64_t, std::int64_t>> by_stride;  // (stride, size)
+  for (int i = 0; i < d.ndims; ++i) {
+    if (d.padded_dims[i] != d.dims[i]) return false;
+    if (d.dims[i] != 1) by_stride.push_back({d.format_desc.blocking.strides[i], d.dims[i]});
+  }
+  std::sort(by_stride.begin(), by_stride.end());
+  std::int64_t expect = 1;
+  for (auto [stride, size] : by_stride) {
+    if (stride != expect) return false;
+    expect *= size;
+  }
+  return true;
 }
 
 std::uint32_t isa_code() {
@@ -210,6 +238,35 @@ bool WeightPacks::release_plain(const ProgramTensor* t) {
   return true;
 }
 
+void WeightPacks::note_read_plain(const ProgramTensor* t) { impl_->read_plain.insert(weight_key(*t)); }
+
+bool WeightPacks::can_rebuild_plain(const Tensor& value) const {
+  const WeightKey key = weight_key(value);
+  if (impl_->read_plain.count(key)) return false;
+  auto it = impl_->packs.find(key);
+  if (it == impl_->packs.end() || it->second.empty()) return false;
+  bool rebuilds = false;
+  for (const auto& p : it->second) {
+    if (p.aliases_plain) return false;
+    rebuilds = rebuilds || (p.rebuilds_plain && p.have.get_size() == value.nbytes());
+  }
+  return rebuilds;
+}
+
+void WeightPacks::rebuild_plain(const Tensor& value) const {
+  const auto& list = impl_->packs.at(weight_key(value));
+  for (const auto& p : list) {
+    if (!p.rebuilds_plain || p.have.get_size() != value.nbytes()) continue;
+    memory src(p.md, cpu_engine(), p.mem.get_data_handle());
+    memory dst(p.have, cpu_engine(), const_cast<std::byte*>(value.raw_data()));
+    dnnl::stream stream(cpu_engine());
+    dnnl::reorder(src, dst).execute(stream, src, dst);
+    stream.wait();
+    return;
+  }
+  throw std::logic_error("rebuild_plain: no pack holds the plain bytes of a " + shape_to_string(value.sizes()) + " weight");
+}
+
 WeightPacks::Totals WeightPacks::totals() const {
   Totals t;
   for (const auto& [tensor, list] : impl_->packs) {
@@ -237,6 +294,8 @@ dnnl::memory packed_weight(WeightPacks* packs, const ProgramTensor& t, const md_
   }
   WeightPacks::Impl::Pack p;
   p.md = want;
+  p.have = have;
+  p.rebuilds_plain = dense_plain(have) && have.data_type() == want.data_type();
   if (t.value.defined()) p.keeps = t.value.storage();
   if (auto it = I.stored.find(&t); it != I.stored.end()) {
     const md_t from = stored_md(it->second);
