@@ -243,8 +243,13 @@ void StagedContext::set_profiling(bool on) {
   host_total_ms_.clear();
 }
 
-std::vector<Tensor> StagedContext::run_stage(const StagePlan& plan, const std::vector<Tensor>& inputs, double run_start_ms) {
+std::vector<Tensor> StagedContext::run_stage(const StagePlan& plan, const std::vector<Tensor>& inputs, double run_start_ms,
+                                             std::vector<std::vector<Dims>>& path) {
   const double stage_start = profiling_ ? now_ms() : 0.0;
+  if (profiling_) {
+    path.emplace_back();
+    for (const auto& t : inputs) path.back().push_back(t.sizes());
+  }
   runtime::ExecutionContext& prefix = context_for(plan.prefix);
   std::vector<Tensor> slots = prefix.run(inputs);
   if (profiling_) {
@@ -281,7 +286,7 @@ std::vector<Tensor> StagedContext::run_stage(const StagePlan& plan, const std::v
     if (profiling_) {
       const double end = now_ms();
       if (host_total_ms_.size() > 256) host_total_ms_.clear();  // plans evicted long ago
-      double& total = host_total_ms_[{&plan, h}];
+      double& total = host_total_ms_[{path, h}];
       total += end - step_start;
       const network::LayerKind kind = network::kind_of(step.params);
       std::string kind_name(network::layer_kind_name(kind));
@@ -303,7 +308,7 @@ std::vector<Tensor> StagedContext::run_stage(const StagePlan& plan, const std::v
       dims.push_back(rest_in.back().sizes());
     }
     const auto next = plan.rest->plan_for(dims);
-    rest_out = run_stage(*next, rest_in, run_start_ms);
+    rest_out = run_stage(*next, rest_in, run_start_ms, path);
   }
   std::vector<Tensor> out;
   for (int o : plan.outputs) out.push_back(o >= 0 ? slots.at(static_cast<std::size_t>(o)) : rest_out.at(static_cast<std::size_t>(-1 - o)));
@@ -318,7 +323,8 @@ const std::vector<Tensor>& StagedContext::run(const StagePlan& plan, const std::
     profile_.times.runs = runs + 1;
     start = now_ms();
   }
-  outputs_ = run_stage(plan, inputs, start);
+  std::vector<std::vector<Dims>> path;
+  outputs_ = run_stage(plan, inputs, start, path);
   return outputs_;
 }
 

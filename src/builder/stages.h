@@ -121,7 +121,10 @@ class StagedContext {
   const StagedProfile& profile() const { return profile_; }
 
  private:
-  std::vector<Tensor> run_stage(const StagePlan& plan, const std::vector<Tensor>& inputs, double run_start_ms);
+  // `path`: the input dims of this stage and of each stage before it in the
+  // run, which name the stage's plan (the host steps' totals are kept by it).
+  std::vector<Tensor> run_stage(const StagePlan& plan, const std::vector<Tensor>& inputs, double run_start_ms,
+                                std::vector<std::vector<Dims>>& path);
   runtime::ExecutionContext& context_for(const std::shared_ptr<const runtime::Engine>& engine);
   double now_ms() const;
 
@@ -135,7 +138,9 @@ class StagedContext {
   std::vector<Tensor> outputs_;
   bool profiling_ = false;
   StagedProfile profile_;
-  std::map<std::pair<const StagePlan*, std::size_t>, double> host_total_ms_;  // per host step
+  // Per host step, by its stage's path and index: not by the plan's address,
+  // which a plan made after another was evicted may take again.
+  std::map<std::pair<std::vector<std::vector<Dims>>, std::size_t>, double> host_total_ms_;
 };
 
 }  // namespace atenrt::builder

@@ -302,6 +302,36 @@ TEST(DataDependentStages, EveryCountMatchesTheReference) {
   EXPECT_THROW((void)engine.plan_for({{9, 6}}), InputError);
 }
 
+// A profiled run's host-step totals are kept per stage shape, not per plan
+// object: another shape's plan at the same address starts its own, and a
+// plan made again (after eviction) at another address adds to its shape's.
+TEST(DataDependentStages, HostStepTotalsFollowTheShapeNotThePlansAddress) {
+  const DynamicEngine engine(nonzero_net(), BuilderConfig{}, rows_range(1, 4, 8));
+  StagedContext ctx(0);
+  ctx.set_profiling(true);
+  auto host_step = [&]() {  // (total, last) of the first host step (nonzero)
+    const StagedProfile& p = ctx.profile();
+    std::size_t index = 0;
+    for (const auto& part : p.parts) {
+      if (!part.engine) return std::make_pair(p.times.total_ms.at(index), p.times.last_ms.at(index));
+      index += part.engine->steps().size();
+    }
+    ADD_FAILURE() << "no host step";
+    return std::make_pair(0.0, 0.0);
+  };
+  const Tensor a = sparse(4, 3), b = sparse(8, 1);
+  StagePlan plan = *engine.plan_for({a.sizes()});
+  (void)ctx.run(plan, {a});
+  const auto [a_total, a_last] = host_step();
+  EXPECT_EQ(a_total, a_last);
+  plan = *engine.plan_for({b.sizes()});  // the same address, another shape
+  (void)ctx.run(plan, {b});
+  EXPECT_EQ(host_step().first, host_step().second);
+  const StagePlan again = *engine.plan_for({a.sizes()});  // another address, the first shape
+  (void)ctx.run(again, {a});
+  EXPECT_EQ(host_step().first, a_total + host_step().second);
+}
+
 // A host step's output is checked against the memory limit before it is
 // allocated (the output allocator's check).
 TEST(DataDependentStages, OutputsOverTheMemoryLimitAreInputErrors) {
