@@ -735,6 +735,24 @@ case("index_split", "select", lambda x, i, j: x[i, :, j], T(4, 2, 5), T(values=[
 case("index_put", "select", lambda x, i, v: torch.index_put(x, (i,), v), T(5, 3), T(values=[0, 3], dtype=I64), T(2, 3))
 case("index_put_accumulate", "select", lambda x, i, v: torch.index_put(x, (i,), v, accumulate=True), T(5, 3), T(values=[1, 1, 4], dtype=I64), T(3, 3))
 case("index_put_two", "select", lambda x, i, j, v: torch.index_put(x, (i, j), v), T(4, 5), T(values=[0, 3], dtype=I64), T(values=[1, 2], dtype=I64), T(2))
+# x[mask] = values with one row per masked element (torch checks the count; so does the engine, when it runs).
+MASK_ROWS = [[True, False, True, False], [False, False, True, True], [False, True, False, False]]
+case("index_put_mask_rows", "select", lambda x, m, v: torch.index_put(x, (m,), v), T(3, 4), T(values=MASK_ROWS, dtype=BOOL), T(5))
+case("index_put_mask_rows_accumulate", "select", lambda x, m, v: torch.index_put(x, (m,), v, accumulate=True), T(4, 3),
+     T(values=[True, False, True, True], dtype=BOOL), T(3, 3))
+case("index_put_mask_rows_broadcast", "select", lambda x, m, v: torch.index_put(x, (m,), v), T(4, 3),
+     T(values=[True, False, True, True], dtype=BOOL), T(3, 1))
+case("index_put_mask_rows_int", "select", lambda x, m, v: torch.index_put(x, (m,), v), T(3, 4, dtype=I64),
+     T(values=MASK_ROWS, dtype=BOOL), T(5, dtype=I64))
+
+
+def _put_rows_inner(x, m, v):
+    y = x.clone()
+    y[:, m] = v
+    return y
+
+
+case("index_put_mask_rows_inner", "select", _put_rows_inner, T(2, 4, 3), T(values=[True, False, True, True], dtype=BOOL), T(2, 3, 3))
 case("index_copy", "select", lambda x, i, s: torch.index_copy(x, 1, i, s), T(3, 5), T(values=[4, 0], dtype=I64), T(3, 2))
 # 0-d self / index / source (OpInfo's index_copy samples; a 0-d self crashed the converter)
 # 0-d self / index (OpInfo's gather and scatter samples), an empty uint8 index
@@ -1295,8 +1313,8 @@ opcase("o_index_put_bool_scalar", "select", aten.index_put.default, T(3, 4), [T(
 opcase("o_index_put_bool_rows", "select", aten.index_put.default, T(3, 4), [T(values=[True, False, True], dtype=BOOL)], T(4))
 opcase("o_index_put_bool_accumulate", "select", aten.index_put.default, T(3, 4, dtype=I64),
        [T(values=[False, True, True], dtype=BOOL)], T(1, 4, dtype=I64), True)
-opcase("o_index_put_bool_per_element_refused", "select", aten.index_put.default, T(3, 4),
-       [T(values=[True, False, True], dtype=BOOL)], T(2, 4), refused="one per element is not supported")
+opcase("o_index_put_bool_per_element", "select", aten.index_put.default, T(3, 4),
+       [T(values=[True, False, True], dtype=BOOL)], T(2, 4))
 opcase("o_where_condition", "select", aten.where.default, T(3, 4, dtype=BOOL))
 opcase("o_nonzero_numpy", "select", aten.nonzero_numpy.default, T(values=NZ))
 opcase("o_where_condition_scalar_refused", "select", aten.where.default, T(values=True, dtype=BOOL), refused="0-d condition")

@@ -26,7 +26,8 @@ std::vector<const ir::TensorRef*> index_refs(const NodeView& node) {
 bool is_mask(const ir::TensorMeta* m) { return m && m->dtype && (*m->dtype == DType::Bool || *m->dtype == DType::UInt8); }
 
 // Boolean masks run through nonzero (index: rows found at run time) or a
-// select under the mask (index_put, values that do not depend on the count).
+// select under the mask (index_put: values that broadcast over the masked
+// elements, or one row per masked element, taken in order).
 Capability index_ok(const NodeView& node, const ConversionSettings& s, bool put) {
   const auto refs = index_refs(node);
   if (std::none_of(refs.begin(), refs.end(), [](const auto* r) { return r != nullptr; })) return Capability::no("no index tensor");
@@ -60,6 +61,13 @@ Capability index_ok(const NodeView& node, const ConversionSettings& s, bool put)
     at += mask.size();
   }
   if (put && masks > 0 && tensors > 1) return Capability::no("index_put with a boolean mask and other index tensors is not supported");
+  if (put && masks == 0) {  // (a mask's values may hold rows known only when the engine runs)
+    if (Capability c = requires_static({"values"})(node, s); !c) return c;
+    for (const auto* r : refs) {
+      const ir::TensorMeta* m = r ? node.graph().meta(r->name) : nullptr;
+      if (r && (!m || !m->is_static())) return Capability::no("index_put with index tensors of dynamic dims is not supported");
+    }
+  }
   return Capability::yes();
 }
 Capability index_tensor_ok(const NodeView& node, const ConversionSettings& s) { return index_ok(node, s, false); }
@@ -234,7 +242,8 @@ ATENRT_CONVERTER(kFamily, keys("aten.masked_fill.Scalar", "aten.masked_fill.Tens
 ATENRT_CONVERTER(kFamily, keys("aten.index.Tensor", "aten.index.Tensor_hacked_twin"), .validator = index_tensor_ok, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
   return one(se::index(s, args.tensor("self"), args.opt_tensors("indices")));
 }
-ATENRT_CONVERTER(kFamily, keys("aten.index_put.default", "aten.index_put.hacked_twin"), .validator = index_put_ok, .supports_dynamic_shapes = false)(const Scope& s, const NodeArgs& args) {
+// With a mask, values may hold one row per masked element, a count known when the engine runs.
+ATENRT_CONVERTER(kFamily, keys("aten.index_put.default", "aten.index_put.hacked_twin"), .validator = index_put_ok, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
   return one(se::index_put(s, args.tensor("self"), args.opt_tensors("indices"),
                            args.tensor("values"), args.b("accumulate")));
 }

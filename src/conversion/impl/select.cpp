@@ -259,13 +259,27 @@ NetworkTensor* masked_select(const Scope& s, NetworkTensor* x, NetworkTensor* ma
 
 std::optional<std::string> mask_put_problem(const Dims& self, const Dims& mask, std::size_t at, const Dims& values) {
   if (auto why = mask_index_problem(self, at, mask)) return why;
+  for (auto d : self) {
+    if (d < 0) return "index_put with a boolean mask needs self's dims known, got " + shape_to_string(self);
+  }
+  for (auto d : mask) {
+    if (d < 0) return "index_put with a boolean mask needs the mask's dims known, got " + shape_to_string(mask);
+  }
+  // values broadcast to x[mask]'s shape: self's dims before the mask, the
+  // mask's true count (one row per masked element, or 1), self's dims after.
   const std::size_t trailing = self.size() - at - mask.size();
-  if (values.size() > trailing) {
-    const std::int64_t rows = values[values.size() - trailing - 1];
-    if (rows != 1) {
-      return "index_put with a boolean mask takes values that broadcast over the masked elements (dim " +
-             std::to_string(values.size() - trailing - 1) + " of values " + shape_to_string(values) +
-             " is " + std::to_string(rows) + ", one per element is not supported)";
+  if (values.size() > at + 1 + trailing) {
+    return "index_put with a boolean mask: values " + shape_to_string(values) + " have more dims than the indexing result (" +
+           std::to_string(at + 1 + trailing) + ")";
+  }
+  const std::size_t lead = at + 1 + trailing - values.size();
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::size_t k = lead + i;
+    if (k == at) continue;  // the rows: any count, checked when the engine runs
+    const std::int64_t want = k < at ? self[k] : self[k - 1 + mask.size()];
+    if (values[i] != 1 && values[i] != want) {
+      return "index_put with a boolean mask: dim " + std::to_string(i) + " of values " + shape_to_string(values) +
+             " does not broadcast to self's " + std::to_string(want);
     }
   }
   return std::nullopt;
@@ -277,7 +291,6 @@ namespace {
 // elements: a select under the mask, whose output shape is x's.
 NetworkTensor* masked_put(const Scope& s, NetworkTensor* x, std::size_t at, NetworkTensor* mask, NetworkTensor* values,
                           bool accumulate) {
-  if (auto why = mask_put_problem(x->dims, mask->dims, at, values->dims)) check(false, *why);
   const std::size_t trailing = x->dims.size() - at - mask->dims.size();
   Dims mask_dims(at, 1);
   mask_dims.insert(mask_dims.end(), mask->dims.begin(), mask->dims.end());
@@ -297,6 +310,77 @@ NetworkTensor* masked_put(const Scope& s, NetworkTensor* x, std::size_t at, Netw
   return ew(s, x, s.add_select("masked", m, v, zero), ElementwiseOp::Add);
 }
 
+// x[mask] = values (or +=) where values hold one row per masked element
+// (their dim `row`, stood where the mask's dims were; its size may be known
+// only when the engine runs): the k-th true position, in x's order, takes
+// the k-th element of values broadcast to x[mask]'s shape, as masked_scatter
+// does. A check stops a run whose rows differ from the mask's true count.
+NetworkTensor* masked_rows_put(const Scope& s, NetworkTensor* x, std::size_t at, NetworkTensor* mask, NetworkTensor* values,
+                               std::size_t row, bool accumulate) {
+  const Dims& dims = x->dims;
+  const std::size_t trailing = dims.size() - at - mask->dims.size();
+  const std::int64_t n = numel(dims);
+  {
+    auto* count = s.add_reduce("count", cast(s.child("count"), mask, DType::Int64), network::ReduceOp::Sum,
+                               [&] {
+                                 Dims all;
+                                 for (std::int64_t d = 0; d < mask->rank(); ++d) all.push_back(d);
+                                 return all;
+                               }(),
+                               false);
+    auto* rows = s.add_gather("rows", s.add_shape("values_shape", values),
+                              scalar_constant(s, static_cast<double>(row), DType::Int64), GatherMode::Axis, 0);
+    s.add_layer("check", {ew(s.child("check"), count, rows, ElementwiseOp::Equal)},
+                network::CheckParams{s.where() + ": index_put with a boolean mask: values " + shape_to_string(values->dims) +
+                                     " hold one row per masked element (dim " + std::to_string(row) +
+                                     "), and their count differs from the mask's true elements in this run"});
+  }
+  if (n == 0) return x;
+  // values as x[mask]'s shape (self's dims before the mask, the rows, self's
+  // dims after), then flat, behind one zero that unmasked positions take.
+  Dims full(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(at));
+  full.push_back(values->dims[row]);
+  full.insert(full.end(), dims.end() - static_cast<std::ptrdiff_t>(trailing), dims.end());
+  auto* v = cast(s, values, x->dtype);
+  Dims padded(full.size() - values->dims.size(), 1);
+  padded.insert(padded.end(), values->dims.begin(), values->dims.end());
+  if (padded != full) {
+    Dims cond = full;
+    cond[at] = 1;  // the rows stay values' own (select broadcasts them)
+    v = s.add_select("broadcast", fill(s, cond, 1.0, DType::Bool), v, v);
+  }
+  auto* flat_values = s.add_concatenation("values", {scalar_constant(s, 0.0, x->dtype, 1), reshape(s.child("flat_values"), v, {-1})}, 0);
+  Dims mask_dims(at, 1);
+  mask_dims.insert(mask_dims.end(), mask->dims.begin(), mask->dims.end());
+  mask_dims.resize(dims.size(), 1);
+  auto* m = reshape(s.child("flat_mask"),
+                    expand(s.child("mask_expanded"), reshape(s.child("mask"), cast(s, mask, DType::Bool), mask_dims), dims), {n});
+  // Position p takes element (trues up to p) of flat_values when masked, the
+  // zero otherwise; never past its end (a count the check refuses).
+  auto* mi = cast(s.child("mask_int"), m, DType::Int64);
+  auto* k = ew(s, s.add_cumulative("taken", mi, network::CumulativeOp::Sum, 0), mi, ElementwiseOp::Mul);
+  auto* last = ew_scalar(s, s.add_gather("last", s.add_shape("flat_shape", flat_values), scalar_constant(s, 0.0, DType::Int64, 1),
+                                         GatherMode::Axis, 0),
+                         1.0, ElementwiseOp::Sub);
+  k = ew(s.child("bounded"), k, last, ElementwiseOp::Min);
+  auto* taken = s.add_gather("take", flat_values, k, GatherMode::Axis, 0);
+  auto* flat_x = reshape(s.child("flat"), x, {n});
+  NetworkTensor* y = accumulate ? ew(s, flat_x, s.add_select("masked", m, taken, scalar_constant(s, 0.0, x->dtype)), ElementwiseOp::Add)
+                                : s.add_select("select", m, taken, flat_x);
+  return s.add_reshape("", y, dims);
+}
+
+NetworkTensor* mask_put(const Scope& s, NetworkTensor* x, std::size_t at, NetworkTensor* mask, NetworkTensor* values,
+                        bool accumulate) {
+  if (auto why = mask_put_problem(x->dims, mask->dims, at, values->dims)) check(false, *why);
+  const std::size_t trailing = x->dims.size() - at - mask->dims.size();
+  if (values->dims.size() > trailing) {
+    const std::size_t row = values->dims.size() - trailing - 1;
+    if (values->dims[row] != 1) return masked_rows_put(s, x, at, mask, values, row, accumulate);
+  }
+  return masked_put(s, x, at, mask, values, accumulate);
+}
+
 }  // namespace
 
 NetworkTensor* index_put(const Scope& s, NetworkTensor* x,
@@ -308,7 +392,7 @@ NetworkTensor* index_put(const Scope& s, NetworkTensor* x,
     std::size_t others = 0;
     for (auto* t : indices) others += t && t != idx;
     check(others == 0, "index_put with a boolean mask and other index tensors is not supported");
-    return masked_put(s, x, k, idx, values, accumulate);
+    return mask_put(s, x, k, idx, values, accumulate);
   }
   Linearized r = linearize(s, x, indices);
   const Dims& b = static_dims(r.linear, "index_put indices");

@@ -56,7 +56,9 @@ NetworkTensor* masked_select(const Scope& s, NetworkTensor* x, NetworkTensor* ma
 // A bool mask index of dims `mask` standing at dim `at` of self (index turns
 // it into the mask's nonzero columns, as torch does).
 std::optional<std::string> mask_index_problem(const Dims& self, std::size_t at, const Dims& mask);
-// index_put with a mask: values must not hold one row per masked element.
+// index_put with a mask: self and mask of known dims, values that broadcast
+// to x[mask]'s shape (their row dim: 1, or one row per masked element, a
+// count checked when the engine runs).
 std::optional<std::string> mask_put_problem(const Dims& self, const Dims& mask, std::size_t at, const Dims& values);
 // x[indices] with integer index tensors (null = a full slice).
 NetworkTensor* index(const Scope& s, NetworkTensor* x, const std::vector<NetworkTensor*>& indices);

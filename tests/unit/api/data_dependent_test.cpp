@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 
 #include "api/pipeline.h"
 #include "atenrt/atenrt.h"
@@ -192,6 +193,72 @@ TEST(DataDependent, StagesAfterStages) {
     ADD_FAILURE() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("bincount of a negative value -4"), std::string::npos) << e.what();
+  }
+}
+
+// x[m] = x[m2] * 2 and x[m] += x[m2] * 2 (index_put with a mask whose values
+// hold one row per masked element, a count the engine finds when it runs).
+ir::ExportedProgram mask_rows_put_program() {
+  GraphBuilder b;
+  b.fill_schema_defaults = true;
+  b.input("x", DType::Float32, {4, 5});
+  b.input("m", DType::Bool, {4, 5});
+  b.input("m2", DType::Bool, {4, 5});
+  b.node("picked", "aten.index.Tensor", {A::arg("self", A::t("x")), A::arg("indices", ir::OptionalTensorList{ir::TensorRef{"m2"}})},
+         DType::Float32, {-1});
+  b.node("doubled", "aten.mul.Scalar", {A::arg("self", A::t("picked")), A::arg("other", 2.0)}, DType::Float32, {-1});
+  for (bool accumulate : {false, true}) {
+    b.node(accumulate ? "added" : "put", "aten.index_put.default",
+           {A::arg("self", A::t("x")), A::arg("indices", ir::OptionalTensorList{ir::TensorRef{"m"}}), A::arg("values", A::t("doubled")),
+            A::arg("accumulate", accumulate)},
+           DType::Float32, {4, 5});
+  }
+  b.output("put");
+  b.output("added");
+  ir::ExportedProgram p;
+  p.graph = std::move(b.g);
+  return p;
+}
+
+// The k-th true element of m takes 2 * the k-th true element of x under m2
+// (set, and added), as torch does when the counts agree; when they differ,
+// torch's shape mismatch is an InputError here.
+TEST(DataDependent, MaskedPutTakesOneRowPerMaskedElement) {
+  const Engine engine = api::compile_program(mask_rows_put_program(), {});
+  ExecutionContext ctx = engine.create_context();
+  auto mask = [](int period, int offset) {
+    Tensor m(DType::Bool, {4, 5});
+    for (int i = 0; i < 20; ++i) m.mutable_data<bool>()[i] = period > 0 && (i + offset) % period == 0;
+    return m;
+  };
+  Tensor x(DType::Float32, {4, 5});
+  for (int i = 0; i < 20; ++i) x.mutable_data<float>()[i] = static_cast<float>(i) * 0.5f - 3.0f;
+  // (period, offset) pairs with as many true elements as each other: the same
+  // mask, shifted ones, none, all.
+  for (auto [period, offset, offset2] : std::vector<std::tuple<int, int, int>>{{3, 0, 0}, {4, 1, 3}, {0, 0, 0}, {1, 0, 0}, {5, 2, 4}}) {
+    SCOPED_TRACE("period " + std::to_string(period) + ", offsets " + std::to_string(offset) + "/" + std::to_string(offset2));
+    const Tensor m = mask(period, offset), m2 = mask(period, offset2);
+    std::vector<float> rows;
+    for (int i = 0; i < 20; ++i) {
+      if (m2.data<bool>()[i]) rows.push_back(2.0f * x.data<float>()[i]);
+    }
+    const auto& out = ctx.run({x, m, m2});
+    ASSERT_EQ(out.size(), 2u);
+    const Tensor put = out[0].contiguous(), added = out[1].contiguous();
+    std::size_t k = 0;
+    for (int i = 0; i < 20; ++i) {
+      const float xi = x.data<float>()[i];
+      const bool masked = m.data<bool>()[i];
+      const float row = masked ? rows.at(k++) : 0.0f;
+      EXPECT_EQ(put.data<float>()[i], masked ? row : xi) << i;
+      EXPECT_EQ(added.data<float>()[i], masked ? xi + row : xi) << i;
+    }
+  }
+  try {
+    (void)ctx.run({x, mask(3, 0), mask(4, 0)});  // 7 masked elements, 5 rows
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("one row per masked element"), std::string::npos) << e.what();
   }
 }
 

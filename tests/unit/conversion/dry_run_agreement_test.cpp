@@ -91,7 +91,10 @@ std::vector<Case> cases() {
        {3, 4}, true, DType::Float32, DType::Float32, "self", mask_values({3}, {1, 4})},
       {"index_put with a bool mask and one value row per element", "aten.index_put.default", {3, 4},
        {arg("indices", ir::OptionalTensorList{ir::TensorRef{"m"}}), arg("values", A::t("v")), arg("accumulate", false)},
-       {3, 4}, false, DType::Float32, DType::Float32, "self", mask_values({3}, {2, 4})},
+       {3, 4}, true, DType::Float32, DType::Float32, "self", mask_values({3}, {2, 4})},
+      {"index_put with a bool mask and value rows that do not broadcast", "aten.index_put.default", {3, 4},
+       {arg("indices", ir::OptionalTensorList{ir::TensorRef{"m"}}), arg("values", A::t("v")), arg("accumulate", false)},
+       {3, 4}, false, DType::Float32, DType::Float32, "self", mask_values({3}, {2, 3})},
       {"masked_select", "aten.masked_select.default", {3, 4}, {arg("mask", A::t("m"))}, {5}, true, DType::Float32,
        DType::Float32, "self", mask({1, 4})},
       // Slice / select / index.
