@@ -25,7 +25,9 @@ std::string version_text() {
   std::string text = "atenrt " + b.version + "\noneDNN " + b.onednn_version + "\nbuild: " + b.build_type + ", " +
                      b.compiler;
   for (const auto& o : b.options) text += ", " + o;
-  return text;
+  text += "\ncpu: " + b.cpu_isa + " (fast kernels for";
+  for (const auto& p : b.precisions) text += " " + p;
+  return text + ")";
 }
 
 int error(const std::string& message, int code) {

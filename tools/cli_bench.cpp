@@ -307,6 +307,7 @@ class BenchCommand : public Command {
           {"inferences_per_s", runs_per_s * static_cast<double>(batch)},
           {"noisy", noisy(st)},
           {"compile_ms", report.compile_ms},
+          {"warnings", report.warnings},
           {"activation_bytes", engine.activation_bytes()},
           {"weight_bytes", engine.weight_bytes()},
           {"peak_rss_mb", peak_rss_mb},

@@ -40,6 +40,7 @@ class CompileCommand : public Command {
                           {"total_ops", report.total_ops},
                           {"supported_ops", report.supported_ops},
                           {"fusions", report.fusions},
+                          {"warnings", report.warnings},
                           {"precision", engine.precision()},
                           {"steps", engine.steps().size()},
                           {"activation_bytes", engine.activation_bytes()},

@@ -41,6 +41,10 @@ struct BuildInfo {
   std::string build_type;      // "Release"
   std::string compiler;        // "GNU 12.2.0"
   std::vector<std::string> options;  // "sanitizers off", "python bindings on", ...
+  std::string cpu_isa;                  // what oneDNN uses here: "avx2", "avx512_core_amx", ...
+  // The precisions this CPU has fast kernels for ("fp32", "bf16", "int8"):
+  // a compile asking for another one keeps those layers in fp32.
+  std::vector<std::string> precisions;
 };
 ATENRT_API const BuildInfo& build_info();
 
@@ -65,6 +69,11 @@ struct CompileReport {
   std::string partition;   // the dry-run report as text (dry_run.to_text())
   std::string lowering;    // decompositions and passes that ran
   std::vector<std::string> fusions;
+  // What the build did not do as asked, and why: a bf16/int8 precision this
+  // CPU has no fast kernels for leaves the layers in fp32 (the precision
+  // setting says which precisions the builder may use, as TensorRT's). Also
+  // logged as a warning.
+  std::vector<std::string> warnings;
   std::int64_t total_ops = 0;
   std::int64_t supported_ops = 0;
   double compile_ms = 0.0;

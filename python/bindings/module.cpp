@@ -91,6 +91,8 @@ PYBIND11_MODULE(_atenrt, m) {
     d["build_type"] = b.build_type;
     d["compiler"] = b.compiler;
     d["options"] = b.options;
+    d["cpu_isa"] = b.cpu_isa;
+    d["precisions"] = b.precisions;
     return d;
   });
 
@@ -119,6 +121,7 @@ PYBIND11_MODULE(_atenrt, m) {
       .def_property_readonly("dry_run_json", [](const CompileReport& r) { return r.dry_run.to_json(); })
       .def_readonly("lowering", &CompileReport::lowering)
       .def_readonly("fusions", &CompileReport::fusions)
+      .def_readonly("warnings", &CompileReport::warnings)
       .def_readonly("total_ops", &CompileReport::total_ops)
       .def_readonly("supported_ops", &CompileReport::supported_ops)
       .def_readonly("compile_ms", &CompileReport::compile_ms);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "atenrt/atenrt.h"
+#include "runtime/cpu/isa.h"
 #include "runtime/torch_plugin.h"
 
 #ifndef ATENRT_VERSION
@@ -42,6 +43,10 @@ const BuildInfo& build_info() {
                      "on",
 #endif
                  fallback_executor()};
+    b.cpu_isa = runtime::cpu::cpu_isa_name();
+    b.precisions = {"fp32"};
+    if (runtime::cpu::precision_unavailable(runtime::Precision::BFloat16).empty()) b.precisions.push_back("bf16");
+    if (runtime::cpu::precision_unavailable(runtime::Precision::Int8).empty()) b.precisions.push_back("int8");
     return b;
   }();
   return info;

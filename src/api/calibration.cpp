@@ -122,7 +122,8 @@ void attach_calibration(builder::BuilderConfig& config, const CompileSettings& s
 
 void save_calibration_cache(const builder::BuilderConfig& config, const CompileSettings& settings,
                             const builder::BuildReport& report) {
-  if (settings.calibration_cache.empty() || config.calibration_table) return;
+  // No cache from a build that quantized nothing (no int8 kernels here).
+  if (settings.calibration_cache.empty() || config.calibration_table || !report.precision_note.empty()) return;
   const std::string tmp = settings.calibration_cache + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);

@@ -255,6 +255,13 @@ Engine api::compile_program(ir::ExportedProgram program, const CompileSettings& 
   CompileReport local;
   CompileReport& r = report ? *report : local;
   Analysis analysis = analyze(program, settings, r, lowering);
+  // The builder keeps fp32 where this CPU has no fast kernels for the
+  // precision asked for; said here once for every engine the graph makes.
+  if (std::string note = runtime::cpu_backend().precision_unavailable(builder_config(settings).precision);
+      !note.empty()) {
+    log(LogLevel::Warning, note);
+    r.warnings.push_back(std::move(note));
+  }
   if (!analysis.partition.fully_supported()) {
     if (settings.require_full_compilation) {
       throw UnsupportedError("require_full_compilation is set but not every operator is supported.\n" + r.partition);

@@ -45,6 +45,9 @@ struct BuildReport {
   int removed_layers = 0;
   std::vector<std::string> fusions;  // "<fusion>: <layer> into <step>"
   int int8_steps = 0;
+  // Why the requested bf16/int8 was not used (this CPU has no fast kernels
+  // for it; runtime::Backend::precision_unavailable): empty when it was.
+  std::string precision_note;
   CalibrationTable calibration;  // Int8: the scales used (what a cache file stores)
 };
 
@@ -96,6 +99,10 @@ network::Network network_from_program(const runtime::Program& program);
 // kernels apply exactly; returns what was fused.
 std::vector<std::string> fuse_post_ops(runtime::Program& program,
                                        const runtime::Backend& backend = runtime::cpu_backend());
-void set_precision(runtime::Program& program, runtime::Precision precision);
+// Conv/deconv/matmul steps compute in `precision` where `backend` has fast
+// kernels for it; otherwise every step stays fp32 and the reason is returned
+// (empty when `precision` was used).
+std::string set_precision(runtime::Program& program, runtime::Precision precision,
+                          const runtime::Backend& backend = runtime::cpu_backend());
 
 }  // namespace atenrt::builder

@@ -133,14 +133,17 @@ network::Network network_from_program(const Program& prog) {
   return net;
 }
 
-void set_precision(Program& program, runtime::Precision precision) {
+std::string set_precision(Program& program, runtime::Precision precision, const runtime::Backend& backend) {
   if (precision == runtime::Precision::Int8) throw std::logic_error("set_precision: int8 steps come from quantize_steps");
+  std::string note = backend.precision_unavailable(precision);
+  if (!note.empty()) precision = runtime::Precision::Float32;
   for (auto& step : program.steps) {
     const auto k = step.kind();
     const bool heavy = k == network::LayerKind::Convolution || k == network::LayerKind::Deconvolution ||
                        k == network::LayerKind::MatMul;
     step.precision = heavy ? precision : runtime::Precision::Float32;
   }
+  return note;
 }
 
 runtime::Engine build(network::Network net, const BuilderConfig& config, BuildReport* report) {
@@ -162,16 +165,17 @@ runtime::Engine build(network::Network net, const BuilderConfig& config, BuildRe
   net = network::Network();
   if (config.fuse_post_ops) r.fusions = fuse_post_ops(prog);
   if (config.precision == runtime::Precision::Int8) {
-    if (config.calibration_table) {
-      r.calibration = *config.calibration_table;
-    } else if (config.calibration) {
-      r.calibration = calibrate(prog, *config.calibration, config.engine);
-    } else {
+    if (!config.calibration_table && !config.calibration) {
       throw InputError("int8 precision needs calibration data (or a calibration cache)");
     }
-    r.int8_steps = quantize_steps(prog, r.calibration);
+    r.precision_note = runtime::cpu_backend().precision_unavailable(config.precision);
+    if (r.precision_note.empty()) {
+      r.calibration = config.calibration_table ? *config.calibration_table
+                                               : calibrate(prog, *config.calibration, config.engine);
+      r.int8_steps = quantize_steps(prog, r.calibration);
+    }
   } else {
-    set_precision(prog, config.precision);
+    r.precision_note = set_precision(prog, config.precision);
   }
   return runtime::Engine(std::move(prog), config.engine);
 }

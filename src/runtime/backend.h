@@ -5,6 +5,7 @@
 // backend (CUDA) plugs in by implementing it.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "runtime/program.h"
@@ -23,6 +24,10 @@ class Backend {
   // broadcastable dims, checked by the builder); -1 otherwise.
   virtual bool can_append_post_op(const Program& program, const Step& step, const PostOp& op,
                                   int operand_tensor) const = 0;
+  // Why this machine has no fast kernels for `precision` (empty when it has):
+  // precisions in the settings are the ones the builder may use, so it keeps
+  // such layers in fp32 (as TensorRT's enabled precisions) and says why.
+  virtual std::string precision_unavailable(Precision precision) const = 0;
 };
 
 // The CPU backend (oneDNN, our own kernels, the reference executor).

@@ -2,6 +2,7 @@
 // own pass after them) apply with PyTorch's results.
 #include "runtime/backend.h"
 
+#include "runtime/cpu/isa.h"
 #include "runtime/cpu/onednn/post_ops.h"
 
 namespace atenrt::runtime::cpu {
@@ -40,6 +41,10 @@ class CpuBackend final : public Backend {
       }
     }
     return true;
+  }
+
+  std::string precision_unavailable(Precision precision) const override {
+    return cpu::precision_unavailable(precision);
   }
 };
 

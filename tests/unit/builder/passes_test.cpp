@@ -1,5 +1,7 @@
 // Each builder pass on its own, and every fusion: the built engine against
 // the unfused reference, plus the legality rules that must block a fusion.
+#include <cstdlib>
+
 #include <gtest/gtest.h>
 
 #include "resnet_like.h"
@@ -340,6 +342,7 @@ class ActivationsOnly final : public runtime::Backend {
                           int) const override {
     return op.kind == runtime::PostOpKind::Activation;
   }
+  std::string precision_unavailable(runtime::Precision) const override { return {}; }
 
  private:
   bool takes_;
@@ -394,16 +397,36 @@ TEST(Layout, WeightPrepackingOffGivesSameResults) {
   expect_engine_matches_reference([] { return resnet_like(); }, off, 1e-4, "no prepacking");
 }
 
+// The CPU backend's answer, the one the builder uses: bf16 where this CPU
+// has bf16 instructions (avx512_bf16, AMX), fp32 elsewhere (avx2).
+bool native_bf16() { return runtime::cpu_backend().precision_unavailable(runtime::Precision::BFloat16).empty(); }
+
+// ctest runs this suite a second time under ONEDNN_MAX_CPU_ISA=AVX2 with
+// ATENRT_TEST_NO_NATIVE_BF16=1: there the fp32 fallback must be what ran.
+TEST(Precision, ForcedAvx2HasNoNativeBf16) {
+  if (!std::getenv("ATENRT_TEST_NO_NATIVE_BF16")) GTEST_SKIP() << "only under ONEDNN_MAX_CPU_ISA=AVX2 (ctest)";
+  EXPECT_FALSE(native_bf16());
+}
+
 TEST(Precision, BFloat16ComputeForConvAndMatmul) {
   BuilderConfig bf16;
   bf16.precision = runtime::Precision::BFloat16;
-  auto engine = builder::build(resnet_like(), bf16);
+  builder::BuildReport report;
+  auto engine = builder::build(resnet_like(), bf16, &report);
+  const bool native = native_bf16();
   for (const auto& s : engine.steps()) {
     const bool heavy = s.kind == "Convolution" || s.kind == "MatMul";
-    EXPECT_EQ(s.precision, heavy ? runtime::Precision::BFloat16 : runtime::Precision::Float32) << s.name;
+    EXPECT_EQ(s.precision, heavy && native ? runtime::Precision::BFloat16 : runtime::Precision::Float32) << s.name;
+    EXPECT_EQ(s.implementation.find("reference"), std::string::npos) << s.name << ": " << s.implementation;
+  }
+  if (native) {
+    EXPECT_EQ(report.precision_note, "");
+  } else {
+    EXPECT_NE(report.precision_note.find("bf16 requested but this CPU ("), std::string::npos) << report.precision_note;
+    EXPECT_NE(report.precision_note.find("layers stay fp32"), std::string::npos) << report.precision_note;
   }
   // bf16 keeps 8 mantissa bits (2^-9 relative per rounding): compare at the
-  // scale of the output, within 1e-2 of max(1, max |reference|).
+  // scale of the output, within 1e-2 of max(1, max |reference|); fp32 within 1e-4.
   Network ref = resnet_like();
   auto inputs = random_inputs(ref);
   const auto want = reference::run(ref, inputs).at("logits");
@@ -414,8 +437,38 @@ TEST(Precision, BFloat16ComputeForConvAndMatmul) {
   for (std::int64_t i = 0; i < want.numel(); ++i) {
     worst = std::max(worst, std::fabs(double(got.data<float>()[i]) - want.data<float>()[i]));
   }
-  EXPECT_LE(worst, 1e-2 * scale);
-  EXPECT_GT(worst, 0.0);  // really computed in bf16
+  if (native) {
+    EXPECT_LE(worst, 1e-2 * scale);
+    EXPECT_GT(worst, 0.0);  // really computed in bf16
+  } else {
+    EXPECT_LE(worst, 1e-4 * scale);  // fp32's answer
+  }
+}
+
+// A backend without fast bf16 kernels: conv and matmul stay fp32 and the
+// builder says why, whatever this CPU has.
+class NoBf16 final : public runtime::Backend {
+ public:
+  std::string_view name() const override { return "no-bf16"; }
+  bool takes_post_ops(const runtime::Program&, const runtime::Step&) const override { return false; }
+  bool can_append_post_op(const runtime::Program&, const runtime::Step&, const runtime::PostOp&, int) const override {
+    return false;
+  }
+  std::string precision_unavailable(runtime::Precision p) const override {
+    return p == runtime::Precision::BFloat16 ? "no bf16 here" : "";
+  }
+};
+
+TEST(Precision, StepsStayFp32WhereTheBackendHasNoKernels) {
+  auto prog = builder::to_program(resnet_like());
+  EXPECT_EQ(builder::set_precision(prog, runtime::Precision::BFloat16, NoBf16()), "no bf16 here");
+  int heavy = 0;
+  for (const auto& s : prog.steps) {
+    heavy += s.kind() == LayerKind::Convolution || s.kind() == LayerKind::MatMul;
+    EXPECT_EQ(s.precision, runtime::Precision::Float32) << s.name;
+  }
+  EXPECT_GT(heavy, 0);
+  EXPECT_EQ(builder::set_precision(prog, runtime::Precision::Float32, NoBf16()), "");
 }
 
 TEST(ResNetLike, WholeNetworkMatchesReference) {
