@@ -12,6 +12,9 @@ bool activation_matches_torch(const network::ActivationParams& p) {
     case A::HardSigmoid:
     case A::Softplus: return false;
     case A::LeakyRelu: return p.alpha != 0.0;  // slope 0 is oneDNN's NaN-dropping max
+    // oneDNN 2.6 forms tanh(softplus(x)) as ((1+e^x)^2-1)/((1+e^x)^2+1): the
+    // subtraction cancels below x ~ -10 and gives 0 below -16 (torch: x*e^x).
+    case A::Mish: return false;
     default: return true;  // relu: see relu_chain()
   }
 }

@@ -168,6 +168,20 @@ void apply_activation(const network::ActivationParams& p, const float* x, float*
       for (std::int64_t i = 0; i < n; ++i) y[i] = x[i] > 0.f ? x[i] : static_cast<float>(x[i] * slope);
       return;
     }
+    case A::Mish:
+      // tanh(log1p(e)) = m / (m + 2) with m = e * (e + 2): no cancellation for
+      // very negative x (there it is x * e^x, as torch's); above 20 softplus is
+      // x and tanh(x) 1 in float (torch's threshold), and m would overflow.
+      for (std::int64_t i = 0; i < n; ++i) {
+        const float v = x[i];
+        if (v > 20.f) {
+          y[i] = v;
+          continue;
+        }
+        const float e = std::exp(v), m = e * (e + 2.f);
+        y[i] = v * (m / (m + 2.f));
+      }
+      return;
     default:
       for (std::int64_t i = 0; i < n; ++i) {
         y[i] = static_cast<float>(reference::math::activate(p.op, x[i], p.alpha, p.beta));
