@@ -94,6 +94,14 @@ case("prelu_single", "activation", nn.PReLU(), T(2, 3, 4))
 for dim in (-1, 0, 1):
     case(f"softmax_dim{dim}", "activation", lambda x, d=dim: torch.softmax(x, d), T(3, 4, 5))
     case(f"log_softmax_dim{dim}", "activation", lambda x, d=dim: torch.log_softmax(x, d), T(3, 4, 5))
+# masked rows (torch.masked.log_softmax fills with -inf): one unmasked entry is exactly 0 (oneDNN's log(1) is -1.4e-6)
+NINF = float("-inf")
+for op, fn in [("log_softmax", torch.log_softmax), ("softmax", torch.softmax)]:
+    case(f"{op}_one_unmasked", "activation", lambda x, f=fn: f(x, -1),
+         T(values=[[NINF, 0.5, NINF, NINF], [1.0, NINF, 2.0, NINF], [NINF, NINF, NINF, -3.0], [0.0, -200.0, 1e-3, 5.0]]),
+         atol=0.0)
+    case(f"{op}_one_unmasked_dim0", "activation", lambda x, f=fn: f(x, 0),
+         T(values=[[NINF, 0.5, 7.0], [2.0, NINF, NINF], [NINF, NINF, 1.0]]), atol=0.0)
 case("softmax_inf", "activation", lambda x: torch.softmax(x, -1), T(values=[[0.0, float("-inf"), 1.0], [2.0, 3.0, float("-inf")]]))
 
 # ------------------------------------------------------------------ elementwise

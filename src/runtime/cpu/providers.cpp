@@ -33,7 +33,8 @@ std::vector<KernelProvider> make_table() {
       "onednn",
       "non-f32 tensors (bf16 only as conv/matmul compute and f32<->bf16 casts); zero-size tensors; "
       "what oneDNN 2.6 gets wrong on NaN (max/min binary and reductions, relu with slope 0, clip, "
-      "hardsigmoid, softplus); group/instance norm; layer norm of one-element rows (PyTorch's rounding); "
+      "hardsigmoid, softplus); what it computes less exactly than PyTorch (mish below -10, log-softmax: "
+      "its log(1) is not 0); group/instance norm; layer norm of one-element rows (PyTorch's rounding); "
       "cases it has no primitive for",
       /*takes_blocked=*/true,
       /*last_resort=*/false,
@@ -53,7 +54,7 @@ std::vector<KernelProvider> make_table() {
   });
   table.push_back({
       "own",
-      "steps with fused post-ops; float16/bfloat16 data; conv, deconv, matmul, pooling, softmax, "
+      "steps with fused post-ops; float16/bfloat16 data; conv, deconv, matmul, pooling, softmax (not log), "
       "scatter; integer division and pow; gather in Elements mode (torch.gather)",
       /*takes_blocked=*/false,
       /*last_resort=*/false,
@@ -63,6 +64,7 @@ std::vector<KernelProvider> make_table() {
           {LayerKind::Resize, plain_outputs<own::make_layer_kernel>},
           {LayerKind::Cumulative, plain_outputs<own::make_layer_kernel>},
           {LayerKind::TopK, plain_outputs<own::make_layer_kernel>},
+          {LayerKind::Softmax, plain_outputs<own::make_layer_kernel>},
           {LayerKind::LinearAlgebra, plain_outputs<own::make_linalg_kernel>},
           {LayerKind::Elementwise, plain_outputs<own::make_math_kernel>},
           {LayerKind::Unary, plain_outputs<own::make_math_kernel>},

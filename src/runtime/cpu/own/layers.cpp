@@ -1,6 +1,6 @@
 // Our own kernels for layers real models hit that oneDNN 2.6 has no primitive
 // for: group/instance normalization, layer norm of one-element rows, resize (taps precomputed at build),
-// cumulative sum/product and top-k. Same formulas and accumulation order as
+// cumulative sum/product, top-k and log-softmax. Same formulas and accumulation order as
 // the reference (double accumulators, reference/resize_taps.h), and nothing
 // allocated in run: top-k's (value, index) pairs are context scratch.
 #include <algorithm>
@@ -205,6 +205,42 @@ std::unique_ptr<Kernel> topk(const KernelRequest& r) {
   }, scratch);
 }
 
+// Log-softmax as torch computes it, in float: (x - max) - log(sum exp(x -
+// max)). oneDNN's log(1) is -1.4e-6, so its log-softmax gave a masked row's
+// one unmasked entry 1.4e-6 where torch gives exactly 0 (onednn/softmax.cpp
+// leaves log-softmax here). A row with NaN or +inf, or all -inf, is NaN, as
+// the formula makes it with a NaN-propagating max.
+std::unique_ptr<Kernel> log_softmax(const KernelRequest& r) {
+  const auto& p = std::get<network::SoftmaxParams>(r.step->params);
+  const auto& dims = r.inputs[0].tensor->dims;
+  if (!p.log || r.inputs[0].tensor->dtype != DType::Float32 || dims.empty()) return nullptr;
+  const int rank = static_cast<int>(dims.size());
+  const int axis = static_cast<int>(p.axis < 0 ? p.axis + rank : p.axis);
+  std::int64_t outer = 1, inner = 1;
+  for (int i = 0; i < axis; ++i) outer *= dims[i];
+  for (int i = axis + 1; i < rank; ++i) inner *= dims[i];
+  const std::int64_t len = dims[axis];
+  return fn_kernel([=](const KernelArgs& a) {
+    const auto* x = static_cast<const float*>(a.inputs[0]);
+    auto* y = static_cast<float*>(a.outputs[0]);
+    for (std::int64_t o = 0; o < outer; ++o) {
+      for (std::int64_t i = 0; i < inner; ++i) {
+        const float* xr = x + o * len * inner + i;
+        float* yr = y + o * len * inner + i;
+        float mx = -INFINITY;
+        for (std::int64_t j = 0; j < len; ++j) {
+          const float v = xr[j * inner];
+          mx = (v > mx || std::isnan(v)) && !std::isnan(mx) ? v : mx;
+        }
+        float sum = 0.f;
+        for (std::int64_t j = 0; j < len; ++j) sum += std::exp(xr[j * inner] - mx);
+        const float log_sum = std::log(sum);
+        for (std::int64_t j = 0; j < len; ++j) yr[j * inner] = (xr[j * inner] - mx) - log_sum;
+      }
+    }
+  });
+}
+
 }  // namespace
 
 std::unique_ptr<Kernel> make_layer_kernel(const KernelRequest& r) {
@@ -216,6 +252,7 @@ std::unique_ptr<Kernel> make_layer_kernel(const KernelRequest& r) {
     case LayerKind::Resize: return resize(r);
     case LayerKind::Cumulative: return cumulative(r);
     case LayerKind::TopK: return topk(r);
+    case LayerKind::Softmax: return log_softmax(r);
     default: return nullptr;
   }
 }
