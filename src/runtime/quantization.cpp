@@ -69,7 +69,9 @@ int weight_channel_dim(const Step& step) {
   return 0;
 }
 
-QuantizedWeight quantize_weight(const Tensor& w, int channel_dim) {
+QuantizedWeight quantize_weight(const Tensor& w, int channel_dim, int limit) {
+  if (limit < 1 || limit > 127) throw Error("quantization: weight limit " + std::to_string(limit) + " outside [1, 127]");
+  const auto levels = static_cast<float>(limit);
   const Tensor c = w.contiguous();
   const auto s = split(c.sizes(), channel_dim);
   const float* in = c.data<float>();
@@ -81,7 +83,7 @@ QuantizedWeight quantize_weight(const Tensor& w, int channel_dim) {
       for (std::int64_t i = 0; i < s.inner; ++i) q.scales[ch] = std::max(q.scales[ch], std::fabs(in[base + i]));
     }
   }
-  for (auto& v : q.scales) v = v > 0.0f && std::isfinite(v) ? v / 127.0f : 1.0f;
+  for (auto& v : q.scales) v = v > 0.0f && std::isfinite(v) ? v / levels : 1.0f;
   q.values = Tensor(DType::Int8, c.sizes());
   std::int8_t* o = q.values.mutable_data<std::int8_t>();
   for (std::int64_t a = 0; a < s.outer; ++a) {
@@ -89,7 +91,7 @@ QuantizedWeight quantize_weight(const Tensor& w, int channel_dim) {
       const std::int64_t base = (a * s.channels + ch) * s.inner;
       const float inv = 1.0f / q.scales[ch];
       for (std::int64_t i = 0; i < s.inner; ++i) {
-        o[base + i] = static_cast<std::int8_t>(quantize_value(in[base + i], inv, -127.0f, 127.0f));
+        o[base + i] = static_cast<std::int8_t>(quantize_value(in[base + i], inv, -levels, levels));
       }
     }
   }

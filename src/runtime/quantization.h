@@ -27,12 +27,13 @@ Tensor dequantize_weight(const Tensor& w, const std::vector<float>& scales, int 
 int weight_channel_dim(const Step& step);
 
 // A float32 weight quantized symmetrically per output channel: scale =
-// max|w| / 127 over the channel (1 for an all-zero channel), w_q =
-// round-half-even(w / scale) in [-127, 127].
+// max|w| / limit over the channel (1 for an all-zero channel), w_q =
+// round-half-even(w / scale) in [-limit, limit]; limit is 127, or 63 for a CPU
+// without int8 dot-product instructions (cpu/isa.h).
 struct QuantizedWeight {
   Tensor values;  // int8, the weight's dims
   std::vector<float> scales;
 };
-QuantizedWeight quantize_weight(const Tensor& w, int channel_dim);
+QuantizedWeight quantize_weight(const Tensor& w, int channel_dim, int limit = 127);
 
 }  // namespace atenrt::runtime

@@ -67,4 +67,23 @@ std::string precision_unavailable(Precision precision) {
   return {};
 }
 
+namespace {
+std::optional<bool> int8_override;
+}  // namespace
+
+bool cpu_has_int8_dot_product() {
+  if (int8_override) return *int8_override;
+  switch (dnnl::get_effective_cpu_isa()) {
+    case dnnl::cpu_isa::avx512_core_amx:
+    case dnnl::cpu_isa::avx512_core_bf16:
+    case dnnl::cpu_isa::avx512_core_vnni:
+    case dnnl::cpu_isa::avx2_vnni:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void override_int8_dot_product_for_tests(std::optional<bool> has) { int8_override = has; }
+
 }  // namespace atenrt::runtime::cpu

@@ -1,5 +1,8 @@
 #include "runtime/cpu/onednn/primitive_kernel.h"
 
+#include <cstdlib>
+
+#include "runtime/cpu/isa.h"
 #include "runtime/cpu/onednn/weight_packs.h"
 
 namespace atenrt::runtime::cpu {
@@ -173,6 +176,21 @@ bool int8_operands(const KernelRequest& r, std::size_t n_inputs) {
   }
   for (const auto* t : r.outputs) {
     if (t->dtype != DType::Float32) return false;
+  }
+  return int8_exact_here(r);
+}
+
+bool int8_exact_here(const KernelRequest& r) {
+  if (cpu_has_int8_dot_product()) return true;
+  // Without dot-product instructions (isa.h) oneDNN computes the step's
+  // definition only for unsigned inputs and 7-bit weights; the reference
+  // kernel takes the rest (an engine built elsewhere, or by hand), exactly.
+  if (!r.step->quant.input_unsigned) return false;
+  const Tensor& w = r.inputs[1].tensor->value;
+  if (!w.defined()) return true;  // packed here, so checked here when it was packed
+  const auto* v = w.data<std::int8_t>();
+  for (std::int64_t i = 0; i < w.numel(); ++i) {
+    if (std::abs(static_cast<int>(v[i])) > kInt8WeightLimitWithoutDotProduct) return false;
   }
   return true;
 }

@@ -108,8 +108,11 @@ void finish(PrimitiveKernel& k, const Destination& d);
 dnnl::primitive_attr make_attr(const dnnl::post_ops* ops = nullptr);
 bool all_f32(const KernelRequest& r, std::size_t n_inputs);
 // An Int8 step's operands (program.h): float32 layer inputs and outputs
-// except input 1, the int8 weight.
+// except input 1, the int8 weight; and int8_exact_here.
 bool int8_operands(const KernelRequest& r, std::size_t n_inputs);
+// Whether oneDNN's int8 kernel computes this int8 step exactly on this CPU
+// (always with dot-product instructions; see cpu_has_int8_dot_product).
+bool int8_exact_here(const KernelRequest& r);
 // input_scale * weight_scales[c]: the scale of each output channel's accumulator.
 std::vector<float> int8_output_scales(const Step& step);
 
