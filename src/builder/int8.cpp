@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "atenrt/errors.h"
-#include "runtime/cpu/isa.h"
 #include "runtime/quantization.h"
 
 namespace atenrt::builder {
@@ -260,19 +259,18 @@ CalibrationTable calibrate(const Program& program, const CalibrationSettings& se
 }
 
 int quantize_steps(Program& program, const CalibrationTable& table) {
-  return quantize_steps(program, table, runtime::cpu::cpu_has_int8_dot_product());
+  return quantize_steps(program, table, runtime::cpu_backend().int8_exactness());
 }
 
-int quantize_steps(Program& program, const CalibrationTable& table, bool dot_product) {
-  const int weight_limit = dot_product ? 127 : runtime::cpu::kInt8WeightLimitWithoutDotProduct;
+int quantize_steps(Program& program, const CalibrationTable& table, const runtime::Backend::Int8Exactness& exact) {
   int made = 0;
   for (int s : int8_candidates(program)) {
     Step& step = program.steps[s];
     const auto it = table.find(program.tensors[step.inputs[0]].name);
     if (it == table.end()) continue;
-    if (!dot_product && !it->second.non_negative) continue;  // s8 inputs: exact only with dot-product
+    if (!exact.signed_inputs && !it->second.non_negative) continue;
     ProgramTensor& w = program.tensors[step.inputs[1]];
-    auto q = runtime::quantize_weight(w.value, runtime::weight_channel_dim(step), weight_limit);
+    auto q = runtime::quantize_weight(w.value, runtime::weight_channel_dim(step), exact.weight_limit);
     w.dtype = DType::Int8;
     w.value = std::move(q.values);
     step.precision = Precision::Int8;

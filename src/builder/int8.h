@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "atenrt/tensor.h"
+#include "runtime/backend.h"
 #include "runtime/engine.h"
 #include "runtime/program.h"
 
@@ -47,12 +48,13 @@ CalibrationTable calibrate(const runtime::Program& program, const CalibrationSet
                            const runtime::EngineOptions& options);
 
 // Makes each candidate the table covers an Int8 step (its weight replaced by
-// the int8 quantization); returns how many. On a CPU without int8
-// dot-product instructions (runtime/cpu/isa.h; `dot_product` says which to
-// build for) weights are quantized to +-63 and steps whose input is signed
-// stay fp32: oneDNN's int8 kernels would not compute them exactly there.
-int quantize_steps(runtime::Program& program, const CalibrationTable& table, bool dot_product);
-int quantize_steps(runtime::Program& program, const CalibrationTable& table);  // for this CPU
+// the int8 quantization); returns how many. Weights are quantized within
+// what the backend computes exactly, and steps whose input is signed stay
+// fp32 where it computes only unsigned ones (a CPU without int8 dot-product
+// instructions: runtime/backend.h, Int8Exactness).
+int quantize_steps(runtime::Program& program, const CalibrationTable& table,
+                   const runtime::Backend::Int8Exactness& exact);
+int quantize_steps(runtime::Program& program, const CalibrationTable& table);  // for the CPU backend
 
 // The calibration cache: one line per tensor ("name scale non_negative
 // abs_max", names percent-escaped), after a header line naming the format.

@@ -46,6 +46,11 @@ class CpuBackend final : public Backend {
   std::string precision_unavailable(Precision precision) const override {
     return cpu::precision_unavailable(precision);
   }
+
+  Int8Exactness int8_exactness() const override {
+    if (cpu::cpu_has_int8_dot_product()) return {};
+    return {cpu::kInt8WeightLimitWithoutDotProduct, false};
+  }
 };
 
 }  // namespace

@@ -307,7 +307,7 @@ TEST(Int8Builder, WithoutDotProductSignedInputsStayFp32AndWeightsAre7Bit) {
   // The quantization itself: 7-bit weights.
   runtime::Program p = builder::to_program(small_cnn());
   builder::fuse_post_ops(p);  // as build() does: c2 reads the fused relu's output
-  ASSERT_EQ(builder::quantize_steps(p, report.calibration, false), 1);
+  ASSERT_EQ(builder::quantize_steps(p, report.calibration, {runtime::cpu::kInt8WeightLimitWithoutDotProduct, false}), 1);
   for (const auto& step : p.steps) {
     if (step.precision != Precision::Int8) continue;
     const Tensor& w = p.tensors[step.inputs[1]].value;
