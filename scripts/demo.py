@@ -154,8 +154,10 @@ def resnet50_demo(iterations=20, warmup=3):
         print(f"{name:<22}{med:>10.2f}{p:>9.2f}{base / med:>11.2f}x{err:>13.1e}{'same' if top1 else 'DIFF':>7}"
               f"{'' if compile_ms is None else f'{compile_ms:.0f}':>12}")
     print("\n(max rel err: largest |atenrt - PyTorch| over the largest |PyTorch| logit; bf16 computes convolutions"
-          " and matmuls in bfloat16, int8 in int8 after calibration on 4 random batches; random weights make"
-          " logits close together, so a top-1 DIFF there can be a near-tie)")
+          " and matmuls in bfloat16 where this CPU has native bf16 kernels (avx512_bf16, AMX; elsewhere they stay"
+          " fp32, and atenrt warns), int8 in int8 after calibration on 4 random batches (on a CPU without VNNI"
+          " only the layers after a ReLU, with 7-bit weights: docs/int8.md); random weights make logits close"
+          " together, so a top-1 DIFF there can be a near-tie; one run on a shared machine: read the ratios)")
     return rows[0][3] < 1e-4 and rows[1][4]
 
 
