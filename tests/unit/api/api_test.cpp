@@ -126,7 +126,9 @@ bool native_bf16() {
 
 TEST(Api, Bf16WithoutNativeKernelsStaysFp32AndSaysWhy) {
   REQUIRE_FIXTURES();
-  if (std::getenv("ATENRT_TEST_NO_NATIVE_BF16")) EXPECT_FALSE(native_bf16()) << "ONEDNN_MAX_CPU_ISA=AVX2 (ctest)";
+  if (std::getenv("ATENRT_TEST_NO_NATIVE_BF16")) {
+    EXPECT_FALSE(native_bf16()) << "ONEDNN_MAX_CPU_ISA=AVX2 (ctest)";
+  }
   CompileSettings s;
   s.precision = Precision::BF16;
   CompileReport report;
