@@ -262,13 +262,13 @@ int quantize_steps(Program& program, const CalibrationTable& table) {
   return quantize_steps(program, table, runtime::cpu_backend().int8_exactness());
 }
 
-int quantize_steps(Program& program, const CalibrationTable& table, const runtime::Backend::Int8Exactness& exact) {
+int quantize_steps(Program& program, const CalibrationTable& table, const runtime::Int8Exactness& exact) {
   int made = 0;
   for (int s : int8_candidates(program)) {
     Step& step = program.steps[s];
     const auto it = table.find(program.tensors[step.inputs[0]].name);
     if (it == table.end()) continue;
-    if (!exact.signed_inputs && !it->second.non_negative) continue;
+    if (!exact.admits_input(it->second.non_negative)) continue;
     ProgramTensor& w = program.tensors[step.inputs[1]];
     auto q = runtime::quantize_weight(w.value, runtime::weight_channel_dim(step), exact.weight_limit);
     w.dtype = DType::Int8;

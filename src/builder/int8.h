@@ -51,9 +51,8 @@ CalibrationTable calibrate(const runtime::Program& program, const CalibrationSet
 // the int8 quantization); returns how many. Weights are quantized within
 // what the backend computes exactly, and steps whose input is signed stay
 // fp32 where it computes only unsigned ones (a CPU without int8 dot-product
-// instructions: runtime/backend.h, Int8Exactness).
-int quantize_steps(runtime::Program& program, const CalibrationTable& table,
-                   const runtime::Backend::Int8Exactness& exact);
+// instructions: runtime/quantization.h, Int8Exactness).
+int quantize_steps(runtime::Program& program, const CalibrationTable& table, const runtime::Int8Exactness& exact);
 int quantize_steps(runtime::Program& program, const CalibrationTable& table);  // for the CPU backend
 
 // The calibration cache: one line per tensor ("name scale non_negative

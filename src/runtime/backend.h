@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "runtime/program.h"
+#include "runtime/quantization.h"
 
 namespace atenrt::runtime {
 
@@ -28,14 +29,8 @@ class Backend {
   // precisions in the settings are the ones the builder may use, so it keeps
   // such layers in fp32 (as TensorRT's enabled precisions) and says why.
   virtual std::string precision_unavailable(Precision precision) const = 0;
-  // Which int8 steps this backend computes exactly as quantization.h defines
-  // them: weights within +-weight_limit, and signed inputs or only unsigned
-  // ones. The builder quantizes within it (the CPU without int8 dot-product
-  // instructions: 63, unsigned only; cpu/isa.h says why).
-  struct Int8Exactness {
-    int weight_limit = 127;
-    bool signed_inputs = true;
-  };
+  // Which int8 steps this backend computes exactly (quantization.h); the
+  // builder quantizes within it.
   virtual Int8Exactness int8_exactness() const { return {}; }
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "atenrt/errors.h"
 
@@ -96,6 +97,16 @@ QuantizedWeight quantize_weight(const Tensor& w, int channel_dim, int limit) {
     }
   }
   return q;
+}
+
+bool Int8Exactness::admits_weight(const Tensor& w) const {
+  if (weight_limit >= 127) return true;  // every int8 weight: dot-product instructions accumulate in 32 bits
+  const Tensor c = w.contiguous();
+  const auto* v = c.data<std::int8_t>();
+  for (std::int64_t i = 0; i < c.numel(); ++i) {
+    if (std::abs(static_cast<int>(v[i])) > weight_limit) return false;
+  }
+  return true;
 }
 
 }  // namespace atenrt::runtime

@@ -36,4 +36,18 @@ struct QuantizedWeight {
 };
 QuantizedWeight quantize_weight(const Tensor& w, int channel_dim, int limit = 127);
 
+// Which int8 steps a backend computes exactly as defined above: weights
+// within +-weight_limit, and signed inputs or only unsigned ones (the CPU
+// without int8 dot-product instructions: 63, unsigned only; cpu/isa.h says
+// why). The builder quantizes within it and the kernels choose by it, so one
+// answer (Backend::int8_exactness) serves both.
+struct Int8Exactness {
+  int weight_limit = 127;
+  bool signed_inputs = true;
+
+  bool admits_input(bool input_unsigned) const { return signed_inputs || input_unsigned; }
+  // Whether every value of the int8 weight `w` is within the limit.
+  bool admits_weight(const Tensor& w) const;
+};
+
 }  // namespace atenrt::runtime

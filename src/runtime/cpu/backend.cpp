@@ -47,10 +47,7 @@ class CpuBackend final : public Backend {
     return cpu::precision_unavailable(precision);
   }
 
-  Int8Exactness int8_exactness() const override {
-    if (cpu::cpu_has_int8_dot_product()) return {};
-    return {cpu::kInt8WeightLimitWithoutDotProduct, false};
-  }
+  Int8Exactness int8_exactness() const override { return cpu::int8_exactness(); }
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "runtime/program.h"
+#include "runtime/quantization.h"
 
 namespace atenrt::runtime::cpu {
 
@@ -26,6 +27,8 @@ std::string precision_unavailable(Precision precision);
 // for unsigned inputs and weights within +-kInt8WeightLimitWithoutDotProduct.
 bool cpu_has_int8_dot_product();
 inline constexpr int kInt8WeightLimitWithoutDotProduct = 63;  // 255 * 63 * 2 < 2^15
+// That rule as the builder and the kernel choice both read it.
+Int8Exactness int8_exactness();
 // Tests only: pretend the CPU has (true) or lacks (false) them; nullopt asks
 // the CPU again. Not thread safe: set it before building engines.
 void override_int8_dot_product_for_tests(std::optional<bool> has);

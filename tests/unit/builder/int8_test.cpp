@@ -4,7 +4,9 @@
 // file, and int8 engine files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <random>
 
 #include "builder/builder.h"
@@ -163,6 +165,23 @@ TEST(Int8Kernels, MatMulByAConstantMatrix) {
     auto ctx = engine.create_context();
     EXPECT_TRUE(close(ctx.run({x})[0], expected(step, x, qw.values, {}), 1e-4));
   }
+}
+
+TEST(Int8Program, ExactnessAdmitsInputsAndWeightsWithinItsLimits) {
+  const runtime::Int8Exactness any;
+  const runtime::Int8Exactness seven_bit{runtime::cpu::kInt8WeightLimitWithoutDotProduct, false};
+  EXPECT_TRUE(any.admits_input(false));
+  EXPECT_TRUE(seven_bit.admits_input(true));
+  EXPECT_FALSE(seven_bit.admits_input(false));
+  Tensor w(DType::Int8, {2, 3});
+  auto* v = w.mutable_data<std::int8_t>();
+  const std::int8_t within[] = {63, -63, 0, 1, -1, 5};
+  std::copy(std::begin(within), std::end(within), v);
+  EXPECT_TRUE(seven_bit.admits_weight(w));
+  v[4] = -64;
+  EXPECT_FALSE(seven_bit.admits_weight(w));
+  v[4] = -128;
+  EXPECT_TRUE(any.admits_weight(w));
 }
 
 TEST(Int8Program, ScalesAreChecked) {

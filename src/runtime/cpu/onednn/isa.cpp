@@ -84,6 +84,11 @@ bool cpu_has_int8_dot_product() {
   }
 }
 
+Int8Exactness int8_exactness() {
+  if (cpu_has_int8_dot_product()) return {};
+  return {kInt8WeightLimitWithoutDotProduct, false};
+}
+
 void override_int8_dot_product_for_tests(std::optional<bool> has) { int8_override = has; }
 
 }  // namespace atenrt::runtime::cpu

@@ -181,18 +181,12 @@ bool int8_operands(const KernelRequest& r, std::size_t n_inputs) {
 }
 
 bool int8_exact_here(const KernelRequest& r) {
-  if (cpu_has_int8_dot_product()) return true;
-  // Without dot-product instructions (isa.h) oneDNN computes the step's
-  // definition only for unsigned inputs and 7-bit weights; the reference
-  // kernel takes the rest (an engine built elsewhere, or by hand), exactly.
-  if (!r.step->quant.input_unsigned) return false;
+  // Steps outside what this CPU computes exactly (isa.h) go to the reference
+  // kernel, which computes them exactly (an engine built elsewhere, or by hand).
+  const Int8Exactness exact = int8_exactness();
+  if (!exact.admits_input(r.step->quant.input_unsigned)) return false;
   const Tensor& w = r.inputs[1].tensor->value;
-  if (!w.defined()) return true;  // packed here, so checked here when it was packed
-  const auto* v = w.data<std::int8_t>();
-  for (std::int64_t i = 0; i < w.numel(); ++i) {
-    if (std::abs(static_cast<int>(v[i])) > kInt8WeightLimitWithoutDotProduct) return false;
-  }
-  return true;
+  return !w.defined() || exact.admits_weight(w);  // undefined: packed here, so checked when packed
 }
 
 std::vector<float> int8_output_scales(const Step& step) {

@@ -111,7 +111,7 @@ bool all_f32(const KernelRequest& r, std::size_t n_inputs);
 // except input 1, the int8 weight; and int8_exact_here.
 bool int8_operands(const KernelRequest& r, std::size_t n_inputs);
 // Whether oneDNN's int8 kernel computes this int8 step exactly on this CPU
-// (always with dot-product instructions; see cpu_has_int8_dot_product).
+// (cpu/isa.h, int8_exactness).
 bool int8_exact_here(const KernelRequest& r);
 // input_scale * weight_scales[c]: the scale of each output channel's accumulator.
 std::vector<float> int8_output_scales(const Step& step);
