@@ -365,5 +365,31 @@ TEST(KernelChoice, LinearWithBiasAndResidualAddStaysOnAnOptimizedMatMul) {
   EXPECT_EQ(step.implementation.find(":ref"), std::string::npos) << step.implementation;
 }
 
+// A per-channel scale over a convolution's blocked output (a squeeze-excite
+// block) stays on oneDNN's jit binary: with the scale in plain layout oneDNN
+// took its reference kernel. 12 channels: the blocked layout pads them.
+TEST(KernelChoice, PerChannelScaleOfABlockedConvOutputStaysOnAnOptimizedBinary) {
+  const auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {1, 12, 6, 6});
+    ConvolutionParams cp{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1};
+    auto* c = n.add_convolution("conv", x, n.add_constant("w", weights({12, 12, 3, 3}, 8)), nullptr, cp);
+    auto* s = n.add_input("s", DType::Float32, {1, 12, 1, 1});
+    n.mark_output(n.add_elementwise("scale", c, s, ElementwiseOp::Mul));
+    return n;
+  };
+  expect_engine_matches_reference(make, {}, 1e-5, "conv * per-channel scale");
+  auto engine = builder::build(make());
+  bool found = false;
+  for (const auto& step : engine.steps()) {
+    if (step.kind == "Convolution") EXPECT_NE(step.output_layout, "plain") << "the case needs a blocked conv output";
+    if (step.kind != "Elementwise") continue;
+    found = true;
+    EXPECT_EQ(step.implementation.rfind("onednn:", 0), 0u) << step.implementation;
+    EXPECT_EQ(step.implementation.find(":ref"), std::string::npos) << step.implementation;
+  }
+  EXPECT_TRUE(found) << "the scale is its own step (it does not fuse into the conv)";
+}
+
 }  // namespace
 }  // namespace atenrt::testing

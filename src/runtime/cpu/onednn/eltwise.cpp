@@ -55,11 +55,23 @@ KernelChoice make_binary(const KernelRequest& r) {
     return r.inputs[i].tensor->dims == y.dims ? desc_of(r.inputs[i], dt::f32) : expanded(i);
   };
   const md_t a = operand(i0), b = operand(i1);
-  const auto prim = compat::binary(alg, a, b, a, make_attr());
+  // oneDNN's jit binary broadcasts src1 only when it has src0's layout, and
+  // otherwise falls back to its reference kernel (an SE block's per-channel
+  // scale over a blocked conv output did, on every CPU): such an operand is
+  // reordered into that layout first, a few floats per call.
+  md_t b_want = b;
+  const memory::dims bd = b.dims();
+  bool per_channel = bd.size() >= 2;
+  for (std::size_t d = 0; d < bd.size(); ++d) per_channel = per_channel && (d == 1 || bd[d] == 1);
+  if (per_channel && a != plain_md(y.dims, dt::f32)) {
+    if (auto blocked = same_channel_blocking(a, Dims(bd.begin(), bd.end()))) b_want = *blocked;
+  }
+  const auto prim = compat::binary(alg, a, b_want, a, make_attr());
   if (!prim.ok) return {};
   auto k = std::make_unique<PrimitiveKernel>();
   const Destination dst = destination(*k, r, a, dt::f32);
-  k->primitive(prim, {{DNNL_ARG_SRC_0, k->input(i0, a)}, {DNNL_ARG_SRC_1, k->input(i1, b)}, {DNNL_ARG_DST, dst.slot}});
+  k->primitive(prim, {{DNNL_ARG_SRC_0, k->input(i0, a)}, {DNNL_ARG_SRC_1, k->as(k->input(i1, b), b_want)},
+                      {DNNL_ARG_DST, dst.slot}});
   finish(*k, dst);
   return {std::move(k), {dst.layout}};
 }

@@ -55,6 +55,18 @@ md_t desc_of(const KernelInput& op, dt type) {
   return plain_md(op.tensor->dims, type);
 }
 
+std::optional<md_t> same_channel_blocking(const md_t& like, const Dims& dims) {
+  using tag = memory::format_tag;
+  const memory::dims like_dims = like.dims();
+  if (like_dims.size() != dims.size()) return std::nullopt;
+  for (tag t : {tag::nCw8c, tag::nChw8c, tag::nCdhw8c, tag::nCw16c, tag::nChw16c, tag::nCdhw16c}) {
+    const std::size_t rank = (t == tag::nCw8c || t == tag::nCw16c) ? 3 : (t == tag::nChw8c || t == tag::nChw16c) ? 4 : 5;
+    if (rank != dims.size()) continue;
+    if (md_t(like_dims, like.data_type(), t) == like) return md_t(mdims(dims), like.data_type(), t);
+  }
+  return std::nullopt;
+}
+
 namespace {
 std::size_t align64(std::size_t n) { return (n + 63) / 64 * 64; }
 }  // namespace

@@ -39,6 +39,9 @@ memory::dims mdims(const Dims& d);  // 0-d → {1}
 memory::dims to_mdims(const Dims& d);
 md_t plain_md(const Dims& dims, dt type);
 md_t desc_of(const KernelInput& op, dt type);  // the operand's layout, or plain
+// `dims` in the channel-blocked format of `like` (nChw8c, nChw16c and their
+// 1-d/3-d forms, what convolutions produce); null for any other layout.
+std::optional<md_t> same_channel_blocking(const md_t& like, const Dims& dims);
 
 struct Slot {
   enum class Source { Input, Output, Scratch, Constant };
