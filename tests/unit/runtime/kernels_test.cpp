@@ -359,7 +359,7 @@ TEST(KernelChoice, LinearWithBiasAndResidualAddStaysOnAnOptimizedMatMul) {
   expect_engine_matches_reference(make, {}, 1e-5, "linear + bias + residual");
   auto engine = builder::build(make());
   ASSERT_EQ(engine.steps().size(), 1u) << "bias and residual fused into the matmul";
-  const auto& step = engine.steps()[0];
+  const runtime::StepInfo step = engine.steps()[0];  // steps() returns a copy
   EXPECT_EQ(step.fused.size(), 2u);
   EXPECT_EQ(step.implementation.rfind("onednn:", 0), 0u) << step.implementation;
   EXPECT_EQ(step.implementation.find(":ref"), std::string::npos) << step.implementation;
@@ -389,6 +389,69 @@ TEST(KernelChoice, PerChannelScaleOfABlockedConvOutputStaysOnAnOptimizedBinary) 
     EXPECT_EQ(step.implementation.find(":ref"), std::string::npos) << step.implementation;
   }
   EXPECT_TRUE(found) << "the scale is its own step (it does not fuse into the conv)";
+}
+
+// A blocked conv output and a plain tensor of the same size (ConvNeXt's
+// residual adds) stay on oneDNN's jit binary, either way round: oneDNN took
+// its reference kernel for mixed layouts. Sub: the order matters, and it is
+// no post-op (only adds fuse), so the conv output stays blocked for it.
+TEST(KernelChoice, MixedLayoutOperandsStayOnAnOptimizedBinary) {
+  for (const bool conv_first : {true, false}) {
+    const auto make = [conv_first] {
+      Network n;
+      auto* x = n.add_input("x", DType::Float32, {1, 12, 6, 6});
+      ConvolutionParams cp{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1};
+      auto* c = n.add_convolution("conv", x, n.add_constant("w", weights({12, 12, 3, 3}, 9)), nullptr, cp);
+      auto* p = n.add_input("p", DType::Float32, {1, 12, 6, 6});
+      n.mark_output(conv_first ? n.add_elementwise("sub", c, p, ElementwiseOp::Sub)
+                               : n.add_elementwise("sub", p, c, ElementwiseOp::Sub));
+      return n;
+    };
+    expect_engine_matches_reference(make, {}, 1e-5, conv_first ? "conv - plain" : "plain - conv");
+    auto engine = builder::build(make());
+    bool found = false;
+    for (const auto& step : engine.steps()) {
+      if (step.kind == "Convolution") EXPECT_NE(step.output_layout, "plain") << "the case needs a blocked conv output";
+      if (step.kind != "Elementwise") continue;
+      found = true;
+      EXPECT_EQ(step.implementation.find(":ref"), std::string::npos) << step.implementation;
+    }
+    EXPECT_TRUE(found) << "the sub is its own step";
+  }
+}
+
+// A residual add after an activation (EfficientNetV2's conv, silu, add)
+// fuses and keeps convolution and matmul on optimized kernels: as a sum
+// post-op after an eltwise one, oneDNN's AVX2 kernels refused it and its
+// reference kernels ran.
+TEST(KernelChoice, ResidualAddAfterAnActivationStaysOnOptimizedKernels) {
+  const auto conv = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {1, 16, 8, 8});
+    ConvolutionParams cp{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1};
+    auto* c = n.add_convolution("conv", x, n.add_constant("w", weights({16, 16, 3, 3}, 10)), nullptr, cp);
+    auto* a = n.add_activation("silu", c, ActivationOp::Silu);
+    n.mark_output(n.add_elementwise("residual", a, x, ElementwiseOp::Add));
+    return n;
+  };
+  const auto matmul = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {16, 32});
+    auto* m = n.add_matmul("fc", x, n.add_constant("w", weights({32, 32}, 11)));
+    auto* a = n.add_activation("silu", m, ActivationOp::Silu);
+    n.mark_output(n.add_elementwise("residual", a, x, ElementwiseOp::Add));
+    return n;
+  };
+  for (const auto& [what, make] : {std::pair{"conv", std::function<Network()>(conv)},
+                                   std::pair{"matmul", std::function<Network()>(matmul)}}) {
+    expect_engine_matches_reference(make, {}, 1e-5, what);
+    auto engine = builder::build(make());
+    ASSERT_EQ(engine.steps().size(), 1u) << what << ": activation and residual fused";
+    const runtime::StepInfo step = engine.steps()[0];  // steps() returns a copy
+    EXPECT_EQ(step.fused.size(), 2u) << what;
+    EXPECT_EQ(step.implementation.rfind("onednn:", 0), 0u) << what << ": " << step.implementation;
+    EXPECT_EQ(step.implementation.find(":ref"), std::string::npos) << what << ": " << step.implementation;
+  }
 }
 
 }  // namespace

@@ -55,22 +55,31 @@ KernelChoice make_binary(const KernelRequest& r) {
     return r.inputs[i].tensor->dims == y.dims ? desc_of(r.inputs[i], dt::f32) : expanded(i);
   };
   const md_t a = operand(i0), b = operand(i1);
-  // oneDNN's jit binary broadcasts src1 only when it has src0's layout, and
-  // otherwise falls back to its reference kernel (an SE block's per-channel
-  // scale over a blocked conv output did, on every CPU): such an operand is
-  // reordered into that layout first, a few floats per call.
-  md_t b_want = b;
+  // oneDNN's jit binary takes a channel-blocked operand (a convolution's
+  // output) only with the other in the same layout, and otherwise falls back
+  // to its reference kernel, several times slower than a reorder and the jit
+  // kernel together: an SE block's per-channel scale, and ConvNeXt's residual
+  // adds of a plain branch to a blocked one, ran there. So the plain operand
+  // is reordered into the blocked one's layout first.
+  md_t a_want = a, b_want = b;
+  const md_t plain = plain_md(y.dims, dt::f32);
   const memory::dims bd = b.dims();
-  bool per_channel = bd.size() >= 2;
-  for (std::size_t d = 0; d < bd.size(); ++d) per_channel = per_channel && (d == 1 || bd[d] == 1);
-  if (per_channel && a != plain_md(y.dims, dt::f32)) {
-    if (auto blocked = same_channel_blocking(a, Dims(bd.begin(), bd.end()))) b_want = *blocked;
+  if (b.dims() == a.dims()) {
+    if (a == plain && same_channel_blocking(b, y.dims)) a_want = b;
+    if (b == plain && same_channel_blocking(a, y.dims)) b_want = a;
+  } else {
+    bool per_channel = bd.size() >= 2;
+    for (std::size_t d = 0; d < bd.size(); ++d) per_channel = per_channel && (d == 1 || bd[d] == 1);
+    if (per_channel && a != plain) {
+      if (auto blocked = same_channel_blocking(a, Dims(bd.begin(), bd.end()))) b_want = *blocked;
+    }
   }
-  const auto prim = compat::binary(alg, a, b_want, a, make_attr());
+  const auto prim = compat::binary(alg, a_want, b_want, a_want, make_attr());
   if (!prim.ok) return {};
   auto k = std::make_unique<PrimitiveKernel>();
-  const Destination dst = destination(*k, r, a, dt::f32);
-  k->primitive(prim, {{DNNL_ARG_SRC_0, k->input(i0, a)}, {DNNL_ARG_SRC_1, k->as(k->input(i1, b), b_want)},
+  const Destination dst = destination(*k, r, a_want, dt::f32);
+  k->primitive(prim, {{DNNL_ARG_SRC_0, k->as(k->input(i0, a), a_want)},
+                      {DNNL_ARG_SRC_1, k->as(k->input(i1, b), b_want)},
                       {DNNL_ARG_DST, dst.slot}});
   finish(*k, dst);
   return {std::move(k), {dst.layout}};

@@ -103,9 +103,15 @@ std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dim
       }
     } else {
       const auto* t = r.inputs[op.operand].tensor;
-      if (t->dims == r.outputs[0]->dims && p.sum_input < 0) {
-        p.ops.append_sum(1.f);
-        p.sum_input = op.operand;
+      if (t->dims == dst_dims) {
+        // A full-size operand after an activation (a leading one is the sum
+        // above): a binary add in the operand's own layout, since a sum there
+        // sends AVX2 convolutions and the gemm-based matmul to oneDNN's
+        // reference kernels (EfficientNetV2's silu-then-residual convs did).
+        const md_t md = desc_of(r.inputs[op.operand], dt::f32);
+        p.ops.append_binary(dnnl::algorithm::binary_add, md);
+        p.binary.push_back({index, op.operand});
+        p.binary_md.push_back(md);
       } else {
         if (!r.inputs[op.operand].layout.is_plain() || t->dims.size() > dst_dims.size()) {
           return std::nullopt;
