@@ -89,6 +89,7 @@ struct StepSpec {
   std::string layout;          // "plain" or "blocked(...)"
   std::vector<std::string> fused;
   double flops = 0.0;          // per run: 2 x multiply-adds of a convolution or matmul; 0 for others
+  std::string in_place_of;     // the input whose buffer the output reuses (it dies there); "" for none
 };
 
 // Where a context's time goes (ExecutionContext::set_profiling): every step

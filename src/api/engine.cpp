@@ -161,7 +161,7 @@ namespace {
 void append_steps(const runtime::Engine& engine, std::vector<StepSpec>& out) {
   for (const auto& s : engine.steps()) {
     out.push_back({s.name, s.kind, s.implementation, precision_name(s.precision),
-                   s.output_layout.empty() ? "plain" : s.output_layout, s.fused, s.flops});
+                   s.output_layout.empty() ? "plain" : s.output_layout, s.fused, s.flops, s.in_place_of});
   }
 }
 
@@ -188,7 +188,7 @@ std::vector<StepSpec> Engine::steps() const {
       const auto a = d.find('\''), b = d.rfind("' (");
       const std::string name = a != std::string::npos && b != std::string::npos && b > a ? d.substr(a + 1, b - a - 1) : d;
       out.push_back({"[torch]-[" + name + "]", "aten." + op + "." + (n.call.overload.empty() ? "default" : n.call.overload),
-                     torch, "fp32", "plain", {}, 0.0});
+                     torch, "fp32", "plain", {}, 0.0, ""});
     }
   }
   return out;
@@ -240,6 +240,7 @@ std::string Engine::describe() const {
     if (s.precision != "fp32") out << "  " << s.precision;
     if (s.layout != "plain") out << "  " << s.layout;
     for (const auto& f : s.fused) out << "  +" << f;
+    if (!s.in_place_of.empty()) out << "  (in place of " << s.in_place_of << ")";
     out << "\n";
   }
   if (hybrid_) out << "segments: " << segments_summary() << "\n";
@@ -404,7 +405,7 @@ Profile ExecutionContext::profile() const {
       if (part.engine) {
         append_steps(*part.engine, steps);
       } else {
-        steps.push_back({part.host_name, part.host_kind, "reference (host)", "fp32", "plain", {}, 0.0});
+        steps.push_back({part.host_name, part.host_kind, "reference (host)", "fp32", "plain", {}, 0.0, ""});
       }
     }
     times = staged->times;

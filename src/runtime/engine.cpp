@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -108,28 +109,7 @@ void Engine::Impl::compile() {
     }
   }
 
-  // Memory plan over arena buffers (activations and conversion buffers).
-  std::vector<int> first(buffers.size(), -1), last(buffers.size(), -1);
-  for (int p = 0; p < static_cast<int>(plan.size()); ++p) {
-    for (int id : plan[p].outputs) first[id] = p;
-    for (int id : plan[p].inputs) last[id] = p;
-  }
-  std::vector<BufferRequest> requests;
-  std::vector<int> ids;
-  for (int id = 0; id < static_cast<int>(buffers.size()); ++id) {
-    auto& b = buffers[id];
-    if (b.where == Where::Output) {
-      memory.output_bytes = checked::add<Error>(memory.output_bytes, tensor_bytes(*b.tensor), "engine: output bytes");
-    }
-    if (b.where != Where::Arena) continue;
-    const std::size_t bytes = cpu::layout_bytes(b.layout, *b.tensor);
-    requests.push_back({bytes, first[id], std::max(first[id], last[id])});
-    ids.push_back(id);
-  }
-  const MemoryPlan mp = plan_memory(requests, options.reuse_memory);
-  for (std::size_t i = 0; i < ids.size(); ++i) buffers[ids[i]].offset = mp.offsets[i];
-  memory.arena_bytes = mp.arena_bytes;
-  memory.naive_bytes = mp.naive_bytes;
+  plan_arena();
   memory.scratch_bytes = scratch_bytes;
   finish_weights();
   check_plan(memory, memory_limit);
@@ -142,6 +122,62 @@ void Engine::Impl::compile() {
     const auto& t = program.tensors[id];
     output_info.push_back({t.name, t.dtype, t.dims});
   }
+}
+
+void Engine::Impl::plan_arena() {
+  std::vector<int> first(buffers.size(), -1), last(buffers.size(), -1);
+  for (int p = 0; p < static_cast<int>(plan.size()); ++p) {
+    for (int id : plan[p].outputs) first[id] = p;
+    for (int id : plan[p].inputs) last[id] = p;
+  }
+  // An output written in place of an input shares that input's range: one
+  // request for the pair, living from the input's writer to the output's last
+  // reader. Only arena buffers (never a graph input, output or constant), of
+  // the same bytes, and only when the step is the input's last reader and
+  // reads it once (it is the residual, not also the convolution's source).
+  std::vector<int> root(buffers.size());
+  for (int id = 0; id < static_cast<int>(buffers.size()); ++id) root[id] = id;
+  for (int p = 0; options.reuse_memory && p < static_cast<int>(plan.size()); ++p) {
+    auto& e = plan[p];
+    if (e.in_place_input < 0 || e.outputs.size() != 1) continue;
+    const int in = e.inputs[e.in_place_input], out = e.outputs[0];
+    const bool arena = buffers[in].where == Where::Arena && buffers[out].where == Where::Arena;
+    const bool read_once = std::count(e.inputs.begin(), e.inputs.end(), in) == 1;
+    if (!arena || !read_once || last[in] != p ||
+        cpu::layout_bytes(buffers[in].layout, *buffers[in].tensor) !=
+            cpu::layout_bytes(buffers[out].layout, *buffers[out].tensor)) {
+      continue;
+    }
+    root[out] = root[in];
+    e.in_place_of = in;
+  }
+
+  std::vector<BufferRequest> requests;
+  std::vector<int> request_of(buffers.size(), -1);
+  std::size_t naive = 0;  // one range per buffer, in place or not
+  for (int id = 0; id < static_cast<int>(buffers.size()); ++id) {
+    auto& b = buffers[id];
+    if (b.where == Where::Output) {
+      memory.output_bytes = checked::add<Error>(memory.output_bytes, tensor_bytes(*b.tensor), "engine: output bytes");
+    }
+    if (b.where != Where::Arena) continue;
+    const std::size_t bytes = cpu::layout_bytes(b.layout, *b.tensor);
+    naive = checked::add<Error>(naive, checked::align_up<Error>(bytes, 64, "engine: buffer bytes"), "engine: arena");
+    if (root[id] != id) continue;
+    request_of[id] = static_cast<int>(requests.size());
+    requests.push_back({bytes, first[id], std::max(first[id], last[id])});
+  }
+  for (int id = 0; id < static_cast<int>(buffers.size()); ++id) {
+    if (buffers[id].where != Where::Arena || root[id] == id) continue;
+    auto& r = requests[request_of[root[id]]];
+    r.last_step = std::max(r.last_step, std::max(first[id], last[id]));
+  }
+  const MemoryPlan mp = plan_memory(requests, options.reuse_memory);
+  for (int id = 0; id < static_cast<int>(buffers.size()); ++id) {
+    if (buffers[id].where == Where::Arena) buffers[id].offset = mp.offsets[request_of[root[id]]];
+  }
+  memory.arena_bytes = mp.arena_bytes;
+  memory.naive_bytes = naive;
 }
 
 void Engine::Impl::add_step(int s, const std::vector<bool>& blocked_output) {
@@ -191,6 +227,7 @@ void Engine::Impl::add_step(int s, const std::vector<bool>& blocked_output) {
   }
   note_weight_uses(step, choice.kernel != nullptr);
   exec.kernel = std::move(choice.kernel);
+  exec.in_place_input = choice.in_place_input;
   for (std::size_t i = 0; i < step.outputs.size() && i < choice.output_layouts.size(); ++i) {
     buffers[step.outputs[i]].layout = choice.output_layouts[i];
   }
@@ -294,6 +331,7 @@ std::vector<StepInfo> Engine::steps() const {
     info.output_layout = cpu::layout_name(impl_->buffers[e.outputs[0]].layout);
     info.precision = step.precision;
     info.flops = step_flops(impl_->program, step);
+    if (e.in_place_of >= 0) info.in_place_of = impl_->buffers[e.in_place_of].tensor->name;
     if (e.kind == Engine::Impl::ExecStep::Kind::ToPlain) {
       info.flops = 0.0;
       info.name += ":to_plain";

@@ -57,6 +57,7 @@ struct StepInfo {
   std::string output_layout;           // "plain" or "blocked(...)"
   Precision precision = Precision::Float32;
   double flops = 0.0;                  // per run: 2 x multiply-adds (convolution, matmul); 0 for others
+  std::string in_place_of;             // the input tensor whose buffer the output takes over ("": its own)
 };
 
 // Per-step times of a context's runs (set_profiling), in the order of

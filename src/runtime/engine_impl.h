@@ -37,6 +37,8 @@ struct Engine::Impl {
     std::unique_ptr<cpu::Kernel> kernel;
     std::vector<int> inputs;   // buffer ids
     std::vector<int> outputs;  // buffer ids
+    int in_place_input = -1;   // the kernel's KernelChoice::in_place_input
+    int in_place_of = -1;      // buffer whose range outputs[0] shares (-1: its own)
   };
 
   Program program;
@@ -69,6 +71,9 @@ struct Engine::Impl {
   // Picks the step's kernel from the provider table, inserting ToPlain steps
   // for blocked inputs before a provider that reads plain only.
   void add_step(int s, const std::vector<bool>& blocked_output);
+  // Plans the arena: lifetimes from the plan, outputs run in place of the
+  // inputs their kernels allow when those die there, then placement.
+  void plan_arena();
 };
 
 }  // namespace atenrt::runtime

@@ -67,6 +67,11 @@ struct KernelRequest {
 struct KernelChoice {
   std::unique_ptr<Kernel> kernel;
   std::vector<Layout> output_layouts;  // plain unless blocked_output_allowed
+  // Step input whose buffer output 0 may take (-1: none): the kernel first
+  // copies that input into its output (a residual add as oneDNN's sum
+  // post-op) and skips the copy when both are one buffer. The engine shares
+  // the buffer only when the input dies at this step.
+  int in_place_input = -1;
 };
 
 }  // namespace atenrt::runtime::cpu

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include "atenrt/errors.h"
@@ -110,6 +112,86 @@ TEST(Providers, ReferenceKernelsOffRefuseWhatOnlyTheReferenceTakes) {
   } catch (const UnsupportedError& e) {
     EXPECT_NE(std::string(e.what()).find("step 'pool' (Pooling) has no optimized kernel"), std::string::npos)
         << e.what();
+  }
+}
+
+// x → conv a → conv b → conv c + a (residual, a oneDNN sum post-op) → conv d.
+// Or: d also adds a, so a lives past c; or c adds the graph input x.
+enum class Residual { DiesAtC, ReadLater, GraphInput };
+Program residual_block(Residual residual) {
+  Program p;
+  auto tensor = [&](const std::string& name, Dims dims, TensorRole role, Tensor value = {}) {
+    p.tensors.push_back({name, DType::Float32, std::move(dims), role, std::move(value)});
+    return static_cast<int>(p.tensors.size()) - 1;
+  };
+  const Dims act = {1, 16, 8, 8};
+  const int x = tensor("x", act, TensorRole::Input);
+  network::ConvolutionParams conv;
+  conv.stride = {1, 1};
+  conv.padding_pre = conv.padding_post = {1, 1};
+  conv.dilation = {1, 1};
+  auto add_conv = [&](const std::string& name, int in, int residual) {
+    const int w = tensor(name + ".w", {16, 16, 3, 3}, TensorRole::Constant,
+                         random_f32({16, 16, 3, 3}, static_cast<std::uint32_t>(p.tensors.size())));
+    const int y = tensor(name, act, TensorRole::Activation);
+    Step step{name, conv, {in, w}, {y}, {}, Precision::Float32, {}};
+    if (residual >= 0) {
+      step.inputs.push_back(residual);
+      step.post_ops.push_back({PostOpKind::Add, {}, 2, "add"});
+    }
+    p.steps.push_back(std::move(step));
+    return y;
+  };
+  const int a = add_conv("a", x, -1);
+  const int b = add_conv("b", a, -1);
+  const int c = add_conv("c", b, residual == Residual::GraphInput ? x : a);
+  const int d = add_conv("d", c, residual == Residual::ReadLater ? a : -1);
+  p.inputs = {x};
+  p.outputs = {d};
+  return p;
+}
+
+TEST(Providers, ResidualAddWritesInPlaceOfAResidualThatDiesThere) {
+  const Engine engine(residual_block(Residual::DiesAtC));
+  const auto steps = engine.steps();
+  ASSERT_EQ(steps.size(), 4u);
+  ASSERT_NE(steps[0].output_layout, "plain") << "oneDNN chose a plain conv output: the case tests nothing";
+  EXPECT_EQ(steps[2].name, "c");
+  EXPECT_EQ(steps[2].in_place_of, "a");
+  for (std::size_t i : {0u, 1u, 3u}) EXPECT_EQ(steps[i].in_place_of, "") << steps[i].name;
+
+  // Same numbers as the plan that gives every tensor its own buffer (the
+  // residual copied into c's buffer first), NaN included.
+  EngineOptions own_buffers;
+  own_buffers.reuse_memory = false;
+  const Engine apart(residual_block(Residual::DiesAtC), own_buffers);
+  for (const auto& s : apart.steps()) EXPECT_EQ(s.in_place_of, "") << s.name;
+  Tensor x = random_f32({1, 16, 8, 8}, 1);
+  x.mutable_data<float>()[5] = std::numeric_limits<float>::quiet_NaN();
+  auto ctx = engine.create_context();
+  auto ctx_apart = apart.create_context();
+  for (int run = 0; run < 2; ++run) {  // the second run starts from the first run's arena
+    const Tensor got = ctx.run(std::vector<Tensor>{x})[0];
+    const Tensor want = ctx_apart.run(std::vector<Tensor>{x})[0];
+    int nans = 0;
+    for (std::int64_t i = 0; i < got.numel(); ++i) {
+      const float g = got.data<float>()[i], w = want.data<float>()[i];
+      if (std::isnan(w)) {
+        EXPECT_TRUE(std::isnan(g)) << i;
+        ++nans;
+      } else {
+        EXPECT_EQ(g, w) << i;
+      }
+    }
+    EXPECT_GT(nans, 0);
+  }
+}
+
+TEST(Providers, ResidualReadLaterOrAGraphInputKeepsItsOwnBuffer) {
+  for (Residual r : {Residual::ReadLater, Residual::GraphInput}) {
+    const Engine engine(residual_block(r));
+    ASSERT_EQ(engine.steps().size(), 4u);
+    for (const auto& s : engine.steps()) EXPECT_EQ(s.in_place_of, "") << s.name;
   }
 }
 

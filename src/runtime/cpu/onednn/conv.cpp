@@ -99,11 +99,11 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   }
   const Destination dst = destination(*k, r, prim.dst, dt::f32, tail_keeps_zero(*post));
   args.push_back({DNNL_ARG_DST, dst.slot});
-  bind_post_ops(*k, r, *post, dst.slot, args);
+  const int in_place = bind_post_ops(*k, r, *post, dst.slot, args);
   k->primitive(prim, std::move(args));
   finish(*k, dst);
   add_tail(*k, *post, dst.out_slot);
-  return {std::move(k), {dst.layout}};
+  return {std::move(k), {dst.layout}, in_place};
 }
 
 }  // namespace

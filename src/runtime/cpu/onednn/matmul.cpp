@@ -80,10 +80,10 @@ KernelChoice make_matmul(const KernelRequest& r) {
   args.push_back({DNNL_ARG_WEIGHTS, source(*k, r, 1, b_have, prim.weights, b_const)});
   const int out = k->output(0, y_md);
   args.push_back({DNNL_ARG_DST, out});
-  bind_post_ops(*k, r, *post, out, args);
+  const int in_place = bind_post_ops(*k, r, *post, out, args);
   k->primitive(prim, std::move(args));
   add_tail(*k, *post, out);
-  return {std::move(k), {Layout{}}};
+  return {std::move(k), {Layout{}}, in_place};
 }
 
 }  // namespace atenrt::runtime::cpu::onednn

@@ -145,15 +145,18 @@ void add_tail(PrimitiveKernel& k, const PostOps& post, int slot) {
   });
 }
 
-void bind_post_ops(PrimitiveKernel& k, const KernelRequest& r, const PostOps& post, int dst_slot, Args& args) {
+int bind_post_ops(PrimitiveKernel& k, const KernelRequest& r, const PostOps& post, int dst_slot, Args& args) {
   for (std::size_t i = 0; i < post.binary.size(); ++i) {
     const int slot = k.input(post.binary[i].second, post.binary_md[i]);
     args.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(post.binary[i].first) | DNNL_ARG_SRC_1, slot});
   }
-  if (post.sum_input >= 0) {
-    const auto& op = r.inputs[post.sum_input];
-    k.reorder(k.input(post.sum_input, desc_of(op, dt::f32)), dst_slot);
-  }
+  if (post.sum_input < 0) return -1;
+  const int residual = k.input(post.sum_input, desc_of(r.inputs[post.sum_input], dt::f32));
+  k.copy(residual, dst_slot);
+  const Slot& dst = k.slots[dst_slot];
+  const bool same_buffer_possible = dst.source == Slot::Source::Output && dst.index == 0 &&
+                                    k.slots[residual].md == dst.md;
+  return same_buffer_possible ? post.sum_input : -1;
 }
 
 }  // namespace atenrt::runtime::cpu::onednn

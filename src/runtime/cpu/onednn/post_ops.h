@@ -47,6 +47,9 @@ bool tail_keeps_zero(const PostOps& post);
 // The tail activations, in place over every element of `slot` (a final).
 void add_tail(PrimitiveKernel& k, const PostOps& post, int slot);
 // Binary post-op operands and the residual copy into dst (before the call).
-void bind_post_ops(PrimitiveKernel& k, const KernelRequest& r, const PostOps& post, int dst_slot, Args& args);
+// Returns the step input whose buffer the output may take (KernelChoice::
+// in_place_input): the residual when `dst_slot` is the step's output in the
+// residual's layout; -1 otherwise.
+int bind_post_ops(PrimitiveKernel& k, const KernelRequest& r, const PostOps& post, int dst_slot, Args& args);
 
 }  // namespace atenrt::runtime::cpu::onednn

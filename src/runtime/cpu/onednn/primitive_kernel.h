@@ -55,6 +55,9 @@ struct Slot {
 struct Call {
   dnnl::primitive prim;
   Args args;
+  // A copy (copy_from → copy_to, one layout) that is skipped when both slots
+  // point at the same buffer: the engine ran the step in place.
+  int copy_from = -1, copy_to = -1;
 };
 
 class PrimitiveKernel final : public Kernel {
@@ -76,6 +79,8 @@ class PrimitiveKernel final : public Kernel {
   // Slot `from` reordered into a new slot of layout `want` (or `from` itself).
   int as(int from, const md_t& want);
   void reorder(int from, int to);
+  // Slot `from` copied into `to` (same layout) unless both are one buffer.
+  void copy(int from, int to);
   // Slot `from` (float32) quantized into a new int8/uint8 slot of layout
   // `want`: round-half-even of x * (1 / scale), saturated (an Int8 step's input).
   int quantize(int from, const md_t& want, float scale);
