@@ -54,6 +54,41 @@ void check_plan(const MemoryStats& m, std::uint64_t limit) {
   }
 }
 
+// omp_set_num_threads / omp_get_max_threads from the OpenMP runtime that
+// oneDNN loads (we do not link OpenMP ourselves); null when oneDNN uses
+// another threading runtime.
+using SetThreads = void (*)(int);
+using GetThreads = int (*)();
+SetThreads omp_setter() {
+  static const SetThreads fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  return fn;
+}
+GetThreads omp_getter() {
+  static const GetThreads fn = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+  return fn;
+}
+
+// oneDNN sizes a primitive's thread team when the primitive is made (its jit
+// convolutions split their work for omp_get_max_threads() then and run that
+// many threads whatever a run sets later), so the kernels are made under the
+// engine's thread count: `--threads 1` ran two threads on two cores before.
+class ThreadsWhileMaking {
+ public:
+  explicit ThreadsWhileMaking(int threads) {
+    if (threads <= 0 || !omp_setter() || !omp_getter()) return;
+    previous_ = omp_getter()();
+    omp_setter()(threads);
+  }
+  ~ThreadsWhileMaking() {
+    if (previous_ > 0) omp_setter()(previous_);
+  }
+  ThreadsWhileMaking(const ThreadsWhileMaking&) = delete;
+  ThreadsWhileMaking& operator=(const ThreadsWhileMaking&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
 }  // namespace
 
 void Engine::Impl::compile() {
@@ -100,6 +135,7 @@ void Engine::Impl::compile() {
     const Step& step = program.steps[s];
     blocked_output[s] = step.outputs.size() == 1 && blocked_allowed(step.outputs[0]);
   }
+  const ThreadsWhileMaking threads(options.num_threads);
   for (int s = 0; s < static_cast<int>(program.steps.size()); ++s) {
     add_step(s, blocked_output);
     for (int id : program.steps[s].inputs) {
@@ -362,13 +398,6 @@ Block aligned_block(std::size_t bytes, const char* what) {
   return Block(p);
 }
 
-// omp_set_num_threads from the OpenMP runtime that oneDNN loads (we do not
-// link OpenMP ourselves); null when oneDNN uses another threading runtime.
-using SetThreads = void (*)(int);
-SetThreads omp_setter() {
-  static const SetThreads fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  return fn;
-}
 
 }  // namespace
 

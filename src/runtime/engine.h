@@ -25,7 +25,9 @@ namespace atenrt::runtime {
 
 struct EngineOptions {
   // Threads oneDNN and our kernels may use per run (0: OpenMP's default). Set
-  // per calling thread through omp_set_num_threads before each run.
+  // per calling thread through omp_set_num_threads before each run, and while
+  // the kernels are made: oneDNN's primitives keep the team size they were
+  // made with, so a context's set_num_threads does not change theirs.
   int num_threads = 0;
   // Keep tensors between conv/pool/activation steps in oneDNN blocked formats
   // (format_tag::any); reorders happen only at the edges of such runs.
