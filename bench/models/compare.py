@@ -13,6 +13,7 @@ error text; the run goes on. Writes build/bench/models.md, models.json and model
 import argparse
 import json
 import os
+import platform
 import resource
 import shutil
 import subprocess
@@ -448,7 +449,8 @@ def main(argv=None):
 
     meta = {"threads": args.threads, "warmup": args.warmup, "iterations": args.iterations, "batch": 1,
             "torch": torch.__version__, "atenrt_cli": args.atenrt, "seed": args.seed,
-            "date": time.strftime("%Y-%m-%d %H:%M:%S"), "load_average": os.getloadavg()}
+            "date": time.strftime("%Y-%m-%d %H:%M:%S"), "load_average": os.getloadavg(),
+            "machine": machine_summary()}
     table = markdown_table(rows, args, meta)
     print()
     print(table)
@@ -461,6 +463,26 @@ def main(argv=None):
     except Exception as e:
         print(f"wrote {args.out_dir / 'models.md'}, models.json; chart failed: {e}")
     return 0
+
+
+def machine_summary():
+    """'AMD EPYC, 2 cores, AVX2'-like: the CPU's model name, the cores this process may use, its widest ISA."""
+    name, flags = platform.processor() or platform.machine(), set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and value.strip():
+                    name = value.strip()
+                elif key.strip() == "flags":
+                    flags = set(value.split())
+                    break
+    except OSError:
+        pass
+    isa = next((label for flag, label in [("amx_tile", "AMX"), ("avx512f", "AVX-512"), ("avx2", "AVX2")]
+                if flag in flags), "")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return ", ".join(p for p in [name, f"{cores} cores", isa] if p)
 
 
 def short_line(r):
@@ -491,7 +513,7 @@ def markdown_table(rows, args, meta):
     lines = [
         f"## Model latency, batch 1, {args.threads} threads",
         "",
-        f"warmup {args.warmup}, iterations {args.iterations}, torch {meta['torch']}, "
+        f"{meta['machine']}; warmup {args.warmup}, iterations {args.iterations}, torch {meta['torch']}, "
         f"load average {meta['load_average'][0]:.1f} at the end, {meta['date']}. "
         "Ratios are median latency over the baseline's median in this run (< 1 is faster). "
         "Errors are against PyTorch eager fp32; rel = max abs error / max |reference|. "
@@ -520,6 +542,12 @@ def markdown_table(rows, args, meta):
             fmt(r.get("compile_ms"), ".0f"),
             fmt(r.get("max_abs_err"), ".1e"), fmt(r.get("max_rel_err"), ".1e"),
             top1, fmt(r.get("others_cores"), ".2f"), cell(note)]) + " |")
+    means = geomeans_vs_ort(rows, args.models)
+    if means:
+        lines += ["", "Geometric mean over the models of each engine's median ÷ ONNX Runtime's (< 1 is faster):", "",
+                  "| engine | geomean ÷ ORT | models |", "|---|---:|---|"]
+        for engine, (mean, models) in means.items():
+            lines.append(f"| {ENGINE_LABELS[engine]} | {mean:.2f} | {len(models)} of {len(args.models)}: {', '.join(models)} |")
     noisy = [r for r in rows if (r.get("others_cores") or 0) > NOISY_CORES]
     if noisy:
         worst = max(r["others_cores"] for r in noisy)
@@ -527,6 +555,23 @@ def markdown_table(rows, args, meta):
                   f"of {len(rows)} rows (`busy` > {NOISY_CORES}); those timings, and ratios against them, "
                   "are not trustworthy. Rerun on a quieter machine."]
     return "\n".join(lines) + "\n"
+
+
+def geomeans_vs_ort(rows, models):
+    """engine -> (geometric mean of median / ORT median, the models it covers), for engines other than ORT.
+
+    Only models where both the engine and ONNX Runtime have a time count; the table says which.
+    """
+    by = {(r["model"], r["engine"]): r.get("median_ms") for r in rows}
+    out = {}
+    for engine in ENGINES:
+        if engine == "onnxruntime":
+            continue
+        covered = [m for m in models if by.get((m, engine)) and by.get((m, "onnxruntime"))]
+        if covered:
+            logs = [np.log(by[(m, engine)] / by[(m, "onnxruntime")]) for m in covered]
+            out[engine] = (float(np.exp(np.mean(logs))), covered)
+    return out
 
 
 def bar_chart(rows, args, meta, path):
@@ -558,7 +603,11 @@ def bar_chart(rows, args, meta, path):
         ax.grid(axis="y", alpha=0.3)
     axes[0][0].set_ylabel("median latency, ms (lower is better)")
     title = (f"batch 1, {args.threads} threads, {args.iterations} iterations, one run "
-             f"({meta['date']}) — compare within a panel")
+             f"({meta['date']}{', ' + meta['machine'] if meta.get('machine') else ''}) — compare within a panel")
+    means = geomeans_vs_ort(rows, models)
+    if means:
+        title += "\ngeometric mean ÷ ONNX Runtime: " + ", ".join(
+            f"{ENGINE_LABELS[e]} {m:.2f}x ({len(ms)} models)" for e, (m, ms) in means.items())
     busy = max([r.get("others_cores") or 0 for r in rows] or [0])
     if busy > NOISY_CORES:
         title += f"\nWARNING: other processes kept up to {busy:.1f} cores busy; timings are unreliable"

@@ -50,6 +50,46 @@ class Encoder(nn.Module):
         return x
 
 
+class DecoderLayer(nn.Module):
+    """Pre-norm GPT-style block: causal self-attention, then a GELU (tanh) MLP, each residual.
+
+    The causal mask is a constant additive -inf above the diagonal (a buffer, so every engine
+    sees the same constant), the form GPT-2 exports take.
+    """
+
+    def __init__(self, d_model, heads, ff, seq):
+        super().__init__()
+        self.heads = heads
+        self.scale = 1.0 / math.sqrt(d_model // heads)
+        self.norm1 = nn.LayerNorm(d_model)
+        self.qkv = nn.Linear(d_model, 3 * d_model)
+        self.proj = nn.Linear(d_model, d_model)
+        self.norm2 = nn.LayerNorm(d_model)
+        self.ff1 = nn.Linear(d_model, ff)
+        self.ff2 = nn.Linear(ff, d_model)
+        self.register_buffer("mask", torch.full((seq, seq), float("-inf")).triu(1))
+
+    def forward(self, x):
+        b, s, d = x.shape
+        h = self.heads
+        q, k, v = self.qkv(self.norm1(x)).reshape(b, s, 3, h, d // h).permute(2, 0, 3, 1, 4).unbind(0)
+        att = torch.softmax((q @ k.transpose(-2, -1)) * self.scale + self.mask, dim=-1)
+        x = x + self.proj((att @ v).transpose(1, 2).reshape(b, s, d))
+        return x + self.ff2(F.gelu(self.ff1(self.norm2(x)), approximate="tanh"))
+
+
+class Decoder(nn.Module):
+    def __init__(self, layers=4, d_model=256, heads=4, ff=1024, seq=128):
+        super().__init__()
+        self.layers = nn.ModuleList(DecoderLayer(d_model, heads, ff, seq) for _ in range(layers))
+        self.norm = nn.LayerNorm(d_model)
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return self.norm(x)
+
+
 def _image_input():
     return torch.randn(1, 3, 224, 224)
 
@@ -59,7 +99,9 @@ MODELS = {
     "resnet18": (lambda: torchvision.models.resnet18(weights=None), _image_input),
     "resnet50": (lambda: torchvision.models.resnet50(weights=None), _image_input),
     "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), _image_input),
+    "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(weights=None), _image_input),
     "encoder": (lambda: Encoder(layers=4, d_model=256, heads=4, ff=1024), lambda: torch.randn(1, 128, 256)),
+    "decoder": (lambda: Decoder(layers=4, d_model=256, heads=4, ff=1024, seq=128), lambda: torch.randn(1, 128, 256)),
 }
 
 
