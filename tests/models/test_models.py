@@ -14,6 +14,7 @@ on its example inputs (`atenrt run ENGINE`), in fp32 and in bf16. Rules (models.
         bf16 arithmetic (NAME.meta.json); away from fp32 (models.BF16_DIFFERS) and, for the models
         marked bf16_exact, at that emulation (models.BF16_MATCH); the compiled steps say bf16
         (`compile --verbose`); the same top-1 class on ImageNet classifiers whose margin allows it
+  kernels: no fp32 step on oneDNN's reference kernels, except the kinds a spec allows, saying why
 """
 import json
 import os
@@ -100,10 +101,20 @@ def _compile_and_run(pt2, inputs_npz, workdir, precision):
         raise AssertionError(f"compile --precision bf16: no step reports bf16:\n{out[-3000:]}")
     if precision == "fp32" and bf16_steps:
         raise AssertionError(f"compile --precision fp32: {bf16_steps} steps report bf16")
+    slow = re.findall(r"^  (\S+)  (\S+)  onednn:ref\b", out, re.M)
     start = time.perf_counter()
     _cli(["run", engine, "--inputs", inputs_npz, "--outputs", outputs_npz], f"run ({precision})")
     run_s = time.perf_counter() - start
-    return _load_npz(outputs_npz), compile_ms, run_s
+    return _load_npz(outputs_npz), compile_ms, run_s, slow
+
+
+def _check_kernels(test, spec, slow):
+    """No fp32 step on oneDNN's reference kernels unless the spec says why: they compute the same
+    results 10-100x slower, so only this catches a fused form oneDNN refuses on some CPU (on AVX2 a
+    sum post-op after a bias add sent every transformer linear there, unnoticed, at 370x)."""
+    bad = [f"{name} ({kind})" for name, kind in slow if kind not in spec.slow_kernels_ok]
+    test.assertFalse(bad, f"fp32 steps on oneDNN's reference kernels: {', '.join(bad[:10])}"
+                          f"{' ...' if len(bad) > 10 else ''} (`atenrt compile --verbose` lists each step's kernel)")
 
 
 def _check_shapes(test, got, want, precision):
@@ -135,7 +146,8 @@ def _run_model(test, spec):
     result = _results.setdefault(spec.name, {})
     with tempfile.TemporaryDirectory(prefix=f"atenrt_{spec.name}_") as work:
         with test.subTest(precision="fp32"):
-            got, result["fp32_compile_ms"], result["fp32_run_s"] = _compile_and_run(pt2, inputs_npz, work, "fp32")
+            got, result["fp32_compile_ms"], result["fp32_run_s"], slow = _compile_and_run(pt2, inputs_npz, work,
+                                                                                          "fp32")
             _check_shapes(test, got, ref, "fp32")
             result["fp32_rel_error"] = _rel_error(got, ref)
             for i, (g, w) in enumerate(zip(got, ref)):
@@ -144,9 +156,10 @@ def _run_model(test, spec):
                 err = float(np.max(np.abs(g.astype(np.float64) - w))) if w.size else 0.0
                 test.assertTrue(ok, f"fp32 output {i}: max |out - ref| = {err:.3g} "
                                     f"(rtol {spec.fp32_rtol}, atol {atol:.3g})")
+            _check_kernels(test, spec, slow)
             result["fp32_pass"] = True
         with test.subTest(precision="bf16"):
-            got, result["bf16_compile_ms"], result["bf16_run_s"] = _compile_and_run(pt2, inputs_npz, work, "bf16")
+            got, result["bf16_compile_ms"], result["bf16_run_s"], _ = _compile_and_run(pt2, inputs_npz, work, "bf16")
             _check_shapes(test, got, ref, "bf16")
             err = result["bf16_rel_error"] = _rel_error(got, ref)
             if not _native_bf16():  # the layers stayed fp32 (checked above): fp32's accuracy
