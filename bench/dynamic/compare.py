@@ -31,7 +31,6 @@ from zoo import build_model  # noqa: E402
 CASES = {
     "resnet18": (lambda n: torch.randn(n, 3, 224, 224), 0, 5, (1, 8), (1, 4, 8)),
     "resnet50": (lambda n: torch.randn(n, 3, 224, 224), 0, 5, (1, 8), (1, 4, 8)),
-    # torch 1.13's symbolic tracing cannot trace the encoder (its reshapes by sizes); torch >= 2.1 can.
     "encoder": (lambda n: torch.randn(1, n, 256), 1, 40, (2, 128), (16, 77, 128)),
 }
 

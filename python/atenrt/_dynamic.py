@@ -141,6 +141,15 @@ class Symbolic:
             self.hints = {k: int(v) for k, v in env.var_to_val.items()}
         self.subs = {sym: sympy.Symbol(self.names[dim], integer=True, positive=True) for sym, dim in self.dims.items()}
 
+    def refuse_specialized(self, sizes):
+        """The sizes a split or unbind took as constants (their count of pieces) must not be dynamic."""
+        for size in sizes:
+            expr = sym_expr(size)
+            if expr is not None and expr.free_symbols & set(self.dims):
+                raise ExportError(f"a split, chunk or unbind along a dynamic size ({self.export_expr(expr)}) makes a "
+                                  f"number of pieces that depends on it; torch 1.13 cannot trace that (a graph "
+                                  f"has a fixed number of outputs)")
+
     def export_expr(self, expr):
         """`expr` over export symbols (dynamic ones renamed, the rest replaced by example values)."""
         free = expr.free_symbols

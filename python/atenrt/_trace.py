@@ -14,7 +14,7 @@ import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 from torch.nn.utils.stateless import functional_call
 
-from . import _dynamic
+from . import _dynamic, _symbolic_ops
 from .errors import ExportError
 
 aten = torch.ops.aten
@@ -159,9 +159,14 @@ def _eliminate_dead_code(gm):
     gm.recompile()
 
 
-def _trace_fake(fn, inputs, module=None, mode="fake"):
-    with torch.no_grad(), _no_fused_fast_paths(), _rnn_weights_follow_state(module):
-        return make_fx(fn, tracing_mode=mode)(*inputs)
+def _trace_fake(fn, inputs, module=None, mode="fake", specialized=None):
+    """specialized: a list that takes the sizes a symbolic trace used as constants (split counts)."""
+    gaps = _symbolic_ops.symbolic_tracing_gaps() if mode == "symbolic" else contextlib.nullcontext([])
+    with torch.no_grad(), _no_fused_fast_paths(), _rnn_weights_follow_state(module), gaps as used:
+        gm = make_fx(fn, tracing_mode=mode)(*inputs)
+    if specialized is not None:
+        specialized.extend(used)
+    return gm
 
 
 @contextlib.contextmanager
@@ -267,9 +272,10 @@ def trace(module, example_inputs, dynamic_shapes=None, example_kwargs=None):
     real_inputs = [t for t, _ in params + buffers + consts] + list(user_leaves)
     was_training = module.training
     module.eval()
+    specialized = []
     try:
         try:
-            gm = _trace_fake(fn, real_inputs, module, mode)
+            gm = _trace_fake(fn, real_inputs, module, mode, specialized)
         except ExportError:
             raise
         except Exception as e:  # make_fx surfaces data-dependent control flow, unsupported ops, ...
@@ -286,7 +292,8 @@ def trace(module, example_inputs, dynamic_shapes=None, example_kwargs=None):
             _check_no_input_mutation(gm, [f[0] for _, f in params + buffers + consts] + user_names)
             from functorch import functionalize
             try:
-                gm = _trace_fake(functionalize(gm, remove="mutations"), real_inputs, mode=mode)
+                gm = _trace_fake(functionalize(gm, remove="mutations"), real_inputs, mode=mode,
+                                 specialized=specialized)
             except Exception as e:
                 raise ExportError(f"removing in-place ops from {type(module).__name__} failed: "
                                   f"{type(e).__name__}: {e}") from e
@@ -315,6 +322,7 @@ def trace(module, example_inputs, dynamic_shapes=None, example_kwargs=None):
         users = placeholders[len(placeholders) - len(user_names):]
         state = [p for p, slot in zip(placeholders, slots) if slot.kind != "user_input"]
         traced.symbolic = _dynamic.Symbolic(gm, users, spec, user_names, state)
+        traced.symbolic.refuse_specialized(specialized)
         _dynamic.fold_static_sizes(gm, traced.symbolic)
     return traced
 

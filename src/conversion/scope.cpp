@@ -142,8 +142,8 @@ NetworkTensor* Scope::add_cast(std::string_view suffix, NT* x, DType to) const {
 NetworkTensor* Scope::add_padding(std::string_view suffix, NT* x, network::PaddingParams p) const {
   return net().add_padding(layer_name(suffix), x, std::move(p));
 }
-NetworkTensor* Scope::add_resize(std::string_view suffix, NT* x, network::ResizeParams p) const {
-  return net().add_resize(layer_name(suffix), x, std::move(p));
+NetworkTensor* Scope::add_resize(std::string_view suffix, NT* x, network::ResizeParams p, NT* size) const {
+  return net().add_resize(layer_name(suffix), x, std::move(p), size);
 }
 network::Layer* Scope::add_topk(std::string_view suffix, NT* x, std::int64_t k, std::int64_t axis,
                                 bool largest, network::TopKTies ties) const {

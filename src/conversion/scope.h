@@ -97,7 +97,7 @@ class Scope {
   NT* add_constant(std::string_view suffix, const Tensor& value) const;
   NT* add_cast(std::string_view suffix, NT* x, DType to) const;
   NT* add_padding(std::string_view suffix, NT* x, network::PaddingParams p) const;
-  NT* add_resize(std::string_view suffix, NT* x, network::ResizeParams p) const;
+  NT* add_resize(std::string_view suffix, NT* x, network::ResizeParams p, NT* size = nullptr) const;
   network::Layer* add_topk(std::string_view suffix, NT* x, std::int64_t k, std::int64_t axis, bool largest,
                            network::TopKTies ties = network::TopKTies::IndexOrder) const;
   NT* add_cumulative(std::string_view suffix, NT* x, network::CumulativeOp op, std::int64_t axis,

@@ -297,7 +297,9 @@ struct ReduceParams {
 // y = permute(reshape(permute(x, first_perm), reshape_dims), second_perm).
 // Empty perms are identities. In reshape_dims one entry may be -1 ("infer",
 // as in torch.reshape). With a second input (int64 1-d shape tensor) the
-// reshape dims come from its values at run time instead.
+// reshape dims come from its values at run time instead; reshape_dims, when
+// given then, are the dims known before the run (-1 where the shape tensor
+// decides), so that layers downstream see e.g. the heads of [s0, s1, 4, 64].
 struct ShuffleParams {
   Dims first_perm;
   bool reshape = false;
@@ -308,7 +310,8 @@ struct ShuffleParams {
 // ---------------------------------------------------------------- slice
 // Normalized, one entry per dim of x: element i of dim d of y is element
 // start[d] + i*step[d] of x; size[d] elements. Steps may be negative (flip).
-// Use Network::add_slice to get Python slice semantics (negative and
+// size[d] = -1 with start 0 and step 1 is the whole dim, whatever its size (a
+// dim that was dynamic when the layer was made). Use Network::add_slice to get Python slice semantics (negative and
 // out-of-range bounds).
 struct SliceParams {
   Dims start;
@@ -384,7 +387,9 @@ enum class ResizeMode : std::uint8_t {
 // x: [N, C, *spatial]; output_size has one entry per spatial dim. `scales`
 // (optional, one per spatial dim) are torch's scale_factor values: when given,
 // coordinates map with 1/scale instead of in/out (torch's behaviour when
-// recompute_scale_factor is not set).
+// recompute_scale_factor is not set). With a second input (int64 [spatial],
+// the output's spatial sizes known at run time: F.interpolate(size=x.shape[-2:])
+// over dynamic dims) the sizes come from its values and output_size is -1s.
 struct ResizeParams {
   ResizeMode mode = ResizeMode::Nearest;
   Dims output_size;

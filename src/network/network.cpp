@@ -326,7 +326,9 @@ NetworkTensor* Network::add_padding(const std::string& name, NetworkTensor* x,
                                     PaddingParams params) {
   return add_layer(name, {x}, std::move(params))->output();
 }
-NetworkTensor* Network::add_resize(const std::string& name, NetworkTensor* x, ResizeParams params) {
+NetworkTensor* Network::add_resize(const std::string& name, NetworkTensor* x, ResizeParams params,
+                                   NetworkTensor* size) {
+  if (size) return add_layer(name, {x, size}, std::move(params))->output();
   return add_layer(name, {x}, std::move(params))->output();
 }
 Layer* Network::add_topk(const std::string& name, NetworkTensor* x, std::int64_t k,

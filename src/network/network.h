@@ -145,7 +145,9 @@ class Network {
   NetworkTensor* add_constant(const std::string& name, const Tensor& value);
   NetworkTensor* add_cast(const std::string& name, NetworkTensor* x, DType to);
   NetworkTensor* add_padding(const std::string& name, NetworkTensor* x, PaddingParams params);
-  NetworkTensor* add_resize(const std::string& name, NetworkTensor* x, ResizeParams params);
+  // size: the output's spatial sizes as an int64 tensor known at run time (else null).
+  NetworkTensor* add_resize(const std::string& name, NetworkTensor* x, ResizeParams params,
+                            NetworkTensor* size = nullptr);
   // Returns the layer: output(0) values, output(1) int64 indices.
   Layer* add_topk(const std::string& name, NetworkTensor* x, std::int64_t k, std::int64_t axis,
                   bool largest, TopKTies ties = TopKTies::IndexOrder);

@@ -40,10 +40,25 @@ Descs infer(const InferContext& ctx, const PaddingParams& p) {
 }
 
 Descs infer(const InferContext& ctx, const ResizeParams& p) {
-  ctx.expect_inputs(1, 1);
+  ctx.expect_inputs(1, 2);
   const TensorDesc& x = ctx.in(0);
   ctx.expect_floating(0, "resize");
   const std::size_t spatial = p.output_size.size();
+  Dims size = p.output_size;
+  const bool run_time = ctx.inputs.size() == 2;
+  if (run_time) {
+    const TensorDesc& s = ctx.in(1);
+    if (s.dtype != DType::Int64 || s.dims != Dims{static_cast<std::int64_t>(spatial)}) {
+      ctx.fail("the size input must be int64[" + std::to_string(spatial) + "], got " + desc_to_string(s));
+    }
+    for (auto d : p.output_size) {
+      if (d != kDynamicDim) ctx.fail("output_size must be -1s when a size input gives it");
+    }
+    if (const Tensor* v = ctx.value(1)) {
+      const Tensor c = v->contiguous();
+      size.assign(c.data<std::int64_t>(), c.data<std::int64_t>() + c.numel());
+    }
+  }
   if (spatial < 1 || spatial > 3) ctx.fail("output_size must have 1 to 3 entries");
   if (x.dims.size() != spatial + 2) {
     ctx.fail("input " + dims_to_string(x.dims) + " must be [N, C] + " + std::to_string(spatial) + " spatial dims");
@@ -58,9 +73,10 @@ Descs infer(const InferContext& ctx, const ResizeParams& p) {
   }
   Dims out{x.dims[0], x.dims[1]};
   for (std::size_t i = 0; i < spatial; ++i) {
-    if (p.output_size[i] < 1) ctx.fail("output_size " + dims_to_string(p.output_size) + " must be positive");
     if (x.dims[2 + i] == 0) ctx.fail("cannot resize an empty dim");
-    out.push_back(p.output_size[i]);
+    out.push_back(size[i]);
+    if (run_time && size[i] == kDynamicDim && !ctx.value(1)) continue;  // known when the engine runs
+    if (size[i] < 1) ctx.fail("output_size " + dims_to_string(size) + " must be positive");
   }
   return {{x.dtype, out}};
 }

@@ -55,10 +55,28 @@ Descs infer(const InferContext& ctx, const ShuffleParams& p) {
     if (s.dtype != DType::Int64 || s.dims.size() != 1 || s.dims[0] < 0) {
       ctx.fail("shape input must be int64 with one static dim, got " + desc_to_string(s));
     }
+    const Dims& known = p.reshape_dims;
+    if (!known.empty()) {
+      if (known.size() != static_cast<std::size_t>(s.dims[0])) {
+        ctx.fail("the known reshape dims " + dims_to_string(known) + " do not match the shape input " +
+                 desc_to_string(s));
+      }
+      for (auto d : known) {
+        if (d < kDynamicDim) ctx.fail("the known reshape dims " + dims_to_string(known) + " have a negative size");
+      }
+    }
     if (const Tensor* v = ctx.value(1)) {
       const Tensor c = v->contiguous();
       dims = resolve_reshape(ctx, Dims(c.data<std::int64_t>(), c.data<std::int64_t>() + c.numel()),
                              numel_or_unknown(ctx, dims));
+      for (std::size_t i = 0; i < known.size(); ++i) {
+        if (known[i] >= 0 && dims[i] >= 0 && known[i] != dims[i]) {
+          ctx.fail("the shape input gives " + dims_to_string(dims) + ", but the known reshape dims are " +
+                   dims_to_string(known));
+        }
+      }
+    } else if (!known.empty()) {
+      dims = known;
     } else {
       dims.assign(static_cast<std::size_t>(s.dims[0]), kDynamicDim);
     }
@@ -76,10 +94,16 @@ Descs infer(const InferContext& ctx, const SliceParams& p) {
   if (p.start.size() != rank || p.size.size() != rank || p.step.size() != rank) {
     ctx.fail("start, size and step need one entry per input dim (" + std::to_string(rank) + ")");
   }
+  Dims out = p.size;
   for (std::size_t d = 0; d < rank; ++d) {
     if (p.step[d] == 0) ctx.fail("step must not be 0");
     if (p.size[d] < 0) {
-      if (p.size[d] == kDynamicDim && x.dims[d] == kDynamicDim && p.start[d] == 0 && p.step[d] == 1) continue;
+      // A whole dim that was dynamic when the layer was made: whatever size it has (so that a
+      // specialization of a dynamic network, where it is known, takes the same layer).
+      if (p.size[d] == kDynamicDim && p.start[d] == 0 && p.step[d] == 1) {
+        out[d] = x.dims[d];
+        continue;
+      }
       ctx.fail("size " + dims_to_string(p.size) + " must be non-negative (except a whole dynamic dim)");
     }
     if (p.size[d] == 0 || x.dims[d] < 0) continue;
@@ -90,7 +114,7 @@ Descs infer(const InferContext& ctx, const SliceParams& p) {
                ") leaves the input " + dims_to_string(x.dims));
     }
   }
-  return {{x.dtype, p.size}};
+  return {{x.dtype, out}};
 }
 
 Descs infer(const InferContext& ctx, const ConcatenationParams& p) {

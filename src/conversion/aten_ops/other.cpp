@@ -278,38 +278,67 @@ std::optional<std::vector<double>> named_scales(const NodeArgs& args, std::initi
   return out;
 }
 // The input's rank and the output_size written in the node, against impl::other::upsample_problem.
+// Without an output_size, the sizes come from scales over the input's spatial dims: static ones.
 Validator upsample_ok(std::size_t spatial, const char* input) {
   return [=](const NodeView& node, const ConversionSettings&) {
     const auto size = node.literal_ints("output_size").value_or(std::vector<std::int64_t>{});
-    return refuse_if(ot::upsample_problem(rank_of(node, input), spatial, size));
+    if (auto why = ot::upsample_problem(rank_of(node, input), spatial, size)) return Capability::no(*why);
+    const ir::TensorMeta* m = node.meta(input);
+    const bool sized = node.has("output_size") && !node.is_none("output_size");
+    if (!sized && m) {
+      for (std::size_t d = 2; d < m->sizes.size(); ++d) {
+        if (!m->sizes[d].is_static()) return Capability::no("upsampling by scale needs static spatial dims");
+      }
+    }
+    return Capability::yes();
   };
 }
+// output_size with sizes known only at run time (F.interpolate(size=x.shape[-2:]) over dynamic dims).
+const Value* run_time_size(const NodeArgs& args, const char* name, Value& keep) {
+  if (!args.has(name) || args.is_none(name)) return nullptr;
+  keep = args.value(name);
+  if (!keep.is_list()) return nullptr;
+  for (const auto& e : keep.list()) {
+    if (e.is_network_tensor()) return &keep;
+  }
+  return nullptr;
+}
 Outputs up_vec(const Scope& s, const NodeArgs& args, ResizeMode mode, std::size_t spatial, bool corners) {
+  Value keep;
+  if (const Value* size = run_time_size(args, "output_size", keep)) {
+    return one(ot::upsample_to(s, args.tensor("input"), mode, size->list(), opt_scales(args, "scale_factors"),
+                               corners && args.b("align_corners")));
+  }
   return one(ot::upsample(s, args.tensor("input"), mode, spatial,
                           opt_size(args, "output_size"), opt_scales(args, "scale_factors"),
                           corners && args.b("align_corners")));
 }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest1d.vec", .validator = upsample_ok(1, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 1, false); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest2d.vec", .validator = upsample_ok(2, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 2, false); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest3d.vec", .validator = upsample_ok(3, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 3, false); }
-ATENRT_CONVERTER(kFamily, "aten._upsample_nearest_exact2d.vec", .validator = upsample_ok(2, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::NearestExact, 2, false); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_linear1d.vec", .validator = upsample_ok(1, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 1, true); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_bilinear2d.vec", .validator = upsample_ok(2, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 2, true); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_trilinear3d.vec", .validator = upsample_ok(3, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 3, true); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_bicubic2d.vec", .validator = upsample_ok(2, "input"))(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Cubic, 2, true); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest1d.vec", .validator = upsample_ok(1, "input"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 1, false); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest2d.vec", .validator = upsample_ok(2, "input"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 2, false); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest3d.vec", .validator = upsample_ok(3, "input"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Nearest, 3, false); }
+ATENRT_CONVERTER(kFamily, "aten._upsample_nearest_exact2d.vec", .validator = upsample_ok(2, "input"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::NearestExact, 2, false); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_linear1d.vec", .validator = upsample_ok(1, "input"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 1, true); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bilinear2d.vec", .validator = upsample_ok(2, "input"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 2, true); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_trilinear3d.vec", .validator = upsample_ok(3, "input"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Linear, 3, true); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bicubic2d.vec", .validator = upsample_ok(2, "input"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up_vec(s, args, ResizeMode::Cubic, 2, true); }
 Outputs up(const Scope& s, const NodeArgs& args, ResizeMode mode, std::size_t spatial, bool corners,
            std::initializer_list<const char*> scale_names) {
+  Value keep;
+  if (const Value* size = run_time_size(args, "output_size", keep)) {
+    return one(ot::upsample_to(s, args.tensor("self"), mode, size->list(), named_scales(args, scale_names),
+                               corners && args.b("align_corners")));
+  }
   return one(ot::upsample(s, args.tensor("self"), mode, spatial,
                           args.ints("output_size"), named_scales(args, scale_names),
                           corners && args.b("align_corners")));
 }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest1d.default", .validator = upsample_ok(1, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 1, false, {"scales"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest2d.default", .validator = upsample_ok(2, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 2, false, {"scales_h", "scales_w"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_nearest3d.default", .validator = upsample_ok(3, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 3, false, {"scales_d", "scales_h", "scales_w"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_linear1d.default", .validator = upsample_ok(1, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 1, true, {"scales"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_bilinear2d.default", .validator = upsample_ok(2, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 2, true, {"scales_h", "scales_w"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_trilinear3d.default", .validator = upsample_ok(3, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 3, true, {"scales_d", "scales_h", "scales_w"}); }
-ATENRT_CONVERTER(kFamily, "aten.upsample_bicubic2d.default", .validator = upsample_ok(2, "self"))(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Cubic, 2, true, {"scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest1d.default", .validator = upsample_ok(1, "self"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 1, false, {"scales"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest2d.default", .validator = upsample_ok(2, "self"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 2, false, {"scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_nearest3d.default", .validator = upsample_ok(3, "self"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Nearest, 3, false, {"scales_d", "scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_linear1d.default", .validator = upsample_ok(1, "self"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 1, true, {"scales"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bilinear2d.default", .validator = upsample_ok(2, "self"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 2, true, {"scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_trilinear3d.default", .validator = upsample_ok(3, "self"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Linear, 3, true, {"scales_d", "scales_h", "scales_w"}); }
+ATENRT_CONVERTER(kFamily, "aten.upsample_bicubic2d.default", .validator = upsample_ok(2, "self"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return up(s, args, ResizeMode::Cubic, 2, true, {"scales_h", "scales_w"}); }
 
 // ---------------------------------------------------------------- geometry
 ATENRT_CONVERTER(kFamily, "aten.linalg_cross.default", .validator = [](const NodeView& n, const ConversionSettings&) {

@@ -1,4 +1,6 @@
 // Shape / view converters.
+#include <algorithm>
+
 #include "conversion/aten_ops/common.h"
 #include "conversion/impl/shape.h"
 
@@ -48,8 +50,24 @@ Validator pixel_shuffle_ok(const char* factor_arg, bool inverse) {
 ATENRT_CONVERTER(kFamily, "aten.view.default", .validator = reshape_size_ok("size"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "size"); }
 ATENRT_CONVERTER(kFamily, "aten.reshape.default", .validator = reshape_size_ok("shape"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "shape"); }
 ATENRT_CONVERTER(kFamily, keys("aten._reshape_alias.default", "aten._unsafe_view.default", "aten._reshape_copy.default", "aten.view_copy.default"), .validator = reshape_size_ok("size"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) { return reshape_to(s, args, "size"); }
-ATENRT_CONVERTER(kFamily, keys("aten.expand.default", "aten.expand_copy.default"))(const Scope& s, const NodeArgs& args) {
-  return one(sh::expand(s, args.tensor("self"), args.ints("size")));
+// The graph's sizes of self and the result are the same expressions: the identity (1.13's
+// matmul over dynamic dims expands each side to its own sizes).
+bool expands_to_itself(const NodeArgs& args) {
+  const ir::TensorMeta* in = args.meta("self");
+  const auto& outs = args.node().outputs;
+  const auto* out = outs.size() == 1 ? outs[0].get_if<ir::TensorRef>() : nullptr;
+  const ir::TensorMeta* result = out ? args.graph().meta(out->name) : nullptr;
+  return in && result && !in->sizes.empty() && in->sizes == result->sizes;
+}
+ATENRT_CONVERTER(kFamily, keys("aten.expand.default", "aten.expand_copy.default"), .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
+  auto* x = args.tensor("self");
+  const Value size = args.value("size");
+  const bool run_time = size.is_list() && std::any_of(size.list().begin(), size.list().end(),
+                                                      [](const Value& e) { return e.is_network_tensor(); });
+  if (!run_time && x->is_static()) return one(sh::expand(s, x, args.ints("size")));
+  if (expands_to_itself(args)) return one(x);
+  impl::check(size.is_list(), "expand size is " + size.describe() + ", not a list");
+  return one(sh::expand_dynamic(s, x, size.list()));
 }
 ATENRT_CONVERTER(kFamily, "aten.permute.default", .validator = permute_ok, .supports_dynamic_shapes = true)(const Scope& s, const NodeArgs& args) {
   return one(sh::permute(s, args.tensor("self"), args.ints("dims")));

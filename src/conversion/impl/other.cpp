@@ -50,6 +50,32 @@ NetworkTensor* upsample(const Scope& s, NetworkTensor* x, network::ResizeMode mo
   return s.add_resize("", x, p);
 }
 
+NetworkTensor* upsample_to(const Scope& s, NetworkTensor* x, network::ResizeMode mode, const std::vector<Value>& output_size,
+                           std::optional<std::vector<double>> scales, bool align_corners) {
+  const std::size_t spatial = output_size.size();
+  if (auto why = upsample_problem(x->rank(), spatial, std::vector<std::int64_t>(spatial, 1))) check(false, *why);
+  if (!is_floating(x->dtype)) x = cast(s, x, DType::Float32);
+  std::vector<NetworkTensor*> pieces;
+  for (std::size_t k = 0; k < spatial; ++k) {
+    const Value& e = output_size[k];
+    const std::string name = "size_" + std::to_string(k);
+    if (e.is_int()) {
+      check(e.as_int() >= 1, "output_size element " + std::to_string(k) + " must be positive");
+      pieces.push_back(s.constant(int64_tensor({1}, {e.as_int()}), name));
+      continue;
+    }
+    check(e.is_network_tensor() && e.network_tensor()->rank() == 0 && is_integral(e.network_tensor()->dtype),
+          "output_size element " + std::to_string(k) + " is " + e.describe() + ", not an integer");
+    pieces.push_back(s.add_reshape(name, cast(s, e.network_tensor(), DType::Int64), {1}));
+  }
+  network::ResizeParams p;
+  p.mode = mode;
+  p.align_corners = align_corners;
+  p.output_size.assign(spatial, -1);
+  if (scales && scales->size() == spatial) p.scales = *scales;
+  return s.add_resize("", x, p, pieces.size() == 1 ? pieces[0] : s.add_concatenation("size", pieces, 0));
+}
+
 std::pair<NetworkTensor*, NetworkTensor*> topk(const Scope& s,
                                                NetworkTensor* x, std::int64_t k, std::int64_t dim, bool largest,
                                                network::TopKTies ties) {

@@ -23,6 +23,10 @@ std::optional<std::string> cdist_problem(std::int64_t rank1, std::int64_t rank2)
 NetworkTensor* upsample(const Scope& s, NetworkTensor* x, network::ResizeMode mode, std::size_t spatial,
                         std::optional<std::vector<std::int64_t>> output_size,
                         std::optional<std::vector<double>> scales, bool align_corners);
+// The same with an output_size known only at run time (F.interpolate(size=x.shape[-2:]) over
+// dynamic dims): each entry an int or a 0-d integer network tensor.
+NetworkTensor* upsample_to(const Scope& s, NetworkTensor* x, network::ResizeMode mode, const std::vector<Value>& output_size,
+                           std::optional<std::vector<double>> scales, bool align_corners);
 // (values, int64 indices).
 std::pair<NetworkTensor*, NetworkTensor*> topk(const Scope& s,
                                                NetworkTensor* x, std::int64_t k, std::int64_t dim, bool largest,

@@ -50,26 +50,36 @@ NetworkTensor* reshape(const Scope& s, NetworkTensor* x, std::vector<std::int64_
   return s.add_reshape("", x, std::move(size));
 }
 
+namespace {
+// A size element known only at run time (a 0-d integer network tensor) as int64 [1].
+NetworkTensor* run_time_size(const Scope& s, const Value& e, std::size_t k, const char* op) {
+  const std::string what = std::string(op) + " size element " + std::to_string(k) + " is " + e.describe();
+  check(e.is_network_tensor(), what + ", not an int");
+  NetworkTensor* t = e.network_tensor();
+  check(t->rank() == 0 && is_integral(t->dtype), what + ", not an integer scalar");
+  if (t->dtype != DType::Int64) t = s.add_cast("size_cast_" + std::to_string(k), t, DType::Int64);
+  return s.add_reshape("size_" + std::to_string(k), t, {1});
+}
+}  // namespace
+
 NetworkTensor* reshape_dynamic(const Scope& s, NetworkTensor* x, const std::vector<Value>& size) {
   std::vector<NetworkTensor*> pieces;
   std::int64_t inferred = 0;
+  // The sizes given as ints are known now: layers downstream (unbind, split, matmul) may need them.
+  network::ShuffleParams params;
   for (std::size_t k = 0; k < size.size(); ++k) {
     const Value& e = size[k];
+    params.reshape_dims.push_back(e.is_int() && e.as_int() >= 0 ? e.as_int() : -1);
     if (e.is_int()) {
       inferred += e.as_int() == -1;
       pieces.push_back(s.constant(int64_tensor({1}, {e.as_int()}), "size_" + std::to_string(k)));
       continue;
     }
-    check(e.is_network_tensor(), "reshape size element " + std::to_string(k) + " is " + e.describe() + ", not an int");
-    NetworkTensor* t = e.network_tensor();
-    check(t->rank() == 0 && is_integral(t->dtype), "reshape size element " + std::to_string(k) + " is " + e.describe() +
-                                                       ", not an integer scalar");
-    if (t->dtype != DType::Int64) t = s.add_cast("size_cast_" + std::to_string(k), t, DType::Int64);
-    pieces.push_back(s.add_reshape("size_" + std::to_string(k), t, {1}));
+    pieces.push_back(run_time_size(s, e, k, "reshape"));
   }
   check(inferred <= 1, "reshape size has more than one -1");
   NetworkTensor* shape = pieces.size() == 1 ? pieces[0] : s.add_concatenation("size", pieces, 0);
-  return s.add_shuffle("", x, network::ShuffleParams{}, shape);
+  return s.add_shuffle("", x, params, shape);
 }
 
 NetworkTensor* permute(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> dims) {
@@ -91,12 +101,34 @@ NetworkTensor* transpose(const Scope& s, NetworkTensor* x, std::int64_t dim0, st
   return permute(s, x, perm);
 }
 
+namespace {
+// A reshape whose dim k is x's dim from[k] (1 where from[k] is -1): squeeze and unsqueeze. With
+// more than one dynamic dim a plain reshape cannot say which is which, so the dynamic dims are
+// read from x's shape at run time.
+NetworkTensor* keep_dims(const Scope& s, NetworkTensor* x, const std::vector<std::int64_t>& from) {
+  std::vector<std::int64_t> dims;
+  for (auto f : from) dims.push_back(f < 0 ? 1 : x->dims[static_cast<std::size_t>(f)]);
+  if (std::count(dims.begin(), dims.end(), -1) <= 1) return reshape(s, x, dims);
+  NetworkTensor* x_shape = s.add_shape("x_shape", x);
+  std::vector<Value> size;
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    if (dims[k] >= 0) {
+      size.emplace_back(dims[k]);
+      continue;
+    }
+    auto* at = s.constant(int64_tensor({}, {from[k]}), "dim_" + std::to_string(k));
+    size.emplace_back(s.add_gather("dim_" + std::to_string(k), x_shape, at, network::GatherMode::Axis, 0));
+  }
+  return reshape_dynamic(s, x, size);
+}
+}  // namespace
+
 NetworkTensor* unsqueeze(const Scope& s, NetworkTensor* x, std::int64_t dim) {
   const auto d = normalize_dim(dim, x->rank() + 1);
-  std::vector<std::int64_t> dims = x->dims;
-  check(std::count(dims.begin(), dims.end(), -1) <= 1, "unsqueeze needs at most one dynamic dim");
-  dims.insert(dims.begin() + d, 1);
-  return reshape(s, x, dims);
+  std::vector<std::int64_t> from(static_cast<std::size_t>(x->rank()));
+  for (std::size_t k = 0; k < from.size(); ++k) from[k] = static_cast<std::int64_t>(k);
+  from.insert(from.begin() + d, -1);
+  return keep_dims(s, x, from);
 }
 
 NetworkTensor* squeeze(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> dims, bool all) {
@@ -108,11 +140,11 @@ NetworkTensor* squeeze(const Scope& s, NetworkTensor* x, std::vector<std::int64_
   } else {
     for (auto d : dims) normalize_dim(d, 0);
   }
-  std::vector<std::int64_t> out;
+  std::vector<std::int64_t> from;
   for (std::size_t d = 0; d < drop.size(); ++d) {
-    if (!drop[d]) out.push_back(x->dims[d]);
+    if (!drop[d]) from.push_back(static_cast<std::int64_t>(d));
   }
-  return reshape(s, x, out);
+  return keep_dims(s, x, from);
 }
 
 NetworkTensor* flatten(const Scope& s, NetworkTensor* x, std::int64_t start_dim, std::int64_t end_dim) {
@@ -143,6 +175,41 @@ NetworkTensor* unflatten(const Scope& s, NetworkTensor* x,
 NetworkTensor* expand(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> size) {
   auto* y = impl::expand(s, x, size);
   return y;
+}
+
+NetworkTensor* expand_dynamic(const Scope& s, NetworkTensor* x, const std::vector<Value>& size) {
+  check(size.size() >= x->dims.size(), "expand: target rank " + std::to_string(size.size()) +
+                                           " is below the input rank " + std::to_string(x->rank()));
+  const std::size_t lead = size.size() - x->dims.size();
+  NetworkTensor* x_shape = nullptr;
+  std::vector<NetworkTensor*> pieces;
+  for (std::size_t k = 0; k < size.size(); ++k) {
+    const Value& e = size[k];
+    const std::string name = "size_" + std::to_string(k);
+    if (!e.is_int()) {
+      pieces.push_back(run_time_size(s, e, k, "expand"));
+      continue;
+    }
+    std::int64_t n = e.as_int();
+    if (n == -1) {
+      check(k >= lead, "expand: a new leading dim cannot be -1");
+      n = x->dims[k - lead];
+      if (n < 0) {  // x's own dim, known at run time
+        if (!x_shape) x_shape = s.add_shape("x_shape", x);
+        auto* at = s.constant(int64_tensor({1}, {static_cast<std::int64_t>(k - lead)}), name + "_dim");
+        pieces.push_back(s.add_gather(name, x_shape, at, network::GatherMode::Axis, 0));
+        continue;
+      }
+    }
+    check(n >= 0, "expand: size element " + std::to_string(k) + " is negative (" + std::to_string(n) + ")");
+    pieces.push_back(s.constant(int64_tensor({1}, {n}), name));
+  }
+  network::FillParams p;
+  p.dtype = DType::Bool;
+  p.value = 1.0;
+  auto* cond = s.add_fill("cond", p, pieces.size() == 1 ? pieces[0] : s.add_concatenation("size", pieces, 0));
+  // where(true[size], x, x) broadcasts x (the shapes are checked when the engine is specialized).
+  return s.add_select("expand", cond, x, x);
 }
 
 NetworkTensor* repeat(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> repeats) {

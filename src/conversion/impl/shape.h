@@ -36,6 +36,8 @@ NetworkTensor* squeeze(const Scope& s, NetworkTensor* x, std::vector<std::int64_
 NetworkTensor* flatten(const Scope& s, NetworkTensor* x, std::int64_t start_dim, std::int64_t end_dim);
 NetworkTensor* unflatten(const Scope& s, NetworkTensor* x, std::int64_t dim, std::vector<std::int64_t> sizes);
 NetworkTensor* expand(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> size);
+// expand to sizes known only at run time (ints, -1 for x's dim, 0-d integer network tensors).
+NetworkTensor* expand_dynamic(const Scope& s, NetworkTensor* x, const std::vector<Value>& size);
 NetworkTensor* repeat(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> repeats);
 NetworkTensor* tile(const Scope& s, NetworkTensor* x, std::vector<std::int64_t> dims);
 NetworkTensor* pixel_shuffle(const Scope& s, NetworkTensor* x, std::int64_t factor, bool inverse);

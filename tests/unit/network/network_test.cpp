@@ -110,6 +110,53 @@ TEST(Network, DynamicDimsPropagate) {
   EXPECT_EQ(out.at("fill").sizes(), (Dims{2, 3, 4}));
 }
 
+ShuffleParams known_dims(Dims dims) {
+  ShuffleParams p;
+  p.reshape_dims = std::move(dims);
+  return p;
+}
+
+// A reshape by a shape tensor keeps the dims the converter knew ([s0, s1, 2, 3]: the heads), and a
+// slice of a whole dim that was dynamic takes the size the run gives (the unbind of those heads).
+TEST(Network, DynamicReshapeKeepsItsKnownDims) {
+  Network n;
+  auto* x = n.add_input("x", DType::Float32, {-1, -1, 6});
+  auto* lead = n.add_slice("lead", n.add_shape("shape", x), {0}, {0}, {2}, {1});
+  auto* target = n.add_concatenation("target", {lead, n.add_constant("tail", i64({2}, {2, 3}))}, 0);
+  auto* y = n.add_shuffle("heads", x, known_dims({-1, -1, 2, 3}), target);
+  EXPECT_EQ(y->dims, (Dims{-1, -1, 2, 3}));
+  auto* second = n.add_slice("second", y, {2}, {1}, {2}, {1});
+  EXPECT_EQ(second->dims, (Dims{-1, -1, 1, 3}));
+  n.mark_output(second);
+  auto out = reference::run(n, {{"x", f32({2, 1, 6}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})}});
+  EXPECT_EQ(out.at("second").sizes(), (Dims{2, 1, 1, 3}));
+  EXPECT_EQ(floats(out.at("second")), (std::vector<float>{3, 4, 5, 9, 10, 11}));
+  auto* fixed = n.add_constant("fixed", i64({4}, {2, 1, 2, 3}));
+  expect_error<LayerError>([&] { n.add_shuffle("other", x, known_dims({-1, -1, 3, 2}), fixed); },
+                           {"layer 'other'", "the shape input gives [2, 1, 2, 3]"});
+  expect_error<LayerError>([&] { n.add_shuffle("short", x, known_dims({-1, 2, 3}), fixed); },
+                           {"layer 'short'", "do not match the shape input"});
+}
+
+// A resize to sizes known at run time (F.interpolate(size=y.shape[-2:])): the second input.
+TEST(Network, ResizeToARunTimeSize) {
+  Network n;
+  auto* x = n.add_input("x", DType::Float32, {1, 1, -1, -1});
+  auto* like = n.add_input("like", DType::Float32, {1, 1, -1, -1});
+  auto* size = n.add_slice("hw", n.add_shape("shape", like), {0}, {2}, {4}, {1});
+  ResizeParams p;
+  p.mode = ResizeMode::Nearest;
+  p.output_size = {-1, -1};
+  auto* y = n.add_resize("up", x, p, size);
+  EXPECT_EQ(y->dims, (Dims{1, 1, -1, -1}));
+  n.mark_output(y);
+  auto out = reference::run(n, {{"x", f32({1, 1, 2, 2}, {1, 2, 3, 4})}, {"like", Tensor(DType::Float32, {1, 1, 2, 4})}});
+  EXPECT_EQ(out.at("up").sizes(), (Dims{1, 1, 2, 4}));
+  EXPECT_EQ(floats(out.at("up")), (std::vector<float>{1, 1, 2, 2, 3, 3, 4, 4}));
+  p.output_size = {2, 4};
+  expect_error<LayerError>([&] { n.add_resize("fixed", x, p, size); }, {"layer 'fixed'", "must be -1s"});
+}
+
 TEST(Network, ErrorsNameTheLayer) {
   Network n;
   auto* x = n.add_input("x", DType::Float32, {2, 3});
