@@ -585,8 +585,13 @@ def bar_chart(rows, args, meta, path):
               "atenrt-fp32": "#2ca02c", "atenrt-bf16": "#98df8a", "atenrt-int8": "#17becf"}
     by = {(r["model"], r["engine"]): r for r in rows}
     # One panel per model: latencies differ by 20x between models, a shared axis hides the small ones.
-    fig, axes = plt.subplots(1, len(models), figsize=(3.6 * len(models) + 1.2, 4.2), squeeze=False)
-    for ax, model in zip(axes[0], models):
+    # Rows of at most three panels keep the chart readable at README width.
+    ncols = min(3, len(models))
+    nrows = (len(models) + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 1.2, 3.6 * nrows + 1.0), squeeze=False)
+    for ax in axes.flat[len(models):]:
+        ax.set_visible(False)
+    for ax, model in zip(axes.flat, models):
         values = [by.get((model, e), {}).get("median_ms") for e in engines]
         top = max([v for v in values if v] or [1.0])
         for i, (engine, v) in enumerate(zip(engines, values)):
@@ -601,7 +606,8 @@ def bar_chart(rows, args, meta, path):
         ax.set_xticklabels([ENGINE_LABELS[e] for e in engines], rotation=40, ha="right", fontsize=8)
         ax.set_ylim(0, top * 1.15)
         ax.grid(axis="y", alpha=0.3)
-    axes[0][0].set_ylabel("median latency, ms (lower is better)")
+    for row in axes:
+        row[0].set_ylabel("median latency, ms\n(lower is better)")
     title = (f"batch 1, {args.threads} threads, {args.iterations} iterations, one run "
              f"({meta['date']}{', ' + meta['machine'] if meta.get('machine') else ''}) — compare within a panel")
     means = geomeans_vs_ort(rows, models)
