@@ -365,21 +365,16 @@ TEST(KernelChoice, LinearWithBiasAndResidualAddStaysOnAnOptimizedMatMul) {
   EXPECT_EQ(step.implementation.find(":ref"), std::string::npos) << step.implementation;
 }
 
-// A per-channel scale over a convolution's blocked output (a squeeze-excite
-// block) stays on oneDNN's jit binary: with the scale in plain layout oneDNN
-// took its reference kernel. 12 channels: the blocked layout pads them.
-TEST(KernelChoice, PerChannelScaleOfABlockedConvOutputStaysOnAnOptimizedBinary) {
-  const auto make = [] {
-    Network n;
-    auto* x = n.add_input("x", DType::Float32, {1, 12, 6, 6});
-    ConvolutionParams cp{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1};
-    auto* c = n.add_convolution("conv", x, n.add_constant("w", weights({12, 12, 3, 3}, 8)), nullptr, cp);
-    auto* s = n.add_input("s", DType::Float32, {1, 12, 1, 1});
-    n.mark_output(n.add_elementwise("scale", c, s, ElementwiseOp::Mul));
-    return n;
-  };
-  expect_engine_matches_reference(make, {}, 1e-5, "conv * per-channel scale");
-  auto engine = builder::build(make());
+// A 3x3 same-size convolution of x [1, C, H, W] (its output blocked where
+// oneDNN prefers that, which is what the binary tests below need).
+NetworkTensor* conv3x3(Network& n, NetworkTensor* x, std::int64_t channels, std::uint32_t seed) {
+  ConvolutionParams cp{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1};
+  return n.add_convolution("conv", x, n.add_constant("w", weights({channels, channels, 3, 3}, seed)), nullptr, cp);
+}
+
+// The engine's Elementwise step runs on an optimized oneDNN kernel, not its
+// reference one, and the convolution before it gave it a blocked operand.
+void expect_optimized_binary_after_blocked_conv(const runtime::Engine& engine) {
   bool found = false;
   for (const auto& step : engine.steps()) {
     if (step.kind == "Convolution") EXPECT_NE(step.output_layout, "plain") << "the case needs a blocked conv output";
@@ -388,7 +383,22 @@ TEST(KernelChoice, PerChannelScaleOfABlockedConvOutputStaysOnAnOptimizedBinary) 
     EXPECT_EQ(step.implementation.rfind("onednn:", 0), 0u) << step.implementation;
     EXPECT_EQ(step.implementation.find(":ref"), std::string::npos) << step.implementation;
   }
-  EXPECT_TRUE(found) << "the scale is its own step (it does not fuse into the conv)";
+  EXPECT_TRUE(found) << "the binary is its own step (it does not fuse into the conv)";
+}
+
+// A per-channel scale over a convolution's blocked output (a squeeze-excite
+// block) stays on oneDNN's jit binary: with the scale in plain layout oneDNN
+// took its reference kernel. 12 channels: the blocked layout pads them.
+TEST(KernelChoice, PerChannelScaleOfABlockedConvOutputStaysOnAnOptimizedBinary) {
+  const auto make = [] {
+    Network n;
+    auto* c = conv3x3(n, n.add_input("x", DType::Float32, {1, 12, 6, 6}), 12, 8);
+    auto* s = n.add_input("s", DType::Float32, {1, 12, 1, 1});
+    n.mark_output(n.add_elementwise("scale", c, s, ElementwiseOp::Mul));
+    return n;
+  };
+  expect_engine_matches_reference(make, {}, 1e-5, "conv * per-channel scale");
+  expect_optimized_binary_after_blocked_conv(builder::build(make()));
 }
 
 // A blocked conv output and a plain tensor of the same size (ConvNeXt's
@@ -399,24 +409,14 @@ TEST(KernelChoice, MixedLayoutOperandsStayOnAnOptimizedBinary) {
   for (const bool conv_first : {true, false}) {
     const auto make = [conv_first] {
       Network n;
-      auto* x = n.add_input("x", DType::Float32, {1, 12, 6, 6});
-      ConvolutionParams cp{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1};
-      auto* c = n.add_convolution("conv", x, n.add_constant("w", weights({12, 12, 3, 3}, 9)), nullptr, cp);
+      auto* c = conv3x3(n, n.add_input("x", DType::Float32, {1, 12, 6, 6}), 12, 9);
       auto* p = n.add_input("p", DType::Float32, {1, 12, 6, 6});
       n.mark_output(conv_first ? n.add_elementwise("sub", c, p, ElementwiseOp::Sub)
                                : n.add_elementwise("sub", p, c, ElementwiseOp::Sub));
       return n;
     };
     expect_engine_matches_reference(make, {}, 1e-5, conv_first ? "conv - plain" : "plain - conv");
-    auto engine = builder::build(make());
-    bool found = false;
-    for (const auto& step : engine.steps()) {
-      if (step.kind == "Convolution") EXPECT_NE(step.output_layout, "plain") << "the case needs a blocked conv output";
-      if (step.kind != "Elementwise") continue;
-      found = true;
-      EXPECT_EQ(step.implementation.find(":ref"), std::string::npos) << step.implementation;
-    }
-    EXPECT_TRUE(found) << "the sub is its own step";
+    expect_optimized_binary_after_blocked_conv(builder::build(make()));
   }
 }
 
@@ -428,9 +428,7 @@ TEST(KernelChoice, ResidualAddAfterAnActivationStaysOnOptimizedKernels) {
   const auto conv = [] {
     Network n;
     auto* x = n.add_input("x", DType::Float32, {1, 16, 8, 8});
-    ConvolutionParams cp{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1};
-    auto* c = n.add_convolution("conv", x, n.add_constant("w", weights({16, 16, 3, 3}, 10)), nullptr, cp);
-    auto* a = n.add_activation("silu", c, ActivationOp::Silu);
+    auto* a = n.add_activation("silu", conv3x3(n, x, 16, 10), ActivationOp::Silu);
     n.mark_output(n.add_elementwise("residual", a, x, ElementwiseOp::Add));
     return n;
   };
