@@ -179,6 +179,17 @@ class DynamicExportErrors(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "empty"):
             atenrt.Dim("b", min=4, max=2)
 
+    def test_split_along_a_dynamic_dim(self):
+        # The number of pieces would depend on the dynamic size: a graph has a fixed number of outputs.
+        class Pairs(torch.nn.Module):
+            def forward(self, x):
+                return x.split(2, dim=0)
+
+        with tempfile.TemporaryDirectory() as folder:
+            with self.assertRaisesRegex(atenrt.ExportError, r"split, chunk or unbind along a dynamic size \(s0\)"):
+                atenrt.save(Pairs(), (torch.randn(6, 3),), os.path.join(folder, "m.pt2"),
+                            dynamic_shapes=[{0: atenrt.Dim("b", max=8)}])
+
 
 if __name__ == "__main__":
     unittest.main()
