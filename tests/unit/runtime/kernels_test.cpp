@@ -377,7 +377,9 @@ NetworkTensor* conv3x3(Network& n, NetworkTensor* x, std::int64_t channels, std:
 void expect_optimized_binary_after_blocked_conv(const runtime::Engine& engine) {
   bool found = false;
   for (const auto& step : engine.steps()) {
-    if (step.kind == "Convolution") EXPECT_NE(step.output_layout, "plain") << "the case needs a blocked conv output";
+    if (step.kind == "Convolution") {
+      EXPECT_NE(step.output_layout, "plain") << "the case needs a blocked conv output";
+    }
     if (step.kind != "Elementwise") continue;
     found = true;
     EXPECT_EQ(step.implementation.rfind("onednn:", 0), 0u) << step.implementation;
