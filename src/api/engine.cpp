@@ -340,7 +340,8 @@ Engine Engine::load(const std::string& path, const CompileSettings& settings) {
   // loader says so after verifying the container, and the hybrid one reads it.
   auto load_any = [&]() {
     try {
-      return Engine(std::make_shared<const runtime::Engine>(runtime::Engine::load(path, static_cast<std::uint64_t>(settings.max_memory))));
+      return Engine(std::make_shared<const runtime::Engine>(
+          runtime::Engine::load(path, static_cast<std::uint64_t>(settings.max_memory), settings.num_threads)));
     } catch (const FormatError& e) {
       const std::string what = e.what();
       if (what.find(runtime::file::kDynamicFileMarker) != std::string::npos) {

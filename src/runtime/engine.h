@@ -125,8 +125,10 @@ class Engine {
   // other-version file is a FormatError. save() writes a temporary file and
   // renames it over `path`; non-empty `metadata` goes into a metadata section.
   void save(const std::string& path, const std::string& metadata = {}) const;
-  // `max_memory_bytes`: EngineOptions::max_memory_bytes of the loaded engine.
-  static Engine load(const std::string& path, std::uint64_t max_memory_bytes = 0);
+  // Load-time settings of the loaded engine: `max_memory_bytes`
+  // (EngineOptions::max_memory_bytes) and, when > 0, `num_threads` in place
+  // of the file's; the kernels are made under it (see EngineOptions).
+  static Engine load(const std::string& path, std::uint64_t max_memory_bytes = 0, int num_threads = 0);
   std::vector<std::byte> serialize() const;
   static Engine deserialize(const std::vector<std::byte>& bytes);
 

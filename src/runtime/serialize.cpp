@@ -425,7 +425,7 @@ void check_features(const file::Header& h) {
 
 // `bytes` stay alive as long as `loaded.owner` does: constants view them.
 Engine deserialize_span(std::span<const std::byte> bytes, std::shared_ptr<LoadedFile> loaded,
-                        std::uint64_t max_memory_bytes = 0) {
+                        std::uint64_t max_memory_bytes = 0, int num_threads = 0) {
   const file::Container c = file::parse_container(bytes);
   check_features(c.header);
   if (!c.find(file::SectionKind::Program)) {
@@ -442,6 +442,7 @@ Engine deserialize_span(std::span<const std::byte> bytes, std::shared_ptr<Loaded
   Program prog = decode_program(c.payload(*c.find(file::SectionKind::Program)), options);
   file::check_plugin_steps(prog, plugins != nullptr);
   options.max_memory_bytes = max_memory_bytes;  // a load-time setting, not stored in the file
+  if (num_threads > 0) options.num_threads = num_threads;  // load-time too: before the kernels are made
   if (required_features(prog) != c.header.required_features) {
     throw FormatError("engine file: the header's bf16/int8 requirements do not match the program's steps");
   }
@@ -562,13 +563,13 @@ file::DynamicFile file::read_dynamic_file(std::span<const std::byte> bytes, std:
 // Maps the file read-only: the weights are the page cache's pages, shared by
 // every process that loads the same file, and are verified (checksums) before
 // anything uses them.
-Engine Engine::load(const std::string& path, std::uint64_t max_memory_bytes) {
+Engine Engine::load(const std::string& path, std::uint64_t max_memory_bytes, int num_threads) {
   auto mapping = ir::MappedFile::open(path);
   auto loaded = std::make_shared<LoadedFile>();
   loaded->owner = mapping;
   loaded->mapping = mapping;
   try {
-    return deserialize_span(mapping->bytes(), std::move(loaded), max_memory_bytes);
+    return deserialize_span(mapping->bytes(), std::move(loaded), max_memory_bytes, num_threads);
   } catch (const FormatError& e) {
     if (mapping->damaged()) {
       throw FormatError("'" + path + "': engine file: shrank while it was being loaded (write engine files to a new "

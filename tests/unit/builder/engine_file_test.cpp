@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <thread>
 #include <unistd.h>
 
 #include "engine_resign.h"
@@ -110,6 +112,47 @@ TEST(EngineFile, SaveLoadRunIsBitIdentical) {
       }
     }
   }
+}
+
+// Threads of this process (/proc/self/task).
+int process_threads() {
+  int n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
+    (void)entry;
+    ++n;
+  }
+  return n;
+}
+
+// How many threads one run of `engine` starts when a new thread runs it:
+// OpenMP gives each new master thread a team of its own, so every worker the
+// run uses is a new thread (and leaves with its master).
+int threads_a_run_starts(const runtime::Engine& engine, const std::map<std::string, Tensor>& inputs) {
+  int started = -1;
+  std::thread runner([&] {
+    auto ctx = engine.create_context();
+    const int before = process_threads();
+    ctx.run(inputs);
+    started = process_threads() - before;
+  });
+  runner.join();
+  return started;
+}
+
+// The thread count given when loading an engine file is the one its kernels
+// are made with: oneDNN's primitives keep the team they were made for, and
+// `atenrt run engine.atrt --threads 1` ran two threads per conv before.
+TEST(EngineFile, LoadTimeThreadCountIsTheOneItsKernelsUse) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one core: every engine runs one thread";
+  const std::string path = temp_path("engine");
+  builder::build(resnet_like()).save(path);  // made with OpenMP's default count
+  const auto inputs = random_inputs(resnet_like());
+  const auto one = runtime::Engine::load(path, 0, 1);
+  const auto two = runtime::Engine::load(path, 0, 2);
+  std::remove(path.c_str());
+  EXPECT_EQ(one.options().num_threads, 1);
+  EXPECT_EQ(threads_a_run_starts(one, inputs), 0) << "an engine loaded for one thread ran more";
+  EXPECT_GT(threads_a_run_starts(two, inputs), 0) << "the check itself: a two-thread run starts a worker";
 }
 
 TEST(EngineFile, LayoutIsAlignedAndNamesItsProducer) {
