@@ -1,6 +1,5 @@
 // atenrt::Engine and ExecutionContext: the public face of runtime::Engine,
 // with the load-time settings (threads) an engine file still takes.
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +12,7 @@
 #include "ir/log.h"
 #include "runtime/engine.h"
 #include "runtime/hybrid.h"
+#include "runtime/openmp.h"
 #include "runtime/serialize.h"
 
 namespace atenrt {
@@ -32,14 +32,6 @@ std::vector<TensorSpec> specs(const std::vector<runtime::TensorInfo>& infos) {
 
 const char* precision_name(runtime::Precision p) {
   return p == runtime::Precision::BFloat16 ? "bf16" : p == runtime::Precision::Int8 ? "int8" : "fp32";
-}
-
-// OpenMP's default thread count, from the runtime oneDNN loads (we do not
-// link OpenMP ourselves); 1 when oneDNN uses no OpenMP.
-int openmp_max_threads() {
-  using MaxThreads = int (*)();
-  static const auto fn = reinterpret_cast<MaxThreads>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
-  return fn ? fn() : 1;
 }
 
 }  // namespace
@@ -203,7 +195,7 @@ std::string Engine::precision() const {
   return "fp32";
 }
 
-int Engine::effective_threads() const { return num_threads_ > 0 ? num_threads_ : openmp_max_threads(); }
+int Engine::effective_threads() const { return num_threads_ > 0 ? num_threads_ : runtime::openmp_max_threads(); }
 
 std::string Engine::built_settings() const {
   std::size_t bf16 = 0, all = 0;  // steps not in fp32

@@ -16,9 +16,19 @@
 #include "runtime/cpu/providers.h"
 #include "runtime/engine_impl.h"
 #include "runtime/memory_plan.h"
+#include "runtime/openmp.h"
 #include "runtime/shared_weight_packs.h"
 
 namespace atenrt::runtime {
+
+OmpSetThreads omp_setter() {
+  static const auto fn = reinterpret_cast<OmpSetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  return fn;
+}
+OmpGetThreads omp_getter() {
+  static const auto fn = reinterpret_cast<OmpGetThreads>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+  return fn;
+}
 
 namespace {
 
@@ -52,20 +62,6 @@ void check_plan(const MemoryStats& m, std::uint64_t limit) {
                 ", weights " + format_bytes(weights) + "), more than the memory limit of " + format_bytes(limit) +
                 kHowToSet);
   }
-}
-
-// omp_set_num_threads / omp_get_max_threads from the OpenMP runtime that
-// oneDNN loads (we do not link OpenMP ourselves); null when oneDNN uses
-// another threading runtime.
-using SetThreads = void (*)(int);
-using GetThreads = int (*)();
-SetThreads omp_setter() {
-  static const SetThreads fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  return fn;
-}
-GetThreads omp_getter() {
-  static const GetThreads fn = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
-  return fn;
 }
 
 // oneDNN sizes a primitive's thread team when the primitive is made (its jit
@@ -397,7 +393,6 @@ Block aligned_block(std::size_t bytes, const char* what) {
   std::memset(p, 0, size);
   return Block(p);
 }
-
 
 }  // namespace
 

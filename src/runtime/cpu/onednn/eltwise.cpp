@@ -64,7 +64,7 @@ KernelChoice make_binary(const KernelRequest& r) {
   md_t a_want = a, b_want = b;
   const md_t plain = plain_md(y.dims, dt::f32);
   const memory::dims bd = b.dims();
-  if (b.dims() == a.dims()) {
+  if (bd == a.dims()) {
     if (a == plain && same_channel_blocking(b, y.dims)) a_want = b;
     if (b == plain && same_channel_blocking(a, y.dims)) b_want = a;
   } else {

@@ -59,15 +59,16 @@ std::optional<std::vector<Elt>> eltwise_chain(const network::ActivationParams& p
 }
 
 namespace {
-// The full-size operand of the first Add when only Adds precede it, else -1.
+// The position of the first full-size Add when only Adds precede it, else -1.
 // oneDNN's gemm-based matmul (what AVX2 CPUs get) takes a sum only as the
 // first post-op and otherwise falls back to its reference kernel, hundreds of
 // times slower: a linear layer's bias add before a residual add did that.
 // Adds commute (NaN and inf included), so that sum goes first.
-int leading_sum_operand(const KernelRequest& r) {
-  for (const auto& op : r.step->post_ops) {
-    if (op.kind != PostOpKind::Add) return -1;
-    if (r.inputs[op.operand].tensor->dims == r.outputs[0]->dims) return op.operand;
+int leading_sum_position(const KernelRequest& r) {
+  const auto& ops = r.step->post_ops;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind != PostOpKind::Add) return -1;
+    if (r.inputs[ops[i].operand].tensor->dims == r.outputs[0]->dims) return static_cast<int>(i);
   }
   return -1;
 }
@@ -76,18 +77,15 @@ int leading_sum_operand(const KernelRequest& r) {
 std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims) {
   PostOps p;
   int index = 0;
-  bool leading_sum_pending = false;
-  if (const int operand = leading_sum_operand(r); operand >= 0) {
+  const int leading_sum = leading_sum_position(r);
+  if (leading_sum >= 0) {
     p.ops.append_sum(1.f);
-    p.sum_input = operand;
-    leading_sum_pending = true;
+    p.sum_input = r.step->post_ops[leading_sum].operand;
     ++index;
   }
-  for (const auto& op : r.step->post_ops) {
-    if (leading_sum_pending && op.kind == PostOpKind::Add && op.operand == p.sum_input) {
-      leading_sum_pending = false;  // already the first post-op
-      continue;
-    }
+  for (int i = 0; i < static_cast<int>(r.step->post_ops.size()); ++i) {
+    if (i == leading_sum) continue;  // already the first post-op
+    const PostOp& op = r.step->post_ops[i];
     if (!p.tail.empty() || (op.kind == PostOpKind::Activation && !activation_matches_torch(op.activation))) {
       // From the first activation oneDNN gets wrong on, the rest is ours: activations only.
       if (op.kind != PostOpKind::Activation) return std::nullopt;
