@@ -239,13 +239,11 @@ class BenchCommand : public Command {
 
   int run() override {
     CompileReport report;
-    Engine engine = load_or_compile(model_, flags_, &report);
-    if (streams_ > 1 && flags_.resolve().num_threads == 0) {
-      // N streams share the cores: each run gets its share unless --threads says otherwise.
-      CompileSettings load;
-      load.num_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / streams_);
-      engine = engine.with_load_settings(load);
-    }
+    // N streams share the cores: each run gets its share unless --threads
+    // says otherwise, and the kernels are made for that share.
+    const int stream_share =
+        streams_ > 1 ? std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / streams_) : 0;
+    const Engine engine = load_or_compile(model_, flags_, &report, stream_share);
     std::string source;
     const std::vector<Tensor> inputs = chosen_inputs(engine, source);
     const StreamRuns timed = run_streams(engine, inputs, streams_, warmup_, iterations_);

@@ -69,8 +69,10 @@ CompileSettings SettingsFlags::resolve() const {
   return settings;
 }
 
-Engine load_or_compile(const std::string& path, const SettingsFlags& flags, CompileReport* report) {
-  const CompileSettings settings = flags.resolve();
+Engine load_or_compile(const std::string& path, const SettingsFlags& flags, CompileReport* report,
+                       int default_threads) {
+  CompileSettings settings = flags.resolve();
+  if (settings.num_threads == 0) settings.num_threads = default_threads;
   if (!is_engine_file(path)) {
     const Progress progress("compiling " + escape_text(path), "compiled " + escape_text(path));
     return compile(path, settings, report);

@@ -45,6 +45,9 @@ class SettingsFlags {
 // Builds the engine a command works on: loads an engine file with the
 // load-time settings (a compile-time flag given with one is a UsageError
 // naming the engine's own settings), or compiles a .pt2.
-Engine load_or_compile(const std::string& path, const SettingsFlags& flags, CompileReport* report = nullptr);
+// `default_threads` (> 0) stands for --threads when it is not given: the
+// kernels are made for the count they will run on.
+Engine load_or_compile(const std::string& path, const SettingsFlags& flags, CompileReport* report = nullptr,
+                       int default_threads = 0);
 
 }  // namespace atenrt::cli

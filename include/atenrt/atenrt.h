@@ -160,8 +160,14 @@ class ATENRT_API Engine {
   // SettingsError naming the engine's own settings: a built engine cannot
   // change them.
   static Engine load(const std::string& path, const CompileSettings& settings = {});
-  // This engine with other load-time settings (shares the compiled state).
+  // This engine with other load-time settings. It shares the compiled state,
+  // unless num_threads differs from the count its kernels were made for:
+  // oneDNN fixes a kernel's thread team when it is made, so they are made
+  // again then (about the cost of loading the engine's file).
   Engine with_load_settings(const CompileSettings& settings) const;
+  // The thread count the kernels were made for (num_threads, or the
+  // runtime's default when they were made); runs use no more.
+  int kernel_threads() const;
 
   // Hybrid: engine segments and torch segments that the libtorch fallback
   // runs (operators no converter takes, or torch_executed_ops).
@@ -189,6 +195,8 @@ class ATENRT_API Engine {
   const std::shared_ptr<const builder::DynamicEngine>& internal_dynamic() const { return dynamic_; }
 
  private:
+  Engine with_kernel_threads(int num_threads) const;
+
   std::shared_ptr<const runtime::Engine> engine_;
   std::shared_ptr<const runtime::HybridEngine> hybrid_;
   std::shared_ptr<const builder::DynamicEngine> dynamic_;

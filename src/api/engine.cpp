@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "atenrt/atenrt.h"
@@ -320,9 +321,42 @@ Engine Engine::with_load_settings(const CompileSettings& settings) const {
     }
   }
   if (settings.max_memory > 0) engine_->check_memory_limit(static_cast<std::uint64_t>(settings.max_memory));
-  Engine copy = *this;
-  if (settings.num_threads > 0) copy.num_threads_ = settings.num_threads;
+  const int threads = static_cast<int>(settings.num_threads);
+  Engine copy = threads > 0 && threads != kernel_threads() ? with_kernel_threads(threads) : *this;
+  if (threads > 0) copy.num_threads_ = threads;
   return copy;
+}
+
+int Engine::kernel_threads() const {
+  if (dynamic_) return dynamic_->kernel_threads();
+  const auto engines = internal_engines();
+  return engines.empty() ? runtime::openmp_max_threads() : engines.front()->kernel_threads();
+}
+
+namespace {
+// Hybrid files' dynamic-shape segments, loaded with the load-time settings.
+runtime::ShapedSegmentLoader shaped_segment_loader(std::uint64_t max_memory, int num_threads) {
+  return [max_memory, num_threads](std::span<const std::byte> bytes) {
+    return builder::DynamicSegment::load(bytes, max_memory, num_threads);
+  };
+}
+}  // namespace
+
+Engine Engine::with_kernel_threads(int num_threads) const {
+  std::optional<Engine> out;
+  if (dynamic_) {
+    out.emplace(dynamic_->with_kernel_threads(num_threads));
+  } else if (hybrid_) {
+    const auto engines = internal_engines();
+    const std::uint64_t max_memory = engines.empty() ? 0 : engines.front()->options().max_memory_bytes;
+    out.emplace(std::make_shared<const runtime::HybridEngine>(runtime::HybridEngine::deserialize(
+        hybrid_->serialize(), "", shaped_segment_loader(max_memory, num_threads), num_threads)));
+  } else {
+    out.emplace(std::make_shared<const runtime::Engine>(engine_->with_kernel_threads(num_threads)));
+  }
+  out->metadata_ = metadata_;
+  out->num_threads_ = num_threads_;
+  return *out;
 }
 
 Engine Engine::load(const std::string& path, const CompileSettings& settings) {
@@ -337,13 +371,14 @@ Engine Engine::load(const std::string& path, const CompileSettings& settings) {
     } catch (const FormatError& e) {
       const std::string what = e.what();
       if (what.find(runtime::file::kDynamicFileMarker) != std::string::npos) {
-        return Engine(builder::DynamicEngine::load(path, static_cast<std::uint64_t>(settings.max_memory)));
+        return Engine(builder::DynamicEngine::load(path, static_cast<std::uint64_t>(settings.max_memory),
+                                                   settings.num_threads));
       }
       if (what.find(runtime::kHybridFileMarker) == std::string::npos) throw;
     }
-    const auto max_memory = static_cast<std::uint64_t>(settings.max_memory);
     return Engine(std::make_shared<const runtime::HybridEngine>(runtime::HybridEngine::load(
-        path, [max_memory](std::span<const std::byte> bytes) { return builder::DynamicSegment::load(bytes, max_memory); })));
+        path, shaped_segment_loader(static_cast<std::uint64_t>(settings.max_memory), settings.num_threads),
+        settings.num_threads)));
   };
   Engine engine = load_any();
   engine.metadata_ = runtime::file::read_metadata(path);

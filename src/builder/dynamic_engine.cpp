@@ -200,7 +200,7 @@ std::shared_ptr<const runtime::Engine> DynamicEngine::engine_for(const std::vect
   // engine at a time may add to. Contexts running other shapes go on running.
   std::shared_ptr<const runtime::Engine> engine;
   {
-    const PlainWeights::Reading reading(shared_->plain, *shared_->packs);
+    const PlainWeights::Reading reading(shared_->plain, *shared_->packs, shared_->config.engine.num_threads);
     engine = build_for(dims);
   }
   if (cache_.size() >= capacity_) {

@@ -86,10 +86,18 @@ class DynamicEngine {
   void save(const std::string& path, const std::string& metadata = {}) const;
   static bool is_dynamic_file(std::span<const std::byte> bytes);
   // `owner` keeps `bytes` alive (the constants view them).
+  // Load-time settings: the memory limit and, when > 0, the thread count
+  // every specialization's kernels are made for (runtime::EngineOptions).
   static std::shared_ptr<const DynamicEngine> deserialize(std::span<const std::byte> bytes,
                                                           std::shared_ptr<const void> owner,
-                                                          std::uint64_t max_memory_bytes = 0);
-  static std::shared_ptr<const DynamicEngine> load(const std::string& path, std::uint64_t max_memory_bytes = 0);
+                                                          std::uint64_t max_memory_bytes = 0, int num_threads = 0);
+  static std::shared_ptr<const DynamicEngine> load(const std::string& path, std::uint64_t max_memory_bytes = 0,
+                                                   int num_threads = 0);
+  // The thread count its kernels are made for (runtime::Engine::kernel_threads).
+  int kernel_threads() const { return opt_->kernel_threads(); }
+  // A copy whose specializations are made for `num_threads` (> 0), through
+  // the serialized form: costs about a load; specializations start anew.
+  std::shared_ptr<const DynamicEngine> with_kernel_threads(int num_threads) const;
 
   using Stats = SpecializationStats;
   Stats stats() const;

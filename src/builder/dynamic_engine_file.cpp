@@ -94,7 +94,7 @@ std::vector<std::byte> DynamicEngine::serialize() const {
   } sink;
   // The plain weights are read (written back from the packs while the file is made).
   std::lock_guard<std::mutex> lock(shared_->mutex);
-  const PlainWeights::Reading reading(shared_->plain, *shared_->packs);
+  const PlainWeights::Reading reading(shared_->plain, *shared_->packs, shared_->config.engine.num_threads);
   runtime::file::write_dynamic_file(sink, to_program(net_, /*allow_dynamic=*/true), config_.engine,
                                     encode_ranges(config_, capacity_, ranges_));
   return std::move(sink.out);
@@ -102,7 +102,7 @@ std::vector<std::byte> DynamicEngine::serialize() const {
 
 void DynamicEngine::save(const std::string& path, const std::string& metadata) const {
   std::lock_guard<std::mutex> lock(shared_->mutex);
-  const PlainWeights::Reading reading(shared_->plain, *shared_->packs);
+  const PlainWeights::Reading reading(shared_->plain, *shared_->packs, shared_->config.engine.num_threads);
   const runtime::Program program = to_program(net_, /*allow_dynamic=*/true);
   const auto ranges = encode_ranges(config_, capacity_, ranges_);
   runtime::file::save_atomically(path, [&](runtime::file::Sink& sink) {
@@ -116,12 +116,13 @@ bool DynamicEngine::is_dynamic_file(std::span<const std::byte> bytes) {
 
 std::shared_ptr<const DynamicEngine> DynamicEngine::deserialize(std::span<const std::byte> bytes,
                                                                 std::shared_ptr<const void> owner,
-                                                                std::uint64_t max_memory_bytes) {
+                                                                std::uint64_t max_memory_bytes, int num_threads) {
   runtime::file::DynamicFile file = runtime::file::read_dynamic_file(bytes, std::move(owner));
   network::Network net = network_from_program(file.program);
   DecodedRanges decoded = decode_ranges(file.ranges, net);
   decoded.config.engine = file.options;
   decoded.config.engine.max_memory_bytes = max_memory_bytes;  // a load-time setting
+  if (num_threads > 0) decoded.config.engine.num_threads = num_threads;  // load-time too: before any kernel
   return std::make_shared<const DynamicEngine>(std::move(net), std::move(decoded.config), std::move(decoded.ranges),
                                                decoded.capacity);
 }
@@ -129,13 +130,19 @@ std::shared_ptr<const DynamicEngine> DynamicEngine::deserialize(std::span<const 
 // Read into memory rather than kept mapped: specializations made later read
 // the plain weights, and a mapped file that shrank under them would read as
 // zeros (the mapping's damage check belongs to single engines' runs).
-std::shared_ptr<const DynamicEngine> DynamicEngine::load(const std::string& path, std::uint64_t max_memory_bytes) {
+std::shared_ptr<const DynamicEngine> DynamicEngine::with_kernel_threads(int num_threads) const {
+  auto bytes = std::make_shared<const std::vector<std::byte>>(serialize());
+  return deserialize(*bytes, bytes, config_.engine.max_memory_bytes, num_threads);
+}
+
+std::shared_ptr<const DynamicEngine> DynamicEngine::load(const std::string& path, std::uint64_t max_memory_bytes,
+                                                         int num_threads) {
   auto mapping = ir::MappedFile::open(path);
   auto copy = std::make_shared<std::vector<std::byte>>(mapping->bytes().begin(), mapping->bytes().end());
   if (mapping->damaged()) throw FormatError("'" + path + "': engine file: shrank while it was being loaded");
   mapping.reset();
   try {
-    return deserialize(*copy, copy, max_memory_bytes);
+    return deserialize(*copy, copy, max_memory_bytes, num_threads);
   } catch (const FormatError& e) {
     throw FormatError("'" + path + "': " + e.what());
   } catch (const UnsupportedError& e) {

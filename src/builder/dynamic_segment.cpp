@@ -88,9 +88,9 @@ std::vector<runtime::TensorInfo> DynamicSegment::outputs() const {
 }
 
 std::shared_ptr<const runtime::ShapedSegment> DynamicSegment::load(std::span<const std::byte> bytes,
-                                                                   std::uint64_t max_memory_bytes) {
+                                                                   std::uint64_t max_memory_bytes, int num_threads) {
   auto owned = std::make_shared<const std::vector<std::byte>>(bytes.begin(), bytes.end());
-  auto engine = DynamicEngine::deserialize(*owned, owned, max_memory_bytes);
+  auto engine = DynamicEngine::deserialize(*owned, owned, max_memory_bytes, num_threads);
   return std::make_shared<const DynamicSegment>(std::move(engine));
 }
 

@@ -58,7 +58,7 @@ class DynamicSegment final : public runtime::ShapedSegment {
   // The loader hybrid engine files take (runtime::ShapedSegmentLoader); it
   // copies the bytes, which the segment's constants then view.
   static std::shared_ptr<const runtime::ShapedSegment> load(std::span<const std::byte> bytes,
-                                                            std::uint64_t max_memory_bytes = 0);
+                                                            std::uint64_t max_memory_bytes = 0, int num_threads = 0);
 
  private:
   std::shared_ptr<const DynamicEngine> engine_;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "network/network.h"
+#include "runtime/openmp.h"
 #include "runtime/shared_weight_packs.h"
 
 namespace atenrt::builder {
@@ -37,10 +38,13 @@ class PlainWeights {
   std::size_t released_in(const Tensor& value) const;
   std::size_t released_bytes() const;
 
-  // Restores now, releases again when it ends (also when what it guards throws).
+  // Restores now, releases again when it ends (also when what it guards
+  // throws). `threads`: the engine's thread count (EngineOptions), which the
+  // restoring reorders, and whatever is built meanwhile, run under.
   class Reading {
    public:
-    Reading(PlainWeights& plain, const runtime::SharedWeightPacks& packs) : plain_(plain), packs_(packs) {
+    Reading(PlainWeights& plain, const runtime::SharedWeightPacks& packs, int threads)
+        : threads_(threads), plain_(plain), packs_(packs) {
       plain_.restore(packs_);
     }
     ~Reading() { plain_.release(packs_); }
@@ -48,6 +52,7 @@ class PlainWeights {
     Reading& operator=(const Reading&) = delete;
 
    private:
+    runtime::ScopedOpenMpThreads threads_;
     PlainWeights& plain_;
     const runtime::SharedWeightPacks& packs_;
   };

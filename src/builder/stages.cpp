@@ -85,7 +85,7 @@ std::shared_ptr<const StagePlan> StagedNetwork::plan_for(const std::vector<Dims>
   }
   std::shared_ptr<const StagePlan> plan;
   {
-    const PlainWeights::Reading reading(shared_->plain, *shared_->packs);
+    const PlainWeights::Reading reading(shared_->plain, *shared_->packs, shared_->config.engine.num_threads);
     plan = make_plan(dims);
   }
   if (cache_.size() >= shared_->capacity) {

@@ -64,27 +64,6 @@ void check_plan(const MemoryStats& m, std::uint64_t limit) {
   }
 }
 
-// oneDNN sizes a primitive's thread team when the primitive is made (its jit
-// convolutions split their work for omp_get_max_threads() then and run that
-// many threads whatever a run sets later), so the kernels are made under the
-// engine's thread count: `--threads 1` ran two threads on two cores before.
-class ThreadsWhileMaking {
- public:
-  explicit ThreadsWhileMaking(int threads) {
-    if (threads <= 0 || !omp_setter() || !omp_getter()) return;
-    previous_ = omp_getter()();
-    omp_setter()(threads);
-  }
-  ~ThreadsWhileMaking() {
-    if (previous_ > 0) omp_setter()(previous_);
-  }
-  ThreadsWhileMaking(const ThreadsWhileMaking&) = delete;
-  ThreadsWhileMaking& operator=(const ThreadsWhileMaking&) = delete;
-
- private:
-  int previous_ = 0;
-};
-
 }  // namespace
 
 void Engine::Impl::compile() {
@@ -131,7 +110,8 @@ void Engine::Impl::compile() {
     const Step& step = program.steps[s];
     blocked_output[s] = step.outputs.size() == 1 && blocked_allowed(step.outputs[0]);
   }
-  const ThreadsWhileMaking threads(options.num_threads);
+  const ScopedOpenMpThreads threads(options.num_threads);  // kernels keep the team they are made with
+  kernel_threads = options.num_threads > 0 ? options.num_threads : openmp_max_threads();
   for (int s = 0; s < static_cast<int>(program.steps.size()); ++s) {
     add_step(s, blocked_output);
     for (int id : program.steps[s].inputs) {
@@ -316,6 +296,7 @@ void Engine::check_memory_limit(std::uint64_t limit) const {
   check_plan(impl_->memory, limit);
 }
 const std::string& Engine::load_note() const { return impl_->load_note; }
+int Engine::kernel_threads() const { return impl_->kernel_threads; }
 
 namespace {
 

@@ -130,7 +130,17 @@ class Engine {
   // of the file's; the kernels are made under it (see EngineOptions).
   static Engine load(const std::string& path, std::uint64_t max_memory_bytes = 0, int num_threads = 0);
   std::vector<std::byte> serialize() const;
-  static Engine deserialize(const std::vector<std::byte>& bytes);
+  // The same load-time settings as load().
+  static Engine deserialize(const std::vector<std::byte>& bytes, std::uint64_t max_memory_bytes = 0,
+                            int num_threads = 0);
+
+  // The thread count the kernels were made for: options().num_threads, or
+  // OpenMP's default when they were made. Runs use no more (see EngineOptions).
+  int kernel_threads() const;
+  // This engine with its kernels made again for `num_threads` (> 0), through
+  // its serialized form (costs about a load, and holds the weights twice
+  // meanwhile); itself when they already are.
+  Engine with_kernel_threads(int num_threads) const;
 
   struct Impl;
 

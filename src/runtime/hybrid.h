@@ -151,10 +151,12 @@ class HybridEngine {
   std::vector<std::byte> serialize(const std::string& metadata = {}) const;
   void save(const std::string& path, const std::string& metadata = {}) const;
   // `shaped` reads the shaped segments a dynamic program holds (without
-  // one, such a file is a FormatError).
+  // one, such a file is a FormatError); `num_threads` (> 0) is the count the
+  // static segments' kernels are made for (Engine::load), as `shaped` should
+  // make its own.
   static HybridEngine deserialize(std::span<const std::byte> file, const std::string& where,
-                                  const ShapedSegmentLoader& shaped = {});
-  static HybridEngine load(const std::string& path, const ShapedSegmentLoader& shaped = {});
+                                  const ShapedSegmentLoader& shaped = {}, int num_threads = 0);
+  static HybridEngine load(const std::string& path, const ShapedSegmentLoader& shaped = {}, int num_threads = 0);
   // Whether an engine file holds a hybrid program (checked container).
   static bool is_hybrid_file(std::span<const std::byte> file);
 

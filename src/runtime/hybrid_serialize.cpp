@@ -137,7 +137,8 @@ std::vector<std::byte> encode_payload(const HybridProgram& p) {
   return std::move(w.out);
 }
 
-HybridProgram decode_payload(std::span<const std::byte> bytes, std::uint16_t minor, const ShapedSegmentLoader& shaped) {
+HybridProgram decode_payload(std::span<const std::byte> bytes, std::uint16_t minor, const ShapedSegmentLoader& shaped,
+                             int num_threads) {
   Reader r(bytes.data(), bytes.size(), kSection);
   HybridProgram p;
   p.slots.resize(r.count(18));
@@ -181,7 +182,7 @@ HybridProgram decode_payload(std::span<const std::byte> bytes, std::uint16_t min
           if (!shaped) throw FormatError("a dynamic-shape engine segment, which this reader cannot load");
           st.shaped = shaped(nested);
         } else {
-          st.engine = std::make_shared<const Engine>(Engine::deserialize(std::vector<std::byte>(at, at + n)));
+          st.engine = std::make_shared<const Engine>(Engine::deserialize(std::vector<std::byte>(at, at + n), 0, num_threads));
         }
       } catch (const FormatError& e) {
         r.corrupt("engine segment (stage " + std::to_string(k) + "): " + e.what());
@@ -244,12 +245,12 @@ std::vector<std::byte> HybridEngine::serialize(const std::string& metadata) cons
 }
 
 HybridEngine HybridEngine::deserialize(std::span<const std::byte> bytes, const std::string& where,
-                                       const ShapedSegmentLoader& shaped) {
+                                       const ShapedSegmentLoader& shaped, int num_threads) {
   try {
     const file::Container c = file::parse_container(bytes);
     const file::Section* s = c.find(file::SectionKind::TorchSegments);
     if (!s) throw FormatError("engine file: has no torch-segments section");
-    return HybridEngine(decode_payload(c.payload(*s), c.header.minor, shaped));
+    return HybridEngine(decode_payload(c.payload(*s), c.header.minor, shaped, num_threads));
   } catch (const FormatError& e) {
     throw FormatError(where.empty() ? std::string(e.what()) : "'" + where + "': " + e.what());
   } catch (const UnsupportedError& e) {
@@ -262,9 +263,9 @@ void HybridEngine::save(const std::string& path, const std::string& metadata) co
   file::save_atomically(path, [&](file::Sink& sink) { sink.write(bytes.data(), bytes.size()); });
 }
 
-HybridEngine HybridEngine::load(const std::string& path, const ShapedSegmentLoader& shaped) {
+HybridEngine HybridEngine::load(const std::string& path, const ShapedSegmentLoader& shaped, int num_threads) {
   auto mapping = ir::MappedFile::open(path);
-  return deserialize(mapping->bytes(), path, shaped);
+  return deserialize(mapping->bytes(), path, shaped, num_threads);
 }
 
 }  // namespace atenrt::runtime

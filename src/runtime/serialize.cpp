@@ -477,11 +477,22 @@ std::vector<std::byte> Engine::serialize() const {
 }
 
 // From memory: one copy of the bytes, which the constants then view.
-Engine Engine::deserialize(const std::vector<std::byte>& file) {
+// oneDNN sizes a primitive's thread team when it is made: new kernels are
+// the only way to run on a different count. The serialized bytes are owned,
+// not copied again.
+Engine Engine::with_kernel_threads(int num_threads) const {
+  if (num_threads <= 0 || num_threads == impl_->kernel_threads) return *this;
+  auto bytes = std::make_shared<const std::vector<std::byte>>(serialize());
+  auto loaded = std::make_shared<LoadedFile>();
+  loaded->owner = bytes;
+  return deserialize_span(*bytes, std::move(loaded), impl_->options.max_memory_bytes, num_threads);
+}
+
+Engine Engine::deserialize(const std::vector<std::byte>& file, std::uint64_t max_memory_bytes, int num_threads) {
   auto copy = std::make_shared<const std::vector<std::byte>>(file);
   auto loaded = std::make_shared<LoadedFile>();
   loaded->owner = copy;
-  return deserialize_span(*copy, std::move(loaded));
+  return deserialize_span(*copy, std::move(loaded), max_memory_bytes, num_threads);
 }
 
 void Engine::save(const std::string& path, const std::string& metadata) const {

@@ -15,6 +15,7 @@
 #include "resnet_like.h"
 #include "runtime/serialize.h"
 #include "support/temp_path.h"
+#include "support/thread_count.h"
 
 namespace atenrt::testing {
 namespace {
@@ -112,31 +113,6 @@ TEST(EngineFile, SaveLoadRunIsBitIdentical) {
       }
     }
   }
-}
-
-// Threads of this process (/proc/self/task).
-int process_threads() {
-  int n = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
-    (void)entry;
-    ++n;
-  }
-  return n;
-}
-
-// How many threads one run of `engine` starts when a new thread runs it:
-// OpenMP gives each new master thread a team of its own, so every worker the
-// run uses is a new thread (and leaves with its master).
-int threads_a_run_starts(const runtime::Engine& engine, const std::map<std::string, Tensor>& inputs) {
-  int started = -1;
-  std::thread runner([&] {
-    auto ctx = engine.create_context();
-    const int before = process_threads();
-    ctx.run(inputs);
-    started = process_threads() - before;
-  });
-  runner.join();
-  return started;
 }
 
 // The thread count given when loading an engine file is the one its kernels
