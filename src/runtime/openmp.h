@@ -1,5 +1,6 @@
-// The OpenMP runtime that oneDNN loads, reached through dlsym (we do not link
-// OpenMP ourselves): null functions when oneDNN uses another threading runtime.
+// The OpenMP runtime that oneDNN loads, reached through dlsym: null functions
+// when oneDNN uses another threading runtime. (GCC builds also link that
+// libgomp for our own kernels' loops, cpu/own/parallel.h; clang builds do not.)
 #pragma once
 
 namespace atenrt::runtime {

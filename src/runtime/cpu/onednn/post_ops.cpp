@@ -1,5 +1,8 @@
 #include "runtime/cpu/onednn/post_ops.h"
 
+#include <algorithm>
+
+#include "runtime/cpu/own/parallel.h"
 #include "runtime/cpu/own/util.h"
 #include "reference/scalar_math.h"
 
@@ -137,9 +140,16 @@ bool tail_keeps_zero(const PostOps& post) {
 void add_tail(PrimitiveKernel& k, const PostOps& post, int slot) {
   if (post.tail.empty()) return;
   const auto n = static_cast<std::int64_t>(k.slots[slot].md.get_size() / sizeof(float));
-  k.finals.push_back([tail = post.tail, slot, n](std::span<void* const> data) {
+  std::int64_t grain = own::kSimpleGrain;
+  for (const auto& a : post.tail) grain = std::min(grain, own::activation_grain(a));
+  k.finals.push_back([tail = post.tail, slot, n, grain](std::span<void* const> data) {
     auto* y = static_cast<float*>(data[slot]);
-    for (const auto& a : tail) own::apply_activation(a, y, y, n);
+    // One region for the whole tail; each thread runs every activation over
+    // its chunk while the chunk is in its cache. Blocked padding goes through
+    // too: it stays 0 (tail_keeps_zero).
+    own::parallel_for(n, grain, [&](std::int64_t begin, std::int64_t end) {
+      for (const auto& a : tail) own::apply_activation_here(a, y + begin, y + begin, end - begin);
+    });
   });
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "atenrt/errors.h"
+#include "runtime/cpu/own/parallel.h"
 #include "runtime/cpu/own/util.h"
 #include "reference/scalar_math.h"
 
@@ -152,7 +153,18 @@ std::unique_ptr<Kernel> select(const KernelRequest& r) {
 
 }  // namespace
 
+std::int64_t activation_grain(const network::ActivationParams& p) {
+  using A = network::ActivationOp;
+  return p.op == A::Relu || p.op == A::Clip || p.op == A::LeakyRelu ? kSimpleGrain : kCostlyGrain;
+}
+
 void apply_activation(const network::ActivationParams& p, const float* x, float* y, std::int64_t n) {
+  parallel_for(n, activation_grain(p), [&](std::int64_t begin, std::int64_t end) {
+    apply_activation_here(p, x + begin, y + begin, end - begin);
+  });
+}
+
+void apply_activation_here(const network::ActivationParams& p, const float* x, float* y, std::int64_t n) {
   using A = network::ActivationOp;
   switch (p.op) {
     case A::Relu:  // x < 0 ? 0 : x keeps NaN and -0, as torch

@@ -57,7 +57,12 @@ std::unique_ptr<Kernel> fn_kernel(F f, std::size_t scratch = 0) {
 
 // y = act(x) over n floats with torch semantics (NaN kept by relu/clip);
 // x may equal y. Also the tail of conv/matmul post-ops oneDNN gets wrong.
+// Runs on the engine's threads (own/parallel.h).
 void apply_activation(const network::ActivationParams& p, const float* x, float* y, std::int64_t n);
+// The same on the calling thread, for callers that split the work themselves.
+void apply_activation_here(const network::ActivationParams& p, const float* x, float* y, std::int64_t n);
+// Elements per thread worth a parallel region for this activation.
+std::int64_t activation_grain(const network::ActivationParams& p);
 
 // Family makers (math.cpp, data.cpp); null when not covered.
 std::unique_ptr<Kernel> make_math_kernel(const KernelRequest& r);

@@ -1,0 +1,60 @@
+// Running our own kernels' loops on the engine's threads.
+//
+// The team is OpenMP's, the one oneDNN's primitives use (Debian's oneDNN is
+// built with GNU OpenMP and we link the same libgomp): the engine sets
+// omp_set_num_threads to its thread count before each run, so a region here
+// takes exactly that many threads and `--threads 1` stays on the calling
+// thread. Built without OpenMP (clang's fuzz build), everything runs serially.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace atenrt::runtime::cpu::own {
+
+// Elements per thread below which a loop stays serial. Waking the team and
+// joining it costs a few microseconds even with libgomp's workers still
+// spinning from the previous step; a simple pass (clip, a NaN check) does
+// about 16K floats in that time, so smaller loops would lose more than they
+// gain. Loops that do more per element (exp, tanh) pass a smaller grain.
+inline constexpr std::int64_t kSimpleGrain = 16 * 1024;
+inline constexpr std::int64_t kCostlyGrain = 2 * 1024;
+
+// Chunk edges are multiples of this (a cache line of floats): no two threads
+// write one line, and each chunk starts where the vector loop can.
+inline constexpr std::int64_t kChunkAlign = 16;
+
+// Calls body(begin, end) on contiguous chunks that cover [0, n), one per
+// thread of the engine's team, at most one per `grain` elements: serially
+// (one call with [0, n)) for small n, one thread, or inside another region.
+// body must only touch elements of its own chunk.
+template <typename Body>
+void parallel_for(std::int64_t n, std::int64_t grain, Body&& body) {
+  if (n <= 0) return;
+#ifdef _OPENMP
+  const std::int64_t most = omp_in_parallel() ? 1 : omp_get_max_threads();
+  const std::int64_t chunks = std::min(most, n / std::max<std::int64_t>(grain, 1));
+  if (chunks > 1) {
+    std::int64_t size = (n + chunks - 1) / chunks;
+    size = (size + kChunkAlign - 1) / kChunkAlign * kChunkAlign;
+#pragma omp parallel num_threads(static_cast<int>(chunks))
+    {
+      // The team may be smaller than asked (nested or limited): every
+      // thread takes every team-size-th chunk.
+      const std::int64_t team = omp_get_num_threads();
+      for (std::int64_t c = omp_get_thread_num(); c < chunks; c += team) {
+        const std::int64_t begin = std::min(n, c * size), end = std::min(n, begin + size);
+        if (begin < end) body(begin, end);
+      }
+    }
+    return;
+  }
+#endif
+  body(std::int64_t{0}, n);
+}
+
+}  // namespace atenrt::runtime::cpu::own
