@@ -1,5 +1,6 @@
 // Our own passes on the engine's threads (runtime/cpu/own/parallel.h): the
-// tail activations after a conv and our activation kernels. At sizes that split into chunks (odd
+// tail activations after a conv, the NaN checks of max pooling and softmax,
+// and our activation kernels. At sizes that split into chunks (odd
 // remainders, NaN/±inf/-0 at the chunk edges), a 2-thread engine must give
 // the 1-thread engine's bytes and PyTorch's values; and a run must take
 // exactly the engine's thread count.
@@ -112,6 +113,55 @@ TEST(OwnParallel, ClipTailOverABlockedConvOutput) {
   ASSERT_NE(steps[0].output_layout, "plain") << "the case needs a blocked (padded) conv output";
   const auto inputs = random_inputs(make(), 5);
   expect_threads_match(make, inputs, 1e-4, "conv, relu6, conv");
+}
+
+// The max pooling check must see a NaN (or a window of -inf) anywhere, the
+// second chunk's first element and the last one included: oneDNN's result
+// drops them, and only the check sends the step to the exact pass.
+TEST(OwnParallel, MaxPoolCheckSeesEveryChunk) {
+  constexpr std::int64_t c = 7, h = 97, w = 95;  // 64505 floats, plain
+  const auto make = [] {
+    Network n;
+    PoolingParams p;
+    p.kernel = {2, 2}, p.stride = {2, 2}, p.ceil_mode = true;
+    n.mark_output(n.add_pooling("pool", n.add_input("x", DType::Float32, {1, c, h, w}), p));
+    return n;
+  };
+  const std::int64_t n = c * h * w, edge = second_chunk(n);
+  for (const std::int64_t at : {std::int64_t{0}, edge - 1, edge, n - 1}) {
+    for (const bool nan : {true, false}) {
+      reference::TensorMap inputs = random_inputs(make(), 7);
+      float* v = inputs["x"].mutable_data<float>();
+      if (nan) {
+        v[at] = kNaN;
+      } else {  // the whole 2x2 window around `at` -inf: oneDNN gives -FLT_MAX there
+        const std::int64_t plane = at / (h * w) * h * w, y = at / w % h / 2 * 2, x = at % w / 2 * 2;
+        for (std::int64_t dy = 0; dy < 2 && y + dy < h; ++dy) {
+          for (std::int64_t dx = 0; dx < 2 && x + dx < w; ++dx) v[plane + (y + dy) * w + x + dx] = -kInf;
+        }
+      }
+      expect_threads_match(make, inputs, 0.0, std::string(nan ? "NaN" : "-inf window") + " at " + std::to_string(at));
+    }
+  }
+}
+
+// Likewise softmax: a row with NaN or +inf becomes all NaN (torch), whichever
+// chunk of the whole-input check holds it.
+TEST(OwnParallel, SoftmaxCheckSeesEveryChunk) {
+  constexpr std::int64_t rows = 67, len = 499;  // 33433 floats
+  const auto make = [] {
+    Network n;
+    n.mark_output(n.add_softmax("sm", n.add_input("x", DType::Float32, {rows, len}), -1, false));
+    return n;
+  };
+  const std::int64_t n = rows * len, edge = second_chunk(n);
+  for (const std::int64_t at : {std::int64_t{0}, edge - 1, edge, n - 1}) {
+    for (const float special : {kNaN, kInf}) {
+      reference::TensorMap inputs = random_inputs(make(), 9);
+      inputs["x"].mutable_data<float>()[at] = special;
+      expect_threads_match(make, inputs, 1e-5, std::to_string(special) + " at " + std::to_string(at));
+    }
+  }
 }
 
 // Our own passes run on the engine's threads: a 2-thread engine of only our

@@ -1,10 +1,13 @@
 #include "runtime/cpu/own/nan_repair.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cfloat>
 #include <cmath>
 #include <limits>
 
 #include "reference/scalar_math.h"
+#include "runtime/cpu/own/parallel.h"
 
 namespace atenrt::runtime::cpu::own {
 
@@ -40,6 +43,24 @@ std::int64_t BlockedIndex::operator()(const std::int64_t* idx) const {
 }
 
 namespace {
+
+// Whether odd(v) holds for any of x[0, n), on the engine's threads. odd must
+// be branch-free (so the OR over a block vectorizes); a thread stops after the
+// block where it, or another thread, found one.
+template <typename Odd>
+bool any_odd(const float* x, std::int64_t n, Odd odd) {
+  std::atomic<bool> found{false};
+  parallel_for(n, kSimpleGrain, [&](std::int64_t begin, std::int64_t end) {
+    constexpr std::int64_t kBlock = 4096;
+    for (std::int64_t b = begin; b < end && !found.load(std::memory_order_relaxed); b += kBlock) {
+      const std::int64_t e = std::min(end, b + kBlock);
+      int hit = 0;
+      for (std::int64_t i = b; i < e; ++i) hit |= static_cast<int>(odd(x[i]));
+      if (hit) found.store(true, std::memory_order_relaxed);
+    }
+  });
+  return found.load(std::memory_order_relaxed);
+}
 
 void torch_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex& xi, float* y,
                     const BlockedIndex& yi) {
@@ -80,17 +101,18 @@ void torch_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex&
 
 void repair_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex& xi, std::int64_t n, float* y,
                      const BlockedIndex& yi) {
-  bool plain_numbers = true;
-  for (std::int64_t i = 0; i < n; ++i) plain_numbers = plain_numbers && !(x[i] != x[i] || x[i] == -INFINITY);
-  if (!plain_numbers) torch_max_pool(w, x, xi, y, yi);
+  // !(v > -inf): NaN or -inf, in one compare
+  if (any_odd(x, n, [](float v) { return !(v > -INFINITY); })) torch_max_pool(w, x, xi, y, yi);
 }
 
 void repair_softmax(const float* x, float* y, std::int64_t outer, std::int64_t len, std::int64_t inner) {
+  // The common input is all finite and needs nothing: one pass over the whole
+  // of it first; rows are looked at only when something is NaN or ±inf.
+  if (!any_odd(x, outer * len * inner, [](float v) { return !(std::fabs(v) <= FLT_MAX); })) return;
   for (std::int64_t o = 0; o < outer; ++o) {
     for (std::int64_t i = 0; i < inner; ++i) {
       const std::int64_t base = o * len * inner + i;
-      // The common row is all finite and needs nothing: checked branch-free
-      // (it vectorizes), the exact max only for rows that hold NaN or ±inf.
+      // Rows all finite need nothing; the exact max only for the others.
       int odd = 0;
       for (std::int64_t j = 0; j < len; ++j) odd |= static_cast<int>(!(std::fabs(x[base + j * inner]) <= FLT_MAX));
       if (!odd) continue;
