@@ -1,6 +1,6 @@
 // Our own passes on the engine's threads (runtime/cpu/own/parallel.h): the
 // tail activations after a conv, the NaN checks of max pooling and softmax,
-// and our activation kernels. At sizes that split into chunks (odd
+// and our activation, elementwise, unary and select kernels. At sizes that split into chunks (odd
 // remainders, NaN/±inf/-0 at the chunk edges), a 2-thread engine must give
 // the 1-thread engine's bytes and PyTorch's values; and a run must take
 // exactly the engine's thread count.
@@ -162,6 +162,33 @@ TEST(OwnParallel, SoftmaxCheckSeesEveryChunk) {
       expect_threads_match(make, inputs, 1e-5, std::to_string(special) + " at " + std::to_string(at));
     }
   }
+}
+
+// Our elementwise, unary and select kernels walk broadcast operands with an
+// odometer that each chunk starts at its own first index.
+TEST(OwnParallel, ElementwiseUnaryAndSelectMatchOneThreadAndPyTorch) {
+  constexpr std::int64_t rows = 67, cols = 63;  // 4221: two chunks of the costly grain
+  static_assert(rows * cols > 2 * runtime::cpu::own::kCostlyGrain);
+  const auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {rows, cols});
+    auto* row = n.add_input("row", DType::Float32, {cols});
+    auto* col = n.add_input("col", DType::Float32, {rows, 1});
+    auto* i = n.add_input("i", DType::Int32, {rows, cols});
+    auto* j = n.add_input("j", DType::Int32, {cols});
+    n.mark_output(n.add_elementwise("max", x, row, ElementwiseOp::Max));
+    n.mark_output(n.add_elementwise("min", col, x, ElementwiseOp::Min));
+    n.mark_output(n.add_elementwise("less", x, col, ElementwiseOp::Less));
+    n.mark_output(n.add_elementwise("iadd", i, j, ElementwiseOp::Add));
+    n.mark_output(n.add_unary("sign", x, UnaryOp::Sign));
+    n.mark_output(n.add_unary("isnan", x, UnaryOp::IsNan));
+    n.mark_output(n.add_unary("ineg", i, UnaryOp::Neg));
+    n.mark_output(n.add_select("where", n.add_unary("isinf", x, UnaryOp::IsInf), row, col));
+    return n;
+  };
+  auto inputs = random_inputs(make(), 11);
+  put_specials(inputs["x"]);
+  expect_threads_match(make, inputs, 1e-6, "elementwise, unary, select");
 }
 
 // Our own passes run on the engine's threads: a 2-thread engine of only our

@@ -20,22 +20,39 @@ using network::ElementwiseOp;
 using network::UnaryOp;
 
 // Calls f(out_index, offset_0, ..., offset_{N-1}) over out_dims with
-// broadcast strides per operand.
+// broadcast strides per operand, on the engine's threads: each chunk starts
+// its odometer at its first index. f writes element out_index only.
 template <std::size_t N, typename F>
 void for_each_broadcast(const Dims& out_dims, const std::array<Dims, N>& strides, F f) {
-  const std::int64_t n = numel_of(out_dims);
   const int rank = static_cast<int>(out_dims.size());
-  std::vector<std::int64_t> idx(rank, 0);
-  std::array<std::int64_t, N> off{};
-  for (std::int64_t i = 0; i < n; ++i) {
-    f(i, off);
+  parallel_for(numel_of(out_dims), kCostlyGrain, [&](std::int64_t begin, std::int64_t end) {
+    std::vector<std::int64_t> idx(rank, 0);
+    std::array<std::int64_t, N> off{};
+    std::int64_t rest = begin;
     for (int d = rank - 1; d >= 0; --d) {
-      for (std::size_t k = 0; k < N; ++k) off[k] += strides[k][d];
-      if (++idx[d] < out_dims[d]) break;
-      for (std::size_t k = 0; k < N; ++k) off[k] -= strides[k][d] * out_dims[d];
-      idx[d] = 0;
+      idx[d] = rest % out_dims[d];
+      rest /= out_dims[d];
+      for (std::size_t k = 0; k < N; ++k) off[k] += idx[d] * strides[k][d];
     }
-  }
+    for (std::int64_t i = begin; i < end; ++i) {
+      f(i, off);
+      for (int d = rank - 1; d >= 0; --d) {
+        for (std::size_t k = 0; k < N; ++k) off[k] += strides[k][d];
+        if (++idx[d] < out_dims[d]) break;
+        for (std::size_t k = 0; k < N; ++k) off[k] -= strides[k][d] * out_dims[d];
+        idx[d] = 0;
+      }
+    }
+  });
+}
+
+// Calls f(i) for i in [0, n) on the engine's threads (per element work of a
+// switch on the op or dtype: the costly grain).
+template <typename F>
+void for_each_index(std::int64_t n, F f) {
+  parallel_for(n, kCostlyGrain, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) f(i);
+  });
 }
 
 // Integer ops that need no division (division by zero is the reference's call).
@@ -97,7 +114,7 @@ std::unique_ptr<Kernel> unary(const KernelRequest& r) {
       return nullptr;
     }
     return fn_kernel([=](const KernelArgs& a) {
-      for (std::int64_t i = 0; i < n; ++i) {
+      for_each_index(n, [&](std::int64_t i) {
         const std::int64_t v = load_i(in, a.inputs[0], i);
         std::int64_t y = 0;
         switch (op) {
@@ -108,20 +125,22 @@ std::unique_ptr<Kernel> unary(const KernelRequest& r) {
           default: y = 0; break;  // isnan/isinf of integers
         }
         store_i(out, a.outputs[0], i, y);
-      }
+      });
     });
   }
   if (in == DType::Float32 && out == DType::Float32) {
     return fn_kernel([=](const KernelArgs& a) {
       const auto* x = static_cast<const float*>(a.inputs[0]);
       auto* y = static_cast<float*>(a.outputs[0]);
-      for (std::int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(reference::math::unary_in(DType::Float32, op, x[i]));
+      for_each_index(n, [&](std::int64_t i) {
+        y[i] = static_cast<float>(reference::math::unary_in(DType::Float32, op, x[i]));
+      });
     });
   }
   return fn_kernel([=](const KernelArgs& a) {
-    for (std::int64_t i = 0; i < n; ++i) {
+    for_each_index(n, [&](std::int64_t i) {
       store_f(out, a.outputs[0], i, reference::math::unary_in(in, op, load_f(in, a.inputs[0], i)));
-    }
+    });
   });
 }
 
