@@ -13,8 +13,25 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#ifdef __SANITIZE_THREAD__
+#include <sanitizer/tsan_interface.h>
+#endif
 
 namespace atenrt::runtime::cpu::own {
+
+// libgomp is not instrumented: ThreadSanitizer does not see that its fork
+// hands the caller's writes to the team and its join hands the team's writes
+// back, and reports the loop's own variables as races. These name the edges.
+inline void tsan_release([[maybe_unused]] void* edge) {
+#ifdef __SANITIZE_THREAD__
+  __tsan_release(edge);
+#endif
+}
+inline void tsan_acquire([[maybe_unused]] void* edge) {
+#ifdef __SANITIZE_THREAD__
+  __tsan_acquire(edge);
+#endif
+}
 
 // Elements per thread below which a loop stays serial. Waking the team and
 // joining it costs a few microseconds even with libgomp's workers still
@@ -33,6 +50,9 @@ inline constexpr std::int64_t kChunkAlign = 16;
 // (one call with [0, n)) for small n, one thread, or inside another region.
 // body must only touch elements of its own chunk.
 template <typename Body>
+#ifdef __SANITIZE_THREAD__
+__attribute__((no_sanitize_thread))  // the region's plumbing, not the body (its own function)
+#endif
 void parallel_for(std::int64_t n, std::int64_t grain, Body&& body) {
   if (n <= 0) return;
 #ifdef _OPENMP
@@ -41,8 +61,10 @@ void parallel_for(std::int64_t n, std::int64_t grain, Body&& body) {
   if (chunks > 1) {
     std::int64_t size = (n + chunks - 1) / chunks;
     size = (size + kChunkAlign - 1) / kChunkAlign * kChunkAlign;
+    tsan_release(&size);  // fork
 #pragma omp parallel num_threads(static_cast<int>(chunks))
     {
+      tsan_acquire(&size);
       // The team may be smaller than asked (nested or limited): every
       // thread takes every team-size-th chunk.
       const std::int64_t team = omp_get_num_threads();
@@ -50,7 +72,9 @@ void parallel_for(std::int64_t n, std::int64_t grain, Body&& body) {
         const std::int64_t begin = std::min(n, c * size), end = std::min(n, begin + size);
         if (begin < end) body(begin, end);
       }
+      tsan_release(&size);  // join
     }
+    tsan_acquire(&size);
     return;
   }
 #endif
