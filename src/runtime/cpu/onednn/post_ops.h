@@ -23,7 +23,8 @@ struct Elt {
 
 // Whether oneDNN's eltwise form of this activation matches PyTorch, NaN and
 // ±inf included (relu with slope 0, clip and hardsigmoid do not; softplus has
-// no form).
+// no form), and is the one to use: false also where our own pass is faster
+// (gelu-tanh).
 bool activation_matches_torch(const network::ActivationParams& p);
 
 // The eltwise chain of an activation; null for activations oneDNN has not,

@@ -12,6 +12,7 @@
 #include "runtime/cpu/own/parallel.h"
 #include "runtime/cpu/own/util.h"
 #include "reference/scalar_math.h"
+#include "runtime/cpu/own/fast_activations.h"
 
 namespace atenrt::runtime::cpu::own {
 namespace {
@@ -199,6 +200,9 @@ void apply_activation_here(const network::ActivationParams& p, const float* x, f
       for (std::int64_t i = 0; i < n; ++i) y[i] = x[i] > 0.f ? x[i] : static_cast<float>(x[i] * slope);
       return;
     }
+    case A::GeluTanh:
+      gelu_tanh(x, y, n);
+      return;
     case A::Mish:
       // tanh(log1p(e)) = m / (m + 2) with m = e * (e + 2): no cancellation for
       // very negative x (there it is x * e^x, as torch's); above 20 softplus is
