@@ -70,7 +70,7 @@ std::vector<KernelProvider> make_table() {
           {LayerKind::Unary, plain_outputs<own::make_math_kernel>},
           {LayerKind::Activation, plain_outputs<own::make_math_kernel>},
           {LayerKind::Select, plain_outputs<own::make_math_kernel>},
-          {LayerKind::Shuffle, plain_outputs<own::make_data_kernel>},
+          {LayerKind::Shuffle, own::make_shuffle},
           {LayerKind::Slice, plain_outputs<own::make_data_kernel>},
           {LayerKind::Concatenation, plain_outputs<own::make_data_kernel>},
           {LayerKind::Gather, plain_outputs<own::make_data_kernel>},

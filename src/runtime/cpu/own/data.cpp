@@ -52,7 +52,8 @@ std::unique_ptr<Kernel> shuffle(const KernelRequest& r) {
   return fn_kernel([=](const KernelArgs& a) {
     if (copy_only) {
       // A zero-size tensor may have no buffer at all: memcpy's pointers must not be null even for 0 bytes.
-      if (bytes > 0) std::memcpy(a.outputs[0], a.inputs[0], bytes);
+      // One buffer for both (make_shuffle's in-place offer taken): nothing to copy.
+      if (bytes > 0 && a.outputs[0] != a.inputs[0]) std::memcpy(a.outputs[0], a.inputs[0], bytes);
     } else {
       strided_copy(a.outputs[0], a.inputs[0], view_dims, view_strides, elem);
     }
@@ -244,6 +245,15 @@ std::unique_ptr<Kernel> padding(const KernelRequest& r) {
 }
 
 }  // namespace
+
+KernelChoice make_shuffle(const KernelRequest& r) {
+  KernelChoice c;
+  c.kernel = make_data_kernel(r);
+  c.output_layouts.resize(r.outputs.size());
+  const auto& p = std::get<network::ShuffleParams>(r.step->params);
+  if (c.kernel && identity(p.first_perm) && identity(p.second_perm)) c.in_place_input = 0;
+  return c;
+}
 
 std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r) {
   for (const auto& in : r.inputs) {

@@ -67,6 +67,10 @@ std::int64_t activation_grain(const network::ActivationParams& p);
 // Family makers (math.cpp, data.cpp); null when not covered.
 std::unique_ptr<Kernel> make_math_kernel(const KernelRequest& r);
 std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r);
+// A Shuffle step; a reshape (no permutation) offers its input's buffer as its
+// output's (KernelChoice::in_place_input): where the engine takes the offer,
+// the copy is skipped, e.g. the views around a transformer's linear layers.
+KernelChoice make_shuffle(const KernelRequest& r);
 std::unique_ptr<Kernel> make_reduce_kernel(const KernelRequest& r);  // reduce.cpp
 std::unique_ptr<Kernel> make_layer_kernel(const KernelRequest& r);   // layers.cpp
 std::unique_ptr<Kernel> make_linalg_kernel(const KernelRequest& r);  // linalg.cpp: LAPACK
