@@ -90,6 +90,10 @@ struct StepSpec {
   std::vector<std::string> fused;
   double flops = 0.0;          // per run: 2 x multiply-adds of a convolution or matmul; 0 for others
   std::string in_place_of;     // the input whose buffer the output reuses (it dies there); "" for none
+  // A fused relu or clip runs as oneDNN's max/min form, which turns NaN into
+  // a number, whenever the step's inputs hold no NaN or ±inf (checked each
+  // run), and as the NaN-keeping form otherwise.
+  bool finite_input_form = false;
 };
 
 // Where a context's time goes (ExecutionContext::set_profiling): every step

@@ -154,7 +154,8 @@ namespace {
 void append_steps(const runtime::Engine& engine, std::vector<StepSpec>& out) {
   for (const auto& s : engine.steps()) {
     out.push_back({s.name, s.kind, s.implementation, precision_name(s.precision),
-                   s.output_layout.empty() ? "plain" : s.output_layout, s.fused, s.flops, s.in_place_of});
+                   s.output_layout.empty() ? "plain" : s.output_layout, s.fused, s.flops, s.in_place_of,
+                   s.finite_input_form});
   }
 }
 
@@ -234,6 +235,7 @@ std::string Engine::describe() const {
     if (s.layout != "plain") out << "  " << s.layout;
     for (const auto& f : s.fused) out << "  +" << f;
     if (!s.in_place_of.empty()) out << "  (in place of " << s.in_place_of << ")";
+    if (s.finite_input_form) out << "  (max/min activation while inputs are finite)";
     out << "\n";
   }
   if (hybrid_) out << "segments: " << segments_summary() << "\n";

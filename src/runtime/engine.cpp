@@ -340,6 +340,7 @@ std::vector<StepInfo> Engine::steps() const {
     info.name = step.name;
     info.kind = std::string(network::layer_kind_name(step.kind()));
     info.implementation = e.kernel->implementation();
+    info.finite_input_form = e.kernel->finite_input_form();
     for (const auto& op : step.post_ops) info.fused.push_back(op.fused_layer);
     info.output_layout = cpu::layout_name(impl_->buffers[e.outputs[0]].layout);
     info.precision = step.precision;

@@ -60,6 +60,7 @@ struct StepInfo {
   Precision precision = Precision::Float32;
   double flops = 0.0;                  // per run: 2 x multiply-adds (convolution, matmul); 0 for others
   std::string in_place_of;             // the input tensor whose buffer the output takes over ("": its own)
+  bool finite_input_form = false;      // fused relu/clip as oneDNN's max/min form while the inputs are finite
 };
 
 // Per-step times of a context's runs (set_profiling), in the order of

@@ -47,6 +47,9 @@ class Kernel {
   virtual std::size_t scratch_bytes() const { return 0; }
   // "onednn:<impl>", "own", "reference" (for reports and tests).
   virtual std::string implementation() const = 0;
+  // Whether a fused relu or clip runs as oneDNN's max/min form while the
+  // step's inputs are finite (onednn::Call::when_finite).
+  virtual bool finite_input_form() const { return false; }
 };
 
 // What the engine knows about one input when it asks for a kernel.

@@ -322,5 +322,89 @@ TEST(TorchValues, ReluClampSignMaximum) {
               {-kInf, kNaN, 5.0f});
 }
 
+// Convolutions and matmuls whose fused relu or clip runs as oneDNN's max/min form
+// (cheap, but it turns NaN into a number) whenever the values they read are
+// finite, and as the NaN-keeping form otherwise: one context alternates
+// between finite inputs and inputs with specials in the source, or in the
+// residual only, and must match the reference every time.
+struct FiniteFormCase {
+  std::string name;
+  std::function<Network()> make;
+};
+
+std::vector<FiniteFormCase> finite_form_cases() {
+  auto conv = [](Network& n, NetworkTensor* x, std::uint32_t seed, bool bias) {
+    const std::string id = std::to_string(seed);
+    return n.add_convolution("c" + id, x, n.add_constant("w" + id, weights({16, 16, 3, 3}, seed)),
+                             bias ? n.add_constant("b" + id, weights({16}, seed + 50)) : nullptr,
+                             ConvolutionParams{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1});
+  };
+  return {
+      {"conv_relu_conv",
+       [=] {  // blocked between the convs, as in ResNets
+         Network n;
+         auto* c1 = conv(n, n.add_input("x", DType::Float32, {1, 16, 9, 7}), 1, true);
+         auto* y = n.add_activation("relu", c1, ActivationOp::Relu);
+         n.mark_output(conv(n, y, 2, false));
+         n.mark_output(y);
+         return n;
+       }},
+      {"conv_relu6",
+       [=] {  // MobileNets: clip is otherwise our own pass after the conv
+         Network n;
+         n.mark_output(n.add_activation("relu6", conv(n, n.add_input("x", DType::Float32, {1, 16, 9, 7}), 3, true),
+                                        ActivationOp::Clip, 0.0, 6.0));
+         return n;
+       }},
+      {"conv_residual_relu",
+       [=] {  // the residual add fuses as the sum: its operand is checked too
+         Network n;
+         auto* x = n.add_input("x", DType::Float32, {1, 16, 9, 7});
+         auto* r = n.add_input("r", DType::Float32, {1, 16, 9, 7});
+         auto* s = n.add_elementwise("add", conv(n, x, 4, true), r, ElementwiseOp::Add);
+         n.mark_output(n.add_activation("relu", s, ActivationOp::Relu));
+         return n;
+       }},
+      {"linear_bias_relu",
+       [] {  // MLPs: the bias is a binary post-op before the relu, in both forms
+         Network n;
+         auto* m = n.add_matmul("fc", n.add_input("x", DType::Float32, {6, 32}), n.add_constant("w", weights({32, 24}, 7)));
+         auto* b = n.add_elementwise("bias", m, n.add_constant("b", weights({24}, 8)), ElementwiseOp::Add);
+         n.mark_output(n.add_activation("relu", b, ActivationOp::Relu));
+         return n;
+       }},
+  };
+}
+
+class FiniteInputForm : public ::testing::TestWithParam<FiniteFormCase> {};
+
+TEST_P(FiniteInputForm, SwitchesFormsPerRunAndMatchesReference) {
+  const auto& c = GetParam();
+  BuilderConfig config;
+  config.constant_folding = false;
+  runtime::Engine engine = builder::build(c.make(), config);
+  bool fused_form = false;
+  for (const auto& step : engine.steps()) fused_form = fused_form || step.finite_input_form;
+  EXPECT_TRUE(fused_form) << "no step got the finite-input form";
+  Network ref_net = c.make();
+  // The same random values three times (tensors share storage when copied).
+  const reference::TensorMap finite = random_inputs(ref_net);
+  reference::TensorMap in_source = random_inputs(ref_net), in_residual = random_inputs(ref_net);
+  add_specials(in_source.at("x"));
+  if (in_residual.count("r")) add_specials(in_residual["r"]);
+  auto ctx = engine.create_context();
+  int round = 0;
+  const std::vector<const reference::TensorMap*> runs{&finite, &in_source, &finite, &in_residual, &in_source, &finite};
+  for (const auto* inputs : runs) {
+    SCOPED_TRACE(c.name + ", run " + std::to_string(round++));
+    const auto want = reference::run(ref_net, *inputs);
+    const auto got = ctx.run(*inputs);
+    for (const auto& [name, t] : want) EXPECT_TRUE(close(got.at(name), t, 1e-4)) << name;  // ±1e30 specials cancel
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ConvAndMatMul, FiniteInputForm, ::testing::ValuesIn(finite_form_cases()),
+                         [](const ::testing::TestParamInfo<FiniteFormCase>& info) { return info.param.name; });
+
 }  // namespace
 }  // namespace atenrt::testing

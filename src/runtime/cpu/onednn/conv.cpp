@@ -4,6 +4,7 @@
 #include <functional>
 #include <numeric>
 
+#include "runtime/cpu/onednn/finite_form.h"
 #include "runtime/cpu/onednn/makers.h"
 #include "runtime/cpu/onednn/post_ops.h"
 
@@ -83,6 +84,15 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
                                         to_mdims(p.stride), minus_one(p.dilation), to_mdims(p.padding_pre),
                                         to_mdims(pad_post), attr);
   if (!prim.ok) return {};
+  // Relu and clip as oneDNN's max/min post-ops while the inputs are finite
+  // (finite_form.h): cheaper than the NaN-keeping forms.
+  compat::Primitive finite_form;
+  if (const auto finite_post = finite_form_post_ops(r, y.dims, *post)) {
+    finite_form = compat::convolution(deconv, prim.src, prim.weights, has_bias ? &b_md : nullptr, prim.dst,
+                                      to_mdims(p.stride), minus_one(p.dilation), to_mdims(p.padding_pre),
+                                      to_mdims(pad_post), make_attr(&finite_post->ops));
+    finite_form.ok = finite_form_usable(prim, finite_form);
+  }
 
   auto k = std::make_unique<PrimitiveKernel>();
   Args args;
@@ -100,8 +110,14 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   const Destination dst = destination(*k, r, prim.dst, dt::f32, tail_keeps_zero(*post));
   args.push_back({DNNL_ARG_DST, dst.slot});
   const int in_place = bind_post_ops(*k, r, *post, dst.slot, args);
-  k->primitive(prim, std::move(args));
+  const auto checks = finite_form.ok ? finite_form_checks(*k, r, args, *post, dst.slot) : std::nullopt;
+  if (checks) {
+    k->primitive(prim, std::move(args), finite_form, *checks);
+  } else {
+    k->primitive(prim, std::move(args));
+  }
   finish(*k, dst);
+  if (checks) k->exact_finals_from = k->finals.size();
   add_tail(*k, *post, dst.out_slot);
   return {std::move(k), {dst.layout}, in_place};
 }

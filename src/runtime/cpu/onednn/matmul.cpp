@@ -1,5 +1,6 @@
 // MatMul with torch.matmul semantics: vectors as rows/columns, batch dims
 // broadcast, transposes as strides; constant weights pre-packed.
+#include "runtime/cpu/onednn/finite_form.h"
 #include "runtime/cpu/onednn/makers.h"
 #include "runtime/cpu/onednn/post_ops.h"
 
@@ -99,6 +100,13 @@ KernelChoice make_matmul(const KernelRequest& r) {
     auto n_major_prim = compat::matmul(a_want, n_major(bd), y_md, attr);
     if (n_major_prim.ok) prim = std::move(n_major_prim);
   }
+  // Relu and clip as oneDNN's max/min post-ops while the inputs are finite
+  // (finite_form.h): cheaper than the NaN-keeping forms.
+  compat::Primitive finite_form;
+  if (const auto finite_post = finite_form_post_ops(r, ydims, *post)) {
+    finite_form = compat::matmul(prim.src, prim.weights, prim.dst, make_attr(&finite_post->ops));
+    finite_form.ok = finite_form_usable(prim, finite_form);
+  }
   auto k = std::make_unique<PrimitiveKernel>();
   Args args;
   const int a_in = k->input(0, a_have);
@@ -107,7 +115,13 @@ KernelChoice make_matmul(const KernelRequest& r) {
   const int out = k->output(0, y_md);
   args.push_back({DNNL_ARG_DST, out});
   const int in_place = bind_post_ops(*k, r, *post, out, args);
-  k->primitive(prim, std::move(args));
+  const auto checks = finite_form.ok ? finite_form_checks(*k, r, args, *post, out) : std::nullopt;
+  if (checks) {
+    k->primitive(prim, std::move(args), finite_form, *checks);
+    k->exact_finals_from = k->finals.size();
+  } else {
+    k->primitive(prim, std::move(args));
+  }
   add_tail(*k, *post, out);
   return {std::move(k), {Layout{}}, in_place};
 }

@@ -80,7 +80,18 @@ int leading_sum_position(const KernelRequest& r) {
 }
 }  // namespace
 
-std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims) {
+namespace {
+// Relu and clip as oneDNN's max/min forms (make_post_ops, for_finite_inputs).
+std::optional<Elt> finite_input_form(const network::ActivationParams& p) {
+  using A = network::ActivationOp;
+  const auto a = static_cast<float>(p.alpha), b = static_cast<float>(p.beta);
+  if (p.op == A::Relu || (p.op == A::LeakyRelu && p.alpha == 0.0)) return Elt{dnnl::algorithm::eltwise_relu, 0.f, 0.f};
+  if (p.op == A::Clip) return Elt{dnnl::algorithm::eltwise_clip_v2, a, b};  // bounds rounded to float, as torch's
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims, bool for_finite_inputs) {
   PostOps p;
   int index = 0;
   const int leading_sum = leading_sum_position(r);
@@ -92,6 +103,14 @@ std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dim
   for (int i = 0; i < static_cast<int>(r.step->post_ops.size()); ++i) {
     if (i == leading_sum) continue;  // already the first post-op
     const PostOp& op = r.step->post_ops[i];
+    if (for_finite_inputs && p.tail.empty() && op.kind == PostOpKind::Activation) {
+      if (const auto e = finite_input_form(op.activation)) {
+        compat::append_eltwise(p.ops, e->alg, e->alpha, e->beta);
+        p.drops_nan = true;
+        ++index;
+        continue;
+      }
+    }
     if (!p.tail.empty() || (op.kind == PostOpKind::Activation && !activation_matches_torch(op.activation))) {
       // From the first activation oneDNN gets wrong on, the rest is ours: activations only.
       if (op.kind != PostOpKind::Activation) return std::nullopt;

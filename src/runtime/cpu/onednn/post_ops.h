@@ -38,9 +38,15 @@ struct PostOps {
   int sum_input = -1;                           // step input copied into dst first
   std::vector<std::pair<int, int>> binary;      // (post-op index, step input)
   std::vector<md_t> binary_md;
+  bool drops_nan = false;  // a for_finite_inputs form: holds a max/min relu or clip
 };
 // `dst_dims`: the primitive's dst dims. Null when the list has no oneDNN form.
-std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims);
+// `for_finite_inputs`: relu and clip as oneDNN's own relu and clip_v2, which
+// are max/min instructions that turn NaN into a number but are exact for
+// every other value (±inf included), cheaper than the NaN-keeping relu chain
+// and fused where clip is otherwise our own pass: for a primitive that runs
+// only when its inputs hold no NaN or ±inf (PrimitiveKernel's when_finite).
+std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims, bool for_finite_inputs = false);
 
 // Whether act(0) == 0 for the whole tail: only then may it run over a blocked
 // buffer, whose padding must stay zero.

@@ -4,6 +4,7 @@
 
 #include "runtime/cpu/isa.h"
 #include "runtime/cpu/onednn/weight_packs.h"
+#include "runtime/cpu/own/finite.h"
 
 namespace atenrt::runtime::cpu {
 
@@ -83,6 +84,19 @@ void PrimitiveKernel::primitive(const compat::Primitive& p, Args args) {
   calls.push_back({p.prim, std::move(args)});
 }
 
+void PrimitiveKernel::primitive(const compat::Primitive& p, Args args, const compat::Primitive& when_finite,
+                                std::vector<int> finite) {
+  impl = when_finite.impl;
+  const md_t& pad = when_finite.scratchpad.get_size() > p.scratchpad.get_size() ? when_finite.scratchpad : p.scratchpad;
+  if (pad.get_size() > 0) args.push_back({DNNL_ARG_SCRATCHPAD, temp(pad)});  // one region, the larger
+  Call call{p.prim, std::move(args)};
+  call.when_finite = when_finite.prim;
+  for (int slot : finite) {
+    call.finite_slots.push_back({slot, static_cast<std::int64_t>(slots[slot].md.get_size() / sizeof(float))});
+  }
+  calls.push_back(std::move(call));
+}
+
 int PrimitiveKernel::as(int from, const md_t& want) {
   if (slots[from].md == want) return from;
   const int to = temp(want);
@@ -151,13 +165,29 @@ void PrimitiveKernel::run(KernelState* state, const KernelArgs& a) const {
     s->mems[i].set_data_handle(p);
     s->data[i] = p;
   }
+  bool finite_form_ran = false;
   for (std::size_t c = 0; c < calls.size(); ++c) {
     const Call& call = calls[c];
     if (call.copy_from >= 0 && s->data[call.copy_from] == s->data[call.copy_to]) continue;
+    if (call.when_finite) {
+      s->stream.wait();  // the calls before it wrote what it checks
+      bool finite = true;
+      for (auto [slot, n] : call.finite_slots) {
+        finite = finite && own::all_finite(static_cast<const float*>(s->data[slot]), n);
+      }
+      if (finite) {
+        call.when_finite.execute(s->stream, s->args[c]);
+        finite_form_ran = true;
+        continue;
+      }
+    }
     call.prim.execute(s->stream, s->args[c]);
   }
   s->stream.wait();
-  for (const auto& f : finals) f(s->data);
+  for (std::size_t f = 0; f < finals.size(); ++f) {
+    if (finite_form_ran && f >= exact_finals_from) continue;
+    finals[f](s->data);
+  }
 }
 
 int source(PrimitiveKernel& k, const KernelRequest& r, int i, const md_t& have, const md_t& want, bool pack) {

@@ -58,6 +58,14 @@ struct Call {
   // A copy (copy_from → copy_to, one layout) that is skipped when both slots
   // point at the same buffer: the engine ran the step in place.
   int copy_from = -1, copy_to = -1;
+  // When set, it runs in place of `prim` (same arguments) if every slot in
+  // `finite_slots` (slot, floats) holds no NaN or ±inf, checked before the
+  // call each run: a form whose fused relu or clip is oneDNN's max/min, exact
+  // on such inputs and cheaper, where `prim` keeps NaN as PyTorch does (with
+  // a longer post-op chain, or our own pass after it: the kernel's finals
+  // from exact_finals_from on, which are skipped then).
+  dnnl::primitive when_finite{};
+  std::vector<std::pair<int, std::int64_t>> finite_slots{};
 };
 
 class PrimitiveKernel final : public Kernel {
@@ -66,6 +74,7 @@ class PrimitiveKernel final : public Kernel {
   std::vector<Call> calls;
   // Our own passes after the calls, over the slots' data pointers.
   std::vector<std::function<void(std::span<void* const>)>> finals;
+  std::size_t exact_finals_from = SIZE_MAX;  // finals only the exact form of a when_finite call needs
   std::size_t scratch = 0;
   std::string impl;
 
@@ -76,6 +85,9 @@ class PrimitiveKernel final : public Kernel {
   // The one way a primitive joins the kernel: its call, with a user
   // scratchpad when it wants one; the kernel reports its implementation.
   void primitive(const compat::Primitive& p, Args args);
+  // The same, with `when_finite` (same layouts and arguments) run in its place
+  // when the slots `finite` hold only finite values (Call::when_finite).
+  void primitive(const compat::Primitive& p, Args args, const compat::Primitive& when_finite, std::vector<int> finite);
   // Slot `from` reordered into a new slot of layout `want` (or `from` itself).
   int as(int from, const md_t& want);
   void reorder(int from, int to);
@@ -87,6 +99,12 @@ class PrimitiveKernel final : public Kernel {
 
   std::size_t scratch_bytes() const override { return scratch; }
   std::string implementation() const override { return "onednn:" + impl; }
+  bool finite_input_form() const override {
+    for (const auto& c : calls) {
+      if (c.when_finite) return true;
+    }
+    return false;
+  }
   std::unique_ptr<KernelState> make_state() const override;
   void run(KernelState* state, const KernelArgs& a) const override;
 

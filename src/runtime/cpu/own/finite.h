@@ -1,0 +1,12 @@
+// Whether float data holds NaN or ±inf: the check before a primitive whose
+// fused relu or clip is exact only on finite inputs (onednn::Call::when_finite).
+#pragma once
+
+#include <cstdint>
+
+namespace atenrt::runtime::cpu::own {
+
+// True when none of the n floats at x is NaN or ±inf.
+bool all_finite(const float* x, std::int64_t n);
+
+}  // namespace atenrt::runtime::cpu::own
