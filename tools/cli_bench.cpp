@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -159,6 +160,13 @@ StreamRuns run_streams(const Engine& engine, const std::vector<Tensor>& inputs, 
 
 // A spread this wide says another process shared the cores: the figures are
 // still reported, with a warning, since ratios from one run stay usable.
+// How idle OpenMP threads wait, as libgomp read it at start: the CLI asks for
+// "passive" unless OMP_WAIT_POLICY or GOMP_SPINCOUNT says otherwise (atenrt_main.cpp).
+std::string omp_wait_policy() {
+  if (const char* p = std::getenv("OMP_WAIT_POLICY")) return p;
+  return std::getenv("GOMP_SPINCOUNT") ? "spin (GOMP_SPINCOUNT)" : "default";
+}
+
 bool noisy(const Stats& s) { return s.median > 0 && (s.p90 > 1.25 * s.median || s.stddev > 0.2 * s.mean); }
 
 std::string fixed(double v, int digits) {
@@ -286,6 +294,7 @@ class BenchCommand : public Command {
           {"precision", engine.precision()},
           {"step_precisions", step_precisions},
           {"threads", engine.effective_threads()},
+          {"omp_wait_policy", omp_wait_policy()},
           {"inputs", shapes},
           {"input_source", source},
           {"input_shapes", input_shapes},  // what was run (a dynamic engine's opt shape, or --batch)

@@ -89,7 +89,26 @@ def _load_native():
     return _native_module
 
 
+def _prefer_sleeping_openmp_waits():
+    """OMP_WAIT_POLICY=passive unless the user chose a policy or OpenMP is already loaded.
+
+    Spinning waits (libgomp's default) stall runs 3-8x whenever another process holds a core;
+    sleeping ones cost nothing measurable on an idle machine (the CLI does the same). libgomp reads
+    the policy once, when it loads: with the compiled module, unless torch loaded it first.
+    """
+    if "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
+        return
+    try:
+        with open("/proc/self/maps") as maps:
+            if "libgomp" in maps.read():
+                return
+    except OSError:
+        return
+    os.environ["OMP_WAIT_POLICY"] = "passive"
+
+
 def _import_native():
+    _prefer_sleeping_openmp_waits()
     tried = []
     folder = os.environ.get("ATENRT_PYTHON_MODULE_DIR")
     if folder:
