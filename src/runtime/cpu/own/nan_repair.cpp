@@ -8,6 +8,7 @@
 
 #include "reference/scalar_math.h"
 #include "runtime/cpu/own/avx2_clones.h"
+#include "runtime/cpu/own/finite.h"
 #include "runtime/cpu/own/parallel.h"
 
 namespace atenrt::runtime::cpu::own {
@@ -108,6 +109,8 @@ void torch_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex&
 
 }  // namespace
 
+bool all_finite(const float* x, std::int64_t n) { return !any_block_has(has_non_finite, x, n); }
+
 void repair_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex& xi, std::int64_t n, float* y,
                      const BlockedIndex& yi) {
   if (any_block_has(has_nan_or_minus_inf, x, n)) torch_max_pool(w, x, xi, y, yi);
@@ -116,7 +119,7 @@ void repair_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex
 void repair_softmax(const float* x, float* y, std::int64_t outer, std::int64_t len, std::int64_t inner) {
   // The common input is all finite and needs nothing: one pass over the whole
   // of it first; rows are looked at only when something is NaN or ±inf.
-  if (!any_block_has(has_non_finite, x, outer * len * inner)) return;
+  if (all_finite(x, outer * len * inner)) return;
   for (std::int64_t o = 0; o < outer; ++o) {
     for (std::int64_t i = 0; i < inner; ++i) {
       const std::int64_t base = o * len * inner + i;
