@@ -1,17 +1,35 @@
 #!/usr/bin/env bash
-# Runs every test of atenrt: the release build's tests (C++ unit, converter and
-# model tests against PyTorch, Python tests), the same C++ tests, the CLI tests
-# and five models under AddressSanitizer + UndefinedBehaviorSanitizer, the
-# threading tests under ThreadSanitizer, and the three fuzzers on a fixed walk
-# (scripts/fuzz.sh --ci; scripts/fuzz.sh alone explores with a random seed).
-# Exits non-zero on the first failure.
+# Runs atenrt's tests. Exits non-zero on the first failure.
+#
+#   scripts/test.sh          CI's subset (about 45 minutes on 2 cores): the release
+#                            build's tests (C++ unit, converter, lowering and model
+#                            tests against PyTorch, CLI, hostile resources, the
+#                            OpInfo subset, packaging) and the C++ tests, with the
+#                            fuzz corpora replayed, under AddressSanitizer +
+#                            UndefinedBehaviorSanitizer.
+#   scripts/test.sh --full   everything (about 100 minutes): the above, plus the
+#                            Python module, the CLI tests and five models under
+#                            ASan + UBSan, the threading tests under ThreadSanitizer,
+#                            and the three libFuzzer targets on a fixed walk
+#                            (scripts/fuzz.sh --ci; scripts/fuzz.sh alone explores
+#                            with a random seed). Run it before a release and after
+#                            changing memory handling, threading or a parser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 PY=/usr/bin/python3  # Debian's interpreter: the one that has torch 1.13
 export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
 
-step() { printf '\n==== %s\n' "$*"; }
+full=0
+case "${1:-}" in
+  "") ;;
+  --full) full=1 ;;
+  *) echo "usage: $0 [--full]" >&2; exit 2 ;;
+esac
+
+# Each step says how long the run has taken so far: CI's log then shows where the time goes.
+started=$SECONDS
+step() { printf '\n==== [%d min] %s\n' $(( (SECONDS - started) / 60 )) "$*"; }
 
 step "dependencies"
 scripts/install_deps.sh
@@ -35,7 +53,7 @@ export ATENRT_REQUIRE_FIXTURES=1  # a C++ test whose fixture is missing fails in
 step "python tests: exporter"
 $PY -m unittest discover -s tests/tools
 
-step "C++ tests (release)"
+step "C++ tests (release), the fuzz corpora replayed among them"
 ctest --test-dir build --output-on-failure -j2 --timeout 1500
 
 step "python tests: the atenrt command line"
@@ -66,21 +84,36 @@ step "model tests: torchvision families and transformer blocks vs PyTorch, fp32 
 $PY tests/models/make_models.py "$FIXTURES/e2e_models"
 ATENRT_MODELS_DIR="$FIXTURES/e2e_models" $PY -m unittest discover -s tests/models -t .
 
-step "C++ and Python tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-# ctest's python_runtime runs tests/python against build-asan's module with ASan
-# preloaded into the interpreter and leak checks off (python/bindings/CMakeLists.txt).
+step "C++ tests and the fuzz corpora's replays under AddressSanitizer + UndefinedBehaviorSanitizer"
 scripts/build.sh asan
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j2 --timeout 1500
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# python_runtime (tests/python against build-asan's module, ASan preloaded into
+# the interpreter, leak checks off: python/bindings/CMakeLists.txt) is --full's.
+asan_skip=(-E '^python_runtime$')
+if ((full)); then asan_skip=(); fi
+ctest --test-dir build-asan --output-on-failure -j2 --timeout 1500 "${asan_skip[@]}"
+
+step "every dependency the builds used is installed by scripts/install_deps.sh"
+$PY scripts/check_deps.py build build-asan
+# The check can fail: without OpenCL's dev package (which Debian's oneDNN CMake
+# config needs) it must name that package.
+without_ocl=$(scripts/install_deps.sh --list | grep -vx ocl-icd-opencl-dev | paste -sd,)
+if $PY scripts/check_deps.py --packages "$without_ocl" build >/dev/null 2>build/check_deps_negative.txt; then
+  echo "check_deps: accepted an install list without ocl-icd-opencl-dev" >&2
+  exit 1
+fi
+grep "package 'ocl-icd-opencl-dev' is needed" build/check_deps_negative.txt
+
+if ((!full)); then
+  step "CI's subset passed (scripts/test.sh --full runs the sanitizer, ThreadSanitizer and fuzzing stages too)"
+  exit 0
+fi
 
 step "the command line and five models under AddressSanitizer + UndefinedBehaviorSanitizer"
 # The CLI tests and a model subset that covers oneDNN, own and reference kernels,
-# bf16 and attention (every model instrumented takes too long for CI:
-# ATENRT_ASAN_MODELS= runs them all).
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ATENRT_CLI="$ROOT/build-asan/atenrt" $PY -m unittest discover -s tests/cli
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ATENRT_CLI="$ROOT/build-asan/atenrt" ATENRT_MODELS_DIR="$FIXTURES/e2e_models" \
+# bf16 and attention (ATENRT_ASAN_MODELS= runs every model instrumented: hours).
+ATENRT_CLI="$ROOT/build-asan/atenrt" $PY -m unittest discover -s tests/cli
+ATENRT_CLI="$ROOT/build-asan/atenrt" ATENRT_MODELS_DIR="$FIXTURES/e2e_models" \
   ATENRT_MODELS_ONLY="${ATENRT_ASAN_MODELS-squeezenet1_0,shufflenet_v2_x0_5,mobilenet_v3_small,bert_encoder,gpt_decoder}" \
   $PY -m unittest discover -s tests/models -t .
 
@@ -95,7 +128,7 @@ if [ "$tsan_count" != 3 ]; then
   echo "ThreadSanitizer step: expected 3 threading tests matching '$TSAN_TESTS', found ${tsan_count:-none}" >&2
   exit 1
 fi
-OMP_NUM_THREADS=1 TSAN_OPTIONS="suppressions=$ROOT/tests/tsan.supp:second_deadlock_stack=1" \
+OMP_NUM_THREADS=1 ASAN_OPTIONS= UBSAN_OPTIONS= TSAN_OPTIONS="suppressions=$ROOT/tests/tsan.supp:second_deadlock_stack=1" \
   ctest --test-dir build-tsan -R "$TSAN_TESTS" --no-tests=error --output-on-failure --timeout 900
 
 step "fuzzing the .pt2 reader, the engine-file loader and the pipeline (fixed seed and runs)"
@@ -104,15 +137,7 @@ scripts/build.sh fuzz
 rm -rf build-fuzz/*_fuzz-work
 scripts/fuzz.sh --ci
 
-step "every dependency the builds used is installed by scripts/install_deps.sh"
-$PY scripts/check_deps.py build build-asan build-tsan build-fuzz
-# The check can fail: without OpenCL's dev package (which Debian's oneDNN CMake
-# config needs) it must name that package.
-without_ocl=$(scripts/install_deps.sh --list | grep -vx ocl-icd-opencl-dev | paste -sd,)
-if $PY scripts/check_deps.py --packages "$without_ocl" build >/dev/null 2>build/check_deps_negative.txt; then
-  echo "check_deps: accepted an install list without ocl-icd-opencl-dev" >&2
-  exit 1
-fi
-grep "package 'ocl-icd-opencl-dev' is needed" build/check_deps_negative.txt
+step "every dependency the ThreadSanitizer and fuzz builds used is installed by scripts/install_deps.sh"
+$PY scripts/check_deps.py build-tsan build-fuzz
 
 step "all tests passed"
