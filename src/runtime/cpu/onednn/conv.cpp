@@ -2,11 +2,13 @@
 // reordered once into the chosen format (pre-packing), bias and fused
 // post-ops as oneDNN attributes.
 #include <functional>
+#include <limits>
 #include <numeric>
 
 #include "runtime/cpu/onednn/finite_form.h"
 #include "runtime/cpu/onednn/makers.h"
 #include "runtime/cpu/onednn/post_ops.h"
+#include "runtime/cpu/own/winograd.h"
 
 namespace atenrt::runtime::cpu::onednn {
 namespace {
@@ -15,6 +17,107 @@ memory::dims minus_one(const Dims& d) {
   memory::dims out;
   for (auto v : d) out.push_back(v - 1);
   return out;
+}
+
+// oneDNN 2.6 has Winograd only from avx512_core on (and then only for
+// shapes it picks itself): below it, ours (own/winograd.h).
+bool onednn_lacks_winograd() {
+  const auto isa = dnnl::get_effective_cpu_isa();
+  return isa == dnnl::cpu_isa::avx2 || isa == dnnl::cpu_isa::avx2_vnni;
+}
+
+// The post-ops our Winograd's output transform applies (on finite values):
+// a leading residual sum, then relu and clip; null for any other list.
+std::optional<own::winograd::Epilogue> winograd_epilogue(const KernelRequest& r, const PostOps& post) {
+  using A = network::ActivationOp;
+  if (!post.binary.empty()) return std::nullopt;
+  own::winograd::Epilogue e;
+  const auto& ops = r.step->post_ops;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind == PostOpKind::Add) {
+      if (i != 0 || ops[i].operand != post.sum_input) return std::nullopt;
+      e.sum = true;
+      continue;
+    }
+    const auto& a = ops[i].activation;
+    if (a.op == A::Relu || (a.op == A::LeakyRelu && a.alpha == 0.0)) {
+      e.clamps.push_back({0.f, std::numeric_limits<float>::infinity()});
+    } else if (a.op == A::Clip) {
+      e.clamps.push_back({static_cast<float>(a.alpha), static_cast<float>(a.beta)});  // rounded to float, as torch's
+    } else {
+      return std::nullopt;
+    }
+  }
+  return e;
+}
+
+// Our Winograd convolution as the finite form of this fp32 conv (the direct
+// primitive `prim` stays the exact form, for NaN and ±inf): the shape for it,
+// or null where it does not apply or did not measure faster.
+std::optional<own::winograd::Shape> winograd_shape(const KernelRequest& r, const network::ConvolutionParams& p,
+                                                   const compat::Primitive& prim) {
+  if (r.step->precision != Precision::Float32 || !onednn_lacks_winograd()) return std::nullopt;
+  const auto& x = r.inputs[0].tensor->dims;
+  const auto& w = r.inputs[1].tensor->dims;
+  const auto& y = r.outputs[0]->dims;
+  if (x.size() != 4 || p.groups != 1 || w[2] != 3 || w[3] != 3) return std::nullopt;
+  if (p.stride != Dims{1, 1} || p.dilation != Dims{1, 1}) return std::nullopt;
+  if (r.inputs[1].tensor->role != TensorRole::Constant || !r.prepack_weights) return std::nullopt;
+  using tag = memory::format_tag;
+  if (prim.src != md_t(to_mdims(x), dt::f32, tag::nChw8c) || prim.dst != md_t(to_mdims(y), dt::f32, tag::nChw8c)) {
+    return std::nullopt;
+  }
+  own::winograd::Shape s;
+  s.m = own::winograd::choose_tile(x[1], y[1], y[2], y[3]);
+  if (s.m == 0) return std::nullopt;
+  s.n = x[0], s.c_in = x[1], s.c_out = y[1], s.h = x[2], s.w = x[3], s.oh = y[2], s.ow = y[3];
+  s.pad_top = p.padding_pre[0], s.pad_left = p.padding_pre[1];
+  return s;
+}
+
+// The GEMMs of a Winograd convolution: one batched matmul V (tiles × Cin)
+// · U (Cin × Cout) per point of the (m+2)² tile, U made from the conv's
+// packed weights once; null when oneDNN makes no such matmul.
+struct WinogradGemms {
+  compat::Primitive matmul;
+  memory u;
+};
+std::optional<WinogradGemms> winograd_gemms(const own::winograd::Shape& s, const Slot& weights) {
+  if (weights.source != Slot::Source::Constant) return std::nullopt;
+  const std::int64_t aa = s.alpha() * s.alpha(), tiles = s.tiles();
+  const md_t v_md({aa, tiles, s.c_in}, dt::f32, memory::format_tag::abc);
+  const md_t m_md({aa, tiles, s.c_out}, dt::f32, memory::format_tag::abc);
+  WinogradGemms g;
+  g.matmul = compat::matmul(v_md, md_t({aa, s.c_in, s.c_out}, dt::f32, memory::format_tag::any), m_md, make_attr());
+  if (!g.matmul.ok || g.matmul.impl.find("ref") != std::string::npos) return std::nullopt;
+  // the weights back in torch's O, I, 3, 3 order, then U = G g G^T, packed
+  memory plain(md_t({s.c_out, s.c_in, 3, 3}, dt::f32, memory::format_tag::oihw), cpu_engine());
+  dnnl::stream stream(cpu_engine());
+  memory packed = weights.constant;  // a handle: shares the data
+  dnnl::reorder(packed, plain).execute(stream, packed, plain);
+  stream.wait();
+  std::vector<float> u = own::winograd::transform_weights(s, static_cast<const float*>(plain.get_data_handle()));
+  memory u_plain(md_t({aa, s.c_in, s.c_out}, dt::f32, memory::format_tag::abc), cpu_engine(), u.data());
+  g.u = memory(g.matmul.weights, cpu_engine());
+  dnnl::reorder(u_plain, g.u).execute(stream, u_plain, g.u);
+  stream.wait();
+  return g;
+}
+
+// The Winograd calls (after the exact primitive): input transform, the
+// GEMMs, output transform with the epilogue.
+void add_winograd(PrimitiveKernel& k, const own::winograd::Shape& s, const own::winograd::Epilogue& e,
+                  const WinogradGemms& g, int src, int bias, int dst) {
+  const int v = k.temp(g.matmul.src), m = k.temp(g.matmul.dst), u = k.constant(g.u);
+  k.own_pass([s, src, v](std::span<void* const> d) {
+    own::winograd::transform_input(s, static_cast<const float*>(d[src]), static_cast<float*>(d[v]));
+  });
+  k.primitive(g.matmul, {{DNNL_ARG_SRC, v}, {DNNL_ARG_WEIGHTS, u}, {DNNL_ARG_DST, m}});
+  k.own_pass([s, e, m, bias, dst](std::span<void* const> d) {
+    own::winograd::transform_output(s, static_cast<const float*>(d[m]),
+                                    bias >= 0 ? static_cast<const float*>(d[bias]) : nullptr, e,
+                                    static_cast<float*>(d[dst]));
+  });
 }
 
 template <typename Params>
@@ -110,6 +213,28 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   const Destination dst = destination(*k, r, prim.dst, dt::f32, tail_keeps_zero(*post));
   args.push_back({DNNL_ARG_DST, dst.slot});
   const int in_place = bind_post_ops(*k, r, *post, dst.slot, args);
+  if constexpr (std::is_same_v<Params, network::ConvolutionParams>) {
+    const auto wino = winograd_shape(r, p, prim);
+    const auto epilogue = wino ? winograd_epilogue(r, *post) : std::nullopt;
+    const auto wino_checks = epilogue ? finite_form_checks(*k, r, args, *post, dst.slot) : std::nullopt;
+    auto slot_of = [&](int arg) {
+      for (auto [a, slot] : args) {
+        if (a == arg) return slot;
+      }
+      return -1;
+    };
+    const auto gemms = wino_checks ? winograd_gemms(*wino, k->slots[slot_of(DNNL_ARG_WEIGHTS)]) : std::nullopt;
+    if (gemms) {
+      const int src = slot_of(DNNL_ARG_SRC), bias = slot_of(DNNL_ARG_BIAS);
+      k->primitive(prim, std::move(args));
+      k->finite_path(*wino_checks, [&] { add_winograd(*k, *wino, *epilogue, *gemms, src, bias, dst.slot); },
+                     "wino_f" + std::to_string(wino->m) + "3");
+      finish(*k, dst);
+      k->exact_finals_from = k->finals.size();
+      add_tail(*k, *post, dst.out_slot);
+      return {std::move(k), {dst.layout}, in_place};
+    }
+  }
   const auto checks = finite_form.ok ? finite_form_checks(*k, r, args, *post, dst.slot) : std::nullopt;
   if (checks) {
     k->primitive(prim, std::move(args), finite_form, *checks);

@@ -97,6 +97,17 @@ void PrimitiveKernel::primitive(const compat::Primitive& p, Args args, const com
   calls.push_back(std::move(call));
 }
 
+void PrimitiveKernel::finite_path(std::vector<int> finite, const std::function<void()>& path, const std::string& name) {
+  const std::size_t exact = calls.size() - 1;
+  for (int slot : finite) {
+    calls[exact].finite_slots.push_back({slot, static_cast<std::int64_t>(slots[slot].md.get_size() / sizeof(float))});
+  }
+  const std::string exact_impl = impl;
+  path();
+  calls[exact].finite_path = static_cast<int>(calls.size() - 1 - exact);
+  impl = exact_impl + "+" + name;
+}
+
 int PrimitiveKernel::as(int from, const md_t& want) {
   if (slots[from].md == want) return from;
   const int to = temp(want);
@@ -169,19 +180,25 @@ void PrimitiveKernel::run(KernelState* state, const KernelArgs& a) const {
   for (std::size_t c = 0; c < calls.size(); ++c) {
     const Call& call = calls[c];
     if (call.copy_from >= 0 && s->data[call.copy_from] == s->data[call.copy_to]) continue;
-    if (call.when_finite) {
+    if (call.when_finite || call.finite_path > 0) {
       s->stream.wait();  // the calls before it wrote what it checks
       bool finite = true;
       for (auto [slot, n] : call.finite_slots) {
         finite = finite && own::all_finite(static_cast<const float*>(s->data[slot]), n);
       }
       if (finite) {
-        call.when_finite.execute(s->stream, s->args[c]);
+        if (call.when_finite) call.when_finite.execute(s->stream, s->args[c]);
         finite_form_ran = true;
-        continue;
+        continue;  // into the finite path's calls, if any
       }
     }
-    call.prim.execute(s->stream, s->args[c]);
+    if (call.own_pass) {
+      s->stream.wait();
+      call.own_pass(s->data);
+    } else {
+      call.prim.execute(s->stream, s->args[c]);
+    }
+    c += call.finite_path;  // the exact form ran: skip the finite one
   }
   s->stream.wait();
   for (std::size_t f = 0; f < finals.size(); ++f) {

@@ -66,6 +66,12 @@ struct Call {
   // from exact_finals_from on, which are skipped then).
   dnnl::primitive when_finite{};
   std::vector<std::pair<int, std::int64_t>> finite_slots{};
+  // Or, when finite_path > 0, the next finite_path calls are the finite
+  // form (an own algorithm: conv's Winograd), run in place of `prim` under
+  // the same check and skipped otherwise.
+  int finite_path = 0;
+  // Our own pass in place of a primitive (`prim` empty), over the slots' data.
+  std::function<void(std::span<void* const>)> own_pass{};
 };
 
 class PrimitiveKernel final : public Kernel {
@@ -88,6 +94,14 @@ class PrimitiveKernel final : public Kernel {
   // The same, with `when_finite` (same layouts and arguments) run in its place
   // when the slots `finite` hold only finite values (Call::when_finite).
   void primitive(const compat::Primitive& p, Args args, const compat::Primitive& when_finite, std::vector<int> finite);
+  // The exact primitive `p` (last call) with a finite form made of the calls
+  // `path` adds after it (Call::finite_path), run when the slots `finite`
+  // hold only finite values; `name` joins the implementation's name.
+  void finite_path(std::vector<int> finite, const std::function<void()>& path, const std::string& name);
+  // Our own pass as a call (Call::own_pass).
+  void own_pass(std::function<void(std::span<void* const>)> f) {
+    calls.push_back({dnnl::primitive{}, {}, -1, -1, {}, {}, 0, std::move(f)});
+  }
   // Slot `from` reordered into a new slot of layout `want` (or `from` itself).
   int as(int from, const md_t& want);
   void reorder(int from, int to);
