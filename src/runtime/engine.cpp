@@ -124,6 +124,7 @@ void Engine::Impl::compile() {
   plan_arena();
   memory.scratch_bytes = scratch_bytes;
   finish_weights();
+  for (const auto& e : plan) memory.packed_bytes += e.kernel->derived_weight_bytes();
   check_plan(memory, memory_limit);
 
   for (int id : program.inputs) {

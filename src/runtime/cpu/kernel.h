@@ -45,6 +45,9 @@ class Kernel {
   virtual std::unique_ptr<KernelState> make_state() const { return nullptr; }
   virtual void run(KernelState* state, const KernelArgs& args) const = 0;
   virtual std::size_t scratch_bytes() const { return 0; }
+  // Weights the kernel derives and holds itself (Winograd's transformed
+  // weights, made with the first context): counted with the packed weights.
+  virtual std::size_t derived_weight_bytes() const { return 0; }
   // "onednn:<impl>", "own", "reference" (for reports and tests).
   virtual std::string implementation() const = 0;
   // Whether a fused relu or clip runs as oneDNN's max/min form while the

@@ -76,43 +76,44 @@ std::optional<own::winograd::Shape> winograd_shape(const KernelRequest& r, const
 }
 
 // The GEMMs of a Winograd convolution: one batched matmul V (tiles × Cin)
-// · U (Cin × Cout) per point of the (m+2)² tile, U made from the conv's
-// packed weights once; null when oneDNN makes no such matmul.
-struct WinogradGemms {
-  compat::Primitive matmul;
-  memory u;
-};
-std::optional<WinogradGemms> winograd_gemms(const own::winograd::Shape& s, const Slot& weights) {
-  if (weights.source != Slot::Source::Constant) return std::nullopt;
+// · U (Cin × Cout) per point of the (m+2)² tile; null when oneDNN makes no
+// such matmul.
+std::optional<compat::Primitive> winograd_gemms(const own::winograd::Shape& s) {
   const std::int64_t aa = s.alpha() * s.alpha(), tiles = s.tiles();
   const md_t v_md({aa, tiles, s.c_in}, dt::f32, memory::format_tag::abc);
   const md_t m_md({aa, tiles, s.c_out}, dt::f32, memory::format_tag::abc);
-  WinogradGemms g;
-  g.matmul = compat::matmul(v_md, md_t({aa, s.c_in, s.c_out}, dt::f32, memory::format_tag::any), m_md, make_attr());
-  if (!g.matmul.ok || g.matmul.impl.find("ref") != std::string::npos) return std::nullopt;
-  // the weights back in torch's O, I, 3, 3 order, then U = G g G^T, packed
+  auto mm = compat::matmul(v_md, md_t({aa, s.c_in, s.c_out}, dt::f32, memory::format_tag::any), m_md, make_attr());
+  if (!mm.ok || mm.impl.find("ref") != std::string::npos) return std::nullopt;
+  return mm;
+}
+
+// U = G g G^T from the conv's packed weights `packed`, in the matmul's layout.
+memory winograd_weights(const own::winograd::Shape& s, memory packed, const md_t& want) {
+  const std::int64_t aa = s.alpha() * s.alpha();
   memory plain(md_t({s.c_out, s.c_in, 3, 3}, dt::f32, memory::format_tag::oihw), cpu_engine());
   dnnl::stream stream(cpu_engine());
-  memory packed = weights.constant;  // a handle: shares the data
   dnnl::reorder(packed, plain).execute(stream, packed, plain);
   stream.wait();
   std::vector<float> u = own::winograd::transform_weights(s, static_cast<const float*>(plain.get_data_handle()));
   memory u_plain(md_t({aa, s.c_in, s.c_out}, dt::f32, memory::format_tag::abc), cpu_engine(), u.data());
-  g.u = memory(g.matmul.weights, cpu_engine());
-  dnnl::reorder(u_plain, g.u).execute(stream, u_plain, g.u);
+  memory out(want, cpu_engine());
+  dnnl::reorder(u_plain, out).execute(stream, u_plain, out);
   stream.wait();
-  return g;
+  return out;
 }
 
 // The Winograd calls (after the exact primitive): input transform, the
 // GEMMs, output transform with the epilogue.
 void add_winograd(PrimitiveKernel& k, const own::winograd::Shape& s, const own::winograd::Epilogue& e,
-                  const WinogradGemms& g, int src, int bias, int dst) {
-  const int v = k.temp(g.matmul.src), m = k.temp(g.matmul.dst), u = k.constant(g.u);
+                  const compat::Primitive& mm, int src, int weights, int bias, int dst) {
+  const int v = k.temp(mm.src), m = k.temp(mm.dst);
+  const int u = k.lazy_constant(mm.weights, [s, packed = k.slots[weights].constant, want = mm.weights] {
+    return winograd_weights(s, packed, want);
+  });
   k.own_pass([s, src, v](std::span<void* const> d) {
     own::winograd::transform_input(s, static_cast<const float*>(d[src]), static_cast<float*>(d[v]));
   });
-  k.primitive(g.matmul, {{DNNL_ARG_SRC, v}, {DNNL_ARG_WEIGHTS, u}, {DNNL_ARG_DST, m}});
+  k.primitive(mm, {{DNNL_ARG_SRC, v}, {DNNL_ARG_WEIGHTS, u}, {DNNL_ARG_DST, m}});
   k.own_pass([s, e, m, bias, dst](std::span<void* const> d) {
     own::winograd::transform_output(s, static_cast<const float*>(d[m]),
                                     bias >= 0 ? static_cast<const float*>(d[bias]) : nullptr, e,
@@ -223,11 +224,13 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
       }
       return -1;
     };
-    const auto gemms = wino_checks ? winograd_gemms(*wino, k->slots[slot_of(DNNL_ARG_WEIGHTS)]) : std::nullopt;
+    const int weights = slot_of(DNNL_ARG_WEIGHTS);
+    const bool packed = weights >= 0 && k->slots[weights].source == Slot::Source::Constant;
+    const auto gemms = wino_checks && packed ? winograd_gemms(*wino) : std::nullopt;
     if (gemms) {
       const int src = slot_of(DNNL_ARG_SRC), bias = slot_of(DNNL_ARG_BIAS);
       k->primitive(prim, std::move(args));
-      k->finite_path(*wino_checks, [&] { add_winograd(*k, *wino, *epilogue, *gemms, src, bias, dst.slot); },
+      k->finite_path(*wino_checks, [&] { add_winograd(*k, *wino, *epilogue, *gemms, src, weights, bias, dst.slot); },
                      "wino_f" + std::to_string(wino->m) + "3");
       finish(*k, dst);
       k->exact_finals_from = k->finals.size();

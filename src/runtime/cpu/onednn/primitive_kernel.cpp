@@ -151,8 +151,17 @@ std::unique_ptr<KernelState> PrimitiveKernel::make_state() const {
   s->stream = dnnl::stream(cpu_engine());
   for (const auto& slot : slots) {
     const bool constant = slot.source == Slot::Source::Constant;
-    s->mems.push_back(constant ? slot.constant : memory(slot.md, cpu_engine(), DNNL_MEMORY_NONE));
-    s->data.push_back(constant ? slot.constant.get_data_handle() : nullptr);
+    memory m = constant ? slot.constant : memory(slot.md, cpu_engine(), DNNL_MEMORY_NONE);
+    if (slot.lazy) {
+      LazyConstant& lazy = *slot.lazy;
+      std::call_once(lazy.once, [&lazy] {
+        lazy.made = lazy.make();
+        lazy.make = nullptr;  // lets go of what it was made from
+      });
+      m = lazy.made;
+    }
+    s->data.push_back(constant ? m.get_data_handle() : nullptr);
+    s->mems.push_back(std::move(m));
   }
   for (const auto& c : calls) {
     std::unordered_map<int, memory> args;

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,6 +45,15 @@ md_t desc_of(const KernelInput& op, dt type);  // the operand's layout, or plain
 // 1-d/3-d forms, what convolutions produce); null for any other layout.
 std::optional<md_t> same_channel_blocking(const md_t& like, const Dims& dims);
 
+// A constant the kernel derives itself (Winograd's transformed weights), made
+// when the first context is rather than when the engine is: an engine made
+// only to be written to a file (`atenrt compile`) never holds it.
+struct LazyConstant {
+  std::function<memory()> make;
+  std::once_flag once;
+  memory made;
+};
+
 struct Slot {
   enum class Source { Input, Output, Scratch, Constant };
   Source source = Source::Scratch;
@@ -50,6 +61,7 @@ struct Slot {
   std::size_t offset = 0;  // Scratch
   md_t md;
   memory constant;  // Constant
+  std::shared_ptr<LazyConstant> lazy{};  // Constant made by the first make_state (then `constant` is empty)
 };
 
 struct Call {
@@ -82,12 +94,20 @@ class PrimitiveKernel final : public Kernel {
   std::vector<std::function<void(std::span<void* const>)>> finals;
   std::size_t exact_finals_from = SIZE_MAX;  // finals only the exact form of a when_finite call needs
   std::size_t scratch = 0;
+  std::size_t derived_weights = 0;  // bytes of the lazy constants
   std::string impl;
 
   int input(int i, const md_t& md) { return add({Slot::Source::Input, i, 0, md, {}}); }
   int output(int i, const md_t& md) { return add({Slot::Source::Output, i, 0, md, {}}); }
   int temp(const md_t& md);
   int constant(memory m) { return add({Slot::Source::Constant, 0, 0, m.get_desc(), m}); }
+  // A constant of layout `md` that `make` returns when the first context is made.
+  int lazy_constant(const md_t& md, std::function<memory()> make) {
+    auto lazy = std::make_shared<LazyConstant>();
+    lazy->make = std::move(make);
+    derived_weights += md.get_size();
+    return add({Slot::Source::Constant, 0, 0, md, {}, std::move(lazy)});
+  }
   // The one way a primitive joins the kernel: its call, with a user
   // scratchpad when it wants one; the kernel reports its implementation.
   void primitive(const compat::Primitive& p, Args args);
@@ -112,6 +132,7 @@ class PrimitiveKernel final : public Kernel {
   int quantize(int from, const md_t& want, float scale);
 
   std::size_t scratch_bytes() const override { return scratch; }
+  std::size_t derived_weight_bytes() const override { return derived_weights; }
   std::string implementation() const override { return "onednn:" + impl; }
   bool finite_input_form() const override {
     for (const auto& c : calls) {
