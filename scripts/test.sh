@@ -86,12 +86,12 @@ ATENRT_MODELS_DIR="$FIXTURES/e2e_models" $PY -m unittest discover -s tests/model
 
 step "C++ tests and the fuzz corpora's replays under AddressSanitizer + UndefinedBehaviorSanitizer"
 scripts/build.sh asan
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+asan_env=(env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
 # python_runtime (tests/python against build-asan's module, ASan preloaded into
 # the interpreter, leak checks off: python/bindings/CMakeLists.txt) is --full's.
 asan_skip=(-E '^python_runtime$')
 if ((full)); then asan_skip=(); fi
-ctest --test-dir build-asan --output-on-failure -j2 --timeout 1500 "${asan_skip[@]}"
+"${asan_env[@]}" ctest --test-dir build-asan --output-on-failure -j2 --timeout 1500 "${asan_skip[@]}"
 
 step "every dependency the builds used is installed by scripts/install_deps.sh"
 $PY scripts/check_deps.py build build-asan
@@ -112,8 +112,8 @@ fi
 step "the command line and five models under AddressSanitizer + UndefinedBehaviorSanitizer"
 # The CLI tests and a model subset that covers oneDNN, own and reference kernels,
 # bf16 and attention (ATENRT_ASAN_MODELS= runs every model instrumented: hours).
-ATENRT_CLI="$ROOT/build-asan/atenrt" $PY -m unittest discover -s tests/cli
-ATENRT_CLI="$ROOT/build-asan/atenrt" ATENRT_MODELS_DIR="$FIXTURES/e2e_models" \
+ATENRT_CLI="$ROOT/build-asan/atenrt" "${asan_env[@]}" $PY -m unittest discover -s tests/cli
+"${asan_env[@]}" ATENRT_CLI="$ROOT/build-asan/atenrt" ATENRT_MODELS_DIR="$FIXTURES/e2e_models" \
   ATENRT_MODELS_ONLY="${ATENRT_ASAN_MODELS-squeezenet1_0,shufflenet_v2_x0_5,mobilenet_v3_small,bert_encoder,gpt_decoder}" \
   $PY -m unittest discover -s tests/models -t .
 
@@ -128,7 +128,7 @@ if [ "$tsan_count" != 3 ]; then
   echo "ThreadSanitizer step: expected 3 threading tests matching '$TSAN_TESTS', found ${tsan_count:-none}" >&2
   exit 1
 fi
-OMP_NUM_THREADS=1 ASAN_OPTIONS= UBSAN_OPTIONS= TSAN_OPTIONS="suppressions=$ROOT/tests/tsan.supp:second_deadlock_stack=1" \
+OMP_NUM_THREADS=1 TSAN_OPTIONS="suppressions=$ROOT/tests/tsan.supp:second_deadlock_stack=1" \
   ctest --test-dir build-tsan -R "$TSAN_TESTS" --no-tests=error --output-on-failure --timeout 900
 
 step "fuzzing the .pt2 reader, the engine-file loader and the pipeline (fixed seed and runs)"
