@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Runs atenrt's tests. Exits non-zero on the first failure.
 #
-#   scripts/test.sh          CI's subset (about 45 minutes on 2 cores): the release
+#   scripts/test.sh          CI's subset (about an hour on 2 cores): the release
 #                            build's tests (C++ unit, converter, lowering and model
 #                            tests against PyTorch, CLI, hostile resources, the
 #                            OpInfo subset, packaging) and the C++ tests, with the
 #                            fuzz corpora replayed, under AddressSanitizer +
 #                            UndefinedBehaviorSanitizer.
-#   scripts/test.sh --full   everything (about 100 minutes): the above, plus the
+#   scripts/test.sh --full   everything (about 90 minutes): the above, plus the
 #                            Python module, the CLI tests and five models under
 #                            ASan + UBSan, the threading tests under ThreadSanitizer,
 #                            and the three libFuzzer targets on a fixed walk
