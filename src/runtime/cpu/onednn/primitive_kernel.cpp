@@ -91,17 +91,19 @@ void PrimitiveKernel::primitive(const compat::Primitive& p, Args args, const com
   if (pad.get_size() > 0) args.push_back({DNNL_ARG_SCRATCHPAD, temp(pad)});  // one region, the larger
   Call call{p.prim, std::move(args)};
   call.when_finite = when_finite.prim;
+  check_finite(call, finite);
+  calls.push_back(std::move(call));
+}
+
+void PrimitiveKernel::check_finite(Call& call, const std::vector<int>& finite) const {
   for (int slot : finite) {
     call.finite_slots.push_back({slot, static_cast<std::int64_t>(slots[slot].md.get_size() / sizeof(float))});
   }
-  calls.push_back(std::move(call));
 }
 
 void PrimitiveKernel::finite_path(std::vector<int> finite, const std::function<void()>& path, const std::string& name) {
   const std::size_t exact = calls.size() - 1;
-  for (int slot : finite) {
-    calls[exact].finite_slots.push_back({slot, static_cast<std::int64_t>(slots[slot].md.get_size() / sizeof(float))});
-  }
+  check_finite(calls[exact], finite);
   const std::string exact_impl = impl;
   path();
   calls[exact].finite_path = static_cast<int>(calls.size() - 1 - exact);

@@ -144,6 +144,8 @@ class PrimitiveKernel final : public Kernel {
   void run(KernelState* state, const KernelArgs& a) const override;
 
  private:
+  // Adds the slots `finite` (f32) to the values `call` checks at run time.
+  void check_finite(Call& call, const std::vector<int>& finite) const;
   int add(Slot s) {
     slots.push_back(std::move(s));
     return static_cast<int>(slots.size()) - 1;
