@@ -50,7 +50,7 @@ export ATENRT_LOWERING_CASES_DIR="$FIXTURES/lowering_cases"
 export ATENRT_CLI="$ROOT/build/atenrt"
 export ATENRT_REQUIRE_FIXTURES=1  # a C++ test whose fixture is missing fails instead of skipping
 
-step "python tests: exporter"
+step "python tests: exporter, benchmark table"
 $PY -m unittest discover -s tests/tools
 
 step "C++ tests (release), the fuzz corpora replayed among them"

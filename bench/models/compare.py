@@ -44,6 +44,7 @@ CALIBRATION_BATCHES = 8  # int8: random draws shaped like the example input, nev
 
 
 NOISY_CORES = 0.25  # other processes' average busy cores above which a row's timing is suspect
+DRIFTING_SPREAD = 0.25  # rounds' medians further apart than this (of their median): the machine's speed drifted
 
 
 class EngineError(Exception):
@@ -58,6 +59,9 @@ def parse_args(argv):
                    help=f"comma-separated subset of: {', '.join(ENGINES)} (default: all)")
     p.add_argument("--warmup", type=int, default=3, help="untimed runs before timing (default 3)")
     p.add_argument("--iterations", type=int, default=20, help="timed runs (default 20)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="times each model's engines are timed, interleaved (A B C A B C ...); a row reports "
+                        "the median of its rounds' medians and their spread (default 3; 1 with --quick)")
     p.add_argument("--threads", type=int, default=2, help="intra-op threads for every engine (default 2)")
     p.add_argument("--quick", action="store_true",
                    help="smoke run: warmup 1, iterations 3 (unless given explicitly)")
@@ -80,12 +84,14 @@ def parse_args(argv):
             args.warmup = 1
         if "--iterations" not in explicit:
             args.iterations = 3
+        if "--rounds" not in explicit:
+            args.rounds = 1
     if args.wait_quiet is None:
         args.wait_quiet = 0.0 if args.quick else 30.0
     args.models = _subset(p, "--models", args.models, list(MODELS))
     args.engines = _subset(p, "--engines", args.engines, ENGINES)
-    if args.warmup < 0 or args.iterations < 1 or args.threads < 1:
-        p.error("--warmup must be >= 0, --iterations and --threads >= 1")
+    if args.warmup < 0 or args.iterations < 1 or args.threads < 1 or args.rounds < 1:
+        p.error("--warmup must be >= 0, --iterations, --threads and --rounds >= 1")
     args.out_dir = Path(args.out_dir)
     args.work_dir = Path(args.work_dir) if args.work_dir else args.out_dir / "models-work"
     return args
@@ -117,6 +123,32 @@ def time_callable(fn, x, warmup, iterations):
             fn(x)
             times.append((time.perf_counter() - start) * 1e3)
     return stats(times)
+
+
+def merge_rounds(results):
+    """One row from an engine's rounds: the median of the rounds' medians, and how far those spread.
+
+    The first round carries the correctness figures (errors, top-1, compile time); p90 is the median of
+    the rounds' p90s, min the smallest run of all; `busy` is the worst round's. A failed round makes the
+    row that failure: a number from the rounds that happened to pass would hide it.
+    """
+    failed = [r for r in results if "error" in r]
+    if failed:
+        return dict(failed[0])
+    row = dict(results[0])
+    if len(results) == 1:
+        return row
+    medians = [r["median_ms"] for r in results]
+    row["median_ms"] = float(np.median(medians))
+    row["p90_ms"] = float(np.median([r["p90_ms"] for r in results]))
+    mins = [r["min_ms"] for r in results if r.get("min_ms") is not None]
+    row["min_ms"] = min(mins) if mins else None
+    row["round_medians_ms"] = medians
+    row["round_spread"] = (max(medians) - min(medians)) / row["median_ms"]
+    busy = [r["others_cores"] for r in results if r.get("others_cores") is not None]
+    row["others_cores"] = max(busy) if busy else None
+    row["wall_s"] = sum(r.get("wall_s", 0.0) for r in results)
+    return row
 
 
 def cpu_snapshot():
@@ -271,12 +303,14 @@ def bench_onnxruntime(ctx):
     if ctx["ort_problem"]:
         raise EngineError(ctx["ort_problem"])
     onnx_path = work / f"{ctx['name']}.onnx"
-    try:
-        with torch.no_grad():
-            torch.onnx.export(ctx["model"], (ctx["input"],), str(onnx_path), opset_version=13,
-                              input_names=["input"], do_constant_folding=True)
-    except Exception as e:
-        raise EngineError(f"torch.onnx.export failed: {type(e).__name__}: {str(e).splitlines()[0][:160]}")
+    if "onnx_exported" not in ctx:  # once per model: later rounds time the same file
+        try:
+            with torch.no_grad():
+                torch.onnx.export(ctx["model"], (ctx["input"],), str(onnx_path), opset_version=13,
+                                  input_names=["input"], do_constant_folding=True)
+        except Exception as e:
+            raise EngineError(f"torch.onnx.export failed: {type(e).__name__}: {str(e).splitlines()[0][:160]}")
+        ctx["onnx_exported"] = True
     in_npy, out_npy = work / f"{ctx['name']}.in.npy", work / f"{ctx['name']}.ort-out.npy"
     np.save(in_npy, ctx["input"].numpy())
     out_npy.unlink(missing_ok=True)
@@ -314,7 +348,11 @@ def bench_atenrt(ctx, precision):
         raise EngineError(f"atenrt CLI not found at {cli} (build it, or pass --atenrt PATH)")
     pt2 = export_pt2(ctx)
     settings = ["--threads", str(args.threads), "--precision", precision]
-    result = {}
+    checked = ctx.setdefault("atenrt_checked", {})
+    if precision in checked:  # a later round: calibration and the correctness check are done; time only
+        extra, result = checked[precision]
+        return _atenrt_timing(cli, pt2, args, settings + extra, dict(result))
+    result, extra = {}, []
     if precision == "int8":
         # Calibrated once per model (timed: the compile's cost), then both calls below read the cache.
         calibration = work / f"{ctx['name']}.calibration.npz"
@@ -327,7 +365,8 @@ def bench_atenrt(ctx, precision):
         run_command([cli, "compile", str(pt2), "-o", str(work / f"{ctx['name']}.int8.atrt"), "--calibration",
                      str(calibration), "--calibration-cache", str(cache)] + settings, args.timeout)
         result["calibration_ms"] = (time.perf_counter() - start) * 1e3
-        settings = settings + ["--calibration-cache", str(cache)]
+        extra = ["--calibration-cache", str(cache)]
+        settings = settings + extra
     # Correctness first: it is the cheaper call and says more when the converter is missing.
     in_npz, out_npz = work / f"{ctx['name']}.in.npz", work / f"{ctx['name']}.atenrt-{precision}.out.npz"
     np.savez(in_npz, ctx["input"].numpy())
@@ -341,6 +380,11 @@ def bench_atenrt(ctx, precision):
         result["top1_same"] = top1_agrees(ctx["reference"], outs)
     except (EngineError, OSError, KeyError, ValueError) as e:
         result["check_error"] = f"run: {e}"
+    checked[precision] = (extra, dict(result))
+    return _atenrt_timing(cli, pt2, args, settings, result)
+
+
+def _atenrt_timing(cli, pt2, args, settings, result):
     try:
         stdout = run_command([cli, "bench", str(pt2), "--iterations", str(args.iterations),
                               "--warmup", str(args.warmup), "--json"] + settings, args.timeout)
@@ -421,7 +465,8 @@ def main(argv=None):
     if any(e.startswith("atenrt") for e in args.engines) and not Path(args.atenrt).is_file():
         print(f"WARNING: atenrt CLI not found at {args.atenrt}; pass --atenrt PATH", flush=True)
 
-    print(f"batch 1, {args.threads} threads, warmup {args.warmup}, iterations {args.iterations}; "
+    print(f"batch 1, {args.threads} threads, warmup {args.warmup}, iterations {args.iterations}, "
+          f"rounds {args.rounds}; "
           f"torch {torch.__version__}; models: {', '.join(args.models)}", flush=True)
     rows = []
     for name in args.models:
@@ -432,22 +477,33 @@ def main(argv=None):
             reference = [t.numpy() for t in flatten(model(x))]
         ctx = {"name": name, "model": model, "input": x, "reference": reference, "args": args,
                "work": args.work_dir, "ort_problem": ort_problem}
+        # Rounds interleave the engines (A B C A B C ...): on a shared VM the speed drifts from minute to
+        # minute, and a drift then moves every engine's rounds alike instead of one engine's whole row.
+        rounds = {engine: [] for engine in args.engines}
+        for round_index in range(args.rounds):
+            for engine in args.engines:
+                if rounds[engine] and "error" in rounds[engine][0]:
+                    continue  # an engine that failed once fails again: do not wait for it twice
+                wait_for_quiet(args.wait_quiet, f"{name} {ENGINE_LABELS[engine]}")
+                start, cpu_before = time.perf_counter(), cpu_snapshot()
+                try:
+                    result = BENCHES[engine](ctx)
+                except EngineError as e:
+                    result = {"error": str(e)}
+                except Exception as e:  # an engine's bug must not end the whole comparison
+                    result = {"error": f"{type(e).__name__}: {e}"}
+                    traceback.print_exc()
+                result.update(wall_s=time.perf_counter() - start, others_cores=others_cores(cpu_before, cpu_snapshot()))
+                rounds[engine].append(result)
+                label = f"{ENGINE_LABELS[engine]:19s}" + (f" r{round_index + 1}" if args.rounds > 1 else "")
+                print(f"  {name:13s} {label} " + short_line(result), flush=True)
         for engine in args.engines:
-            wait_for_quiet(args.wait_quiet, f"{name} {ENGINE_LABELS[engine]}")
-            start, cpu_before = time.perf_counter(), cpu_snapshot()
-            try:
-                result = BENCHES[engine](ctx)
-            except EngineError as e:
-                result = {"error": str(e)}
-            except Exception as e:  # an engine's bug must not end the whole comparison
-                result = {"error": f"{type(e).__name__}: {e}"}
-                traceback.print_exc()
-            result.update(model=name, engine=engine, top1_margin=top1_margin(reference), wall_s=time.perf_counter() - start,
-                          others_cores=others_cores(cpu_before, cpu_snapshot()))
+            result = merge_rounds(rounds[engine])
+            result.update(model=name, engine=engine, top1_margin=top1_margin(reference))
             rows.append(result)
-            print(f"  {name:13s} {ENGINE_LABELS[engine]:19s} " + short_line(result), flush=True)
 
-    meta = {"threads": args.threads, "warmup": args.warmup, "iterations": args.iterations, "batch": 1,
+    meta = {"threads": args.threads, "warmup": args.warmup, "iterations": args.iterations, "rounds": args.rounds,
+            "batch": 1,
             "torch": torch.__version__, "atenrt_cli": args.atenrt, "seed": args.seed,
             "date": time.strftime("%Y-%m-%d %H:%M:%S"), "load_average": os.getloadavg(),
             "machine": machine_summary()}
@@ -513,15 +569,19 @@ def markdown_table(rows, args, meta):
     lines = [
         f"## Model latency, batch 1, {args.threads} threads",
         "",
-        f"{meta['machine']}; warmup {args.warmup}, iterations {args.iterations}, torch {meta['torch']}, "
+        f"{meta['machine']}; warmup {args.warmup}, iterations {args.iterations}, "
+        + (f"{args.rounds} rounds interleaved (each row: the median of its rounds' medians; `spread`: "
+           "their max − min over that median), " if args.rounds > 1 else "")
+        + f"torch {meta['torch']}, "
         f"load average {meta['load_average'][0]:.1f} at the end, {meta['date']}. "
         "Ratios are median latency over the baseline's median in this run (< 1 is faster). "
         "Errors are against PyTorch eager fp32; rel = max abs error / max |reference|. "
         "A top-1 DIFF shows the reference's gap between its two best logits: random weights make it small. "
         "`busy` is how many cores other processes kept busy during the row (0 = quiet machine).",
         "",
-        "| model | engine | median ms | p90 ms | min ms | ÷ eager | ÷ ORT | compile/load ms | max abs err | max rel err | top-1 | busy | note |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|:-:|---:|---|",
+        "| model | engine | median ms | p90 ms | min ms | spread | ÷ eager | ÷ ORT | compile/load ms | max abs err "
+        "| max rel err | top-1 | busy | note |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|---:|---|",
     ]
     for r in rows:
         eager = by.get((r["model"], "eager"), {}).get("median_ms")
@@ -537,6 +597,7 @@ def markdown_table(rows, args, meta):
         lines.append("| " + " | ".join([
             r["model"], ENGINE_LABELS[r["engine"]],
             fmt(med, ".2f"), fmt(r.get("p90_ms"), ".2f"), fmt(r.get("min_ms"), ".2f"),
+            f"{r['round_spread']:.0%}" if r.get("round_spread") is not None else "—",
             fmt(med / eager, ".2f") if med and eager else "—",
             fmt(med / ort, ".2f") if med and ort else "—",
             fmt(r.get("compile_ms"), ".0f"),
@@ -554,6 +615,11 @@ def markdown_table(rows, args, meta):
         lines += ["", f"**Warning:** other processes kept up to {worst:.1f} cores busy during {len(noisy)} "
                   f"of {len(rows)} rows (`busy` > {NOISY_CORES}); those timings, and ratios against them, "
                   "are not trustworthy. Rerun on a quieter machine."]
+    drifting = [r for r in rows if (r.get("round_spread") or 0) > DRIFTING_SPREAD]
+    if drifting:
+        lines += ["", f"**Note:** the rounds of {len(drifting)} of {len(rows)} rows differ by more than "
+                  f"{DRIFTING_SPREAD:.0%} of their median (`spread`): the machine's speed drifted during the run "
+                  "(other tenants of a shared host, frequency); the medians over rounds are the figures to compare."]
     return "\n".join(lines) + "\n"
 
 
@@ -608,7 +674,8 @@ def bar_chart(rows, args, meta, path):
         ax.grid(axis="y", alpha=0.3)
     for row in axes:
         row[0].set_ylabel("median latency, ms\n(lower is better)")
-    title = (f"batch 1, {args.threads} threads, {args.iterations} iterations, one run "
+    runs = f"median of {args.rounds} interleaved rounds" if args.rounds > 1 else "one run"
+    title = (f"batch 1, {args.threads} threads, {args.iterations} iterations, {runs} "
              f"({meta['date']}{', ' + meta['machine'] if meta.get('machine') else ''}) — compare within a panel")
     means = geomeans_vs_ort(rows, models)
     if means:
