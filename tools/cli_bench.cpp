@@ -158,15 +158,16 @@ StreamRuns run_streams(const Engine& engine, const std::vector<Tensor>& inputs, 
   return out;
 }
 
-// A spread this wide says another process shared the cores: the figures are
-// still reported, with a warning, since ratios from one run stay usable.
-// How idle OpenMP threads wait, as libgomp read it at start: the CLI asks for
-// "passive" unless OMP_WAIT_POLICY or GOMP_SPINCOUNT says otherwise (atenrt_main.cpp).
+// How idle OpenMP threads wait, as libgomp read it at start: the CLI asks for a
+// short spin, then sleep (GOMP_SPINCOUNT), unless the user set a policy (atenrt_main.cpp).
 std::string omp_wait_policy() {
   if (const char* p = std::getenv("OMP_WAIT_POLICY")) return p;
-  return std::getenv("GOMP_SPINCOUNT") ? "spin (GOMP_SPINCOUNT)" : "default";
+  if (const char* spins = std::getenv("GOMP_SPINCOUNT")) return std::string("spin then sleep (GOMP_SPINCOUNT=") + spins + ")";
+  return "default";
 }
 
+// A spread this wide says another process shared the cores: the figures are
+// still reported, with a warning, since ratios from one run stay usable.
 bool noisy(const Stats& s) { return s.median > 0 && (s.p90 > 1.25 * s.median || s.stddev > 0.2 * s.mean); }
 
 std::string fixed(double v, int digits) {
