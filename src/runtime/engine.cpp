@@ -389,6 +389,10 @@ struct ExecutionContext::State {
   std::vector<std::unique_ptr<cpu::KernelState>> states;
   std::vector<std::vector<const void*>> in_ptrs;
   std::vector<std::vector<void*>> out_ptrs;
+  // Per tensor: whether the step that wrote it this run vouched it finite
+  // (KernelArgs::outputs_finite); per step, its inputs' and outputs' flags.
+  std::vector<std::uint8_t> finite;
+  std::vector<std::vector<std::uint8_t>> in_finite, out_finite;
   std::vector<std::pair<int, int>> output_copies;  // (output index, tensor id) for non-produced outputs
   int num_threads = 0;  // the engine's option unless set_num_threads overrides it
   bool profiling = false;
@@ -416,7 +420,10 @@ ExecutionContext::ExecutionContext(const Engine& engine) : state_(std::make_uniq
     s.states.push_back(step.kernel->make_state());
     s.in_ptrs.emplace_back(step.inputs.size(), nullptr);
     s.out_ptrs.emplace_back(step.outputs.size(), nullptr);
+    s.in_finite.emplace_back(step.inputs.size(), 0);
+    s.out_finite.emplace_back(step.outputs.size(), 0);
   }
+  s.finite.assign(e.program.tensors.size(), 0);
 }
 
 ExecutionContext::~ExecutionContext() = default;
@@ -469,22 +476,31 @@ const std::vector<Tensor>& ExecutionContext::run(const std::vector<Tensor>& inpu
   };
   using Clock = std::chrono::steady_clock;
   const auto run_start = Clock::now();
+  std::fill(s.finite.begin(), s.finite.end(), 0);  // vouched for this run only
   for (std::size_t p = 0; p < e.plan.size(); ++p) {
     const auto& step = e.plan[p];
     auto& ins = s.in_ptrs[p];
     auto& outs = s.out_ptrs[p];
-    for (std::size_t i = 0; i < step.inputs.size(); ++i) ins[i] = address(step.inputs[i]);
-    for (std::size_t i = 0; i < step.outputs.size(); ++i) outs[i] = address(step.outputs[i]);
-    if (!s.profiling) {
-      step.kernel->run(s.states[p].get(), {ins, outs, s.scratch.get()});
-      continue;
+    auto& in_finite = s.in_finite[p];
+    auto& out_finite = s.out_finite[p];
+    for (std::size_t i = 0; i < step.inputs.size(); ++i) {
+      ins[i] = address(step.inputs[i]);
+      in_finite[i] = s.finite[step.inputs[i]];
     }
-    const auto start = Clock::now();
-    step.kernel->run(s.states[p].get(), {ins, outs, s.scratch.get()});
-    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    s.times.total_ms[p] += ms;
-    s.times.last_ms[p] = ms;
-    s.times.last_start_ms[p] = std::chrono::duration<double, std::milli>(start - run_start).count();
+    for (std::size_t i = 0; i < step.outputs.size(); ++i) outs[i] = address(step.outputs[i]);
+    std::fill(out_finite.begin(), out_finite.end(), 0);
+    const cpu::KernelArgs args{ins, outs, s.scratch.get(), in_finite, out_finite};
+    if (!s.profiling) {
+      step.kernel->run(s.states[p].get(), args);
+    } else {
+      const auto start = Clock::now();
+      step.kernel->run(s.states[p].get(), args);
+      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      s.times.total_ms[p] += ms;
+      s.times.last_ms[p] = ms;
+      s.times.last_start_ms[p] = std::chrono::duration<double, std::milli>(start - run_start).count();
+    }
+    for (std::size_t i = 0; i < step.outputs.size(); ++i) s.finite[step.outputs[i]] = out_finite[i];
   }
   if (s.profiling) ++s.times.runs;
   for (auto [o, id] : s.output_copies) {

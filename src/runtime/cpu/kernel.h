@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -37,6 +38,13 @@ struct KernelArgs {
   std::span<const void* const> inputs;  // one per step input, in its layout
   std::span<void* const> outputs;       // one per step output, in its layout
   void* scratch = nullptr;              // scratch_bytes() bytes, 64-byte aligned
+  // Per step input, 1 when an earlier step of this run vouched that it holds
+  // no NaN or ±inf (empty: nothing known): a kernel may skip its own check.
+  std::span<const std::uint8_t> inputs_finite{};
+  // Per step output (empty: not tracked), zero on entry: a kernel sets 1
+  // where its output is surely finite this run (a finite clip ended it), so
+  // the steps that read it need not look at every value again.
+  std::span<std::uint8_t> outputs_finite{};
 };
 
 class Kernel {

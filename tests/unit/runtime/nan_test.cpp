@@ -356,6 +356,15 @@ std::vector<FiniteFormCase> finite_form_cases() {
                                         ActivationOp::Clip, 0.0, 6.0));
          return n;
        }},
+      {"conv_relu6_conv_relu6",
+       [=] {  // MobileNets: the first conv's clip vouches its output finite when its finite
+              // form ran, and the second skips its check then; never when the first kept NaN
+         Network n;
+         auto* c1 = conv(n, n.add_input("x", DType::Float32, {1, 16, 9, 7}), 5, true);
+         auto* y = n.add_activation("relu6", c1, ActivationOp::Clip, 0.0, 6.0);
+         n.mark_output(n.add_activation("clip", conv(n, y, 6, true), ActivationOp::Clip, -0.5, 0.7));
+         return n;
+       }},
       {"conv_residual_relu",
        [=] {  // the residual add fuses as the sum: its operand is checked too
          Network n;

@@ -151,6 +151,18 @@ inline void append_eltwise(dnnl::post_ops& ops, dnnl::algorithm alg, float alpha
   ops.append_eltwise(1.f, alg, alpha, beta);
 }
 
+// The algorithm and bounds of eltwise post-op `index` (2.6 also returns the scale).
+struct EltwiseParams {
+  dnnl::algorithm alg{};
+  float alpha = 0.f, beta = 0.f;
+};
+inline EltwiseParams eltwise_params(const dnnl::post_ops& ops, int index) {
+  EltwiseParams e;
+  float scale = 1.f;
+  ops.get_params_eltwise(index, scale, e.alg, e.alpha, e.beta);
+  return e;
+}
+
 // A memory descriptor's blocking, as plain numbers (2.6: md.data).
 struct Blocking {
   int ndims = 0;

@@ -1,6 +1,7 @@
 // Convolution and deconvolution: created with format_tag::any, weights
 // reordered once into the chosen format (pre-packing), bias and fused
 // post-ops as oneDNN attributes.
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -49,6 +50,11 @@ std::optional<own::winograd::Epilogue> winograd_epilogue(const KernelRequest& r,
     }
   }
   return e;
+}
+
+// Whether the epilogue's last clamp has finite bounds (as bounds_output).
+bool epilogue_bounds_output(const own::winograd::Epilogue& e) {
+  return !e.clamps.empty() && std::isfinite(e.clamps.back().lo) && std::isfinite(e.clamps.back().hi);
 }
 
 // Our Winograd convolution as the finite form of this fp32 conv (the direct
@@ -191,7 +197,8 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   // Relu and clip as oneDNN's max/min post-ops while the inputs are finite
   // (finite_form.h): cheaper than the NaN-keeping forms.
   compat::Primitive finite_form;
-  if (const auto finite_post = finite_form_post_ops(r, y.dims, *post)) {
+  const auto finite_post = finite_form_post_ops(r, y.dims, *post);
+  if (finite_post) {
     finite_form = compat::convolution(deconv, prim.src, prim.weights, has_bias ? &b_md : nullptr, prim.dst,
                                       to_mdims(p.stride), minus_one(p.dilation), to_mdims(p.padding_pre),
                                       to_mdims(pad_post), make_attr(&finite_post->ops));
@@ -232,6 +239,7 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
       k->primitive(prim, std::move(args));
       k->finite_path(*wino_checks, [&] { add_winograd(*k, *wino, *epilogue, *gemms, src, weights, bias, dst.slot); },
                      "wino_f" + std::to_string(wino->m) + "3");
+      k->finite_form_bounds_output = epilogue_bounds_output(*epilogue);
       finish(*k, dst);
       k->exact_finals_from = k->finals.size();
       add_tail(*k, *post, dst.out_slot);
@@ -241,6 +249,7 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   const auto checks = finite_form.ok ? finite_form_checks(*k, r, args, *post, dst.slot) : std::nullopt;
   if (checks) {
     k->primitive(prim, std::move(args), finite_form, *checks);
+    k->finite_form_bounds_output = bounds_output(*finite_post);
   } else {
     k->primitive(prim, std::move(args));
   }

@@ -1,5 +1,7 @@
 #include "runtime/cpu/onednn/finite_form.h"
 
+#include <cmath>
+
 #include "runtime/cpu/own/finite.h"
 
 namespace atenrt::runtime::cpu::onednn {
@@ -32,6 +34,14 @@ std::optional<PostOps> finite_form_post_ops(const KernelRequest& r, const Dims& 
     return std::nullopt;
   }
   return form;
+}
+
+bool bounds_output(const PostOps& form) {
+  const int n = form.ops.len();
+  if (n == 0 || form.ops.kind(n - 1) != dnnl::primitive::kind::eltwise) return false;
+  const auto e = compat::eltwise_params(form.ops, n - 1);
+  const bool clip = e.alg == dnnl::algorithm::eltwise_clip || e.alg == dnnl::algorithm::eltwise_clip_v2;
+  return clip && std::isfinite(e.alpha) && std::isfinite(e.beta);
 }
 
 bool finite_form_usable(const compat::Primitive& exact, const compat::Primitive& form) {

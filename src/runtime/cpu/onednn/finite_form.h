@@ -18,6 +18,11 @@ namespace atenrt::runtime::cpu::onednn {
 // post-op positions, no activation of ours after the primitive).
 std::optional<PostOps> finite_form_post_ops(const KernelRequest& r, const Dims& dst_dims, const PostOps& exact);
 
+// Whether the form's last post-op clips to finite bounds: its output then
+// holds no NaN or ±inf, whatever the primitive computed, so the steps that
+// read it need not check it again (KernelArgs::outputs_finite).
+bool bounds_output(const PostOps& form);
+
 // Whether `form` (made from the exact primitive's layouts) may stand in for
 // `exact`: made, the same layouts, not oneDNN's reference kernel.
 bool finite_form_usable(const compat::Primitive& exact, const compat::Primitive& form);

@@ -103,7 +103,8 @@ KernelChoice make_matmul(const KernelRequest& r) {
   // Relu and clip as oneDNN's max/min post-ops while the inputs are finite
   // (finite_form.h): cheaper than the NaN-keeping forms.
   compat::Primitive finite_form;
-  if (const auto finite_post = finite_form_post_ops(r, ydims, *post)) {
+  const auto finite_post = finite_form_post_ops(r, ydims, *post);
+  if (finite_post) {
     finite_form = compat::matmul(prim.src, prim.weights, prim.dst, make_attr(&finite_post->ops));
     finite_form.ok = finite_form_usable(prim, finite_form);
   }
@@ -118,6 +119,7 @@ KernelChoice make_matmul(const KernelRequest& r) {
   const auto checks = finite_form.ok ? finite_form_checks(*k, r, args, *post, out) : std::nullopt;
   if (checks) {
     k->primitive(prim, std::move(args), finite_form, *checks);
+    k->finite_form_bounds_output = bounds_output(*finite_post);
     k->exact_finals_from = k->finals.size();
   } else {
     k->primitive(prim, std::move(args));

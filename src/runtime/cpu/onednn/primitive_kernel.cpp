@@ -95,6 +95,14 @@ void PrimitiveKernel::primitive(const compat::Primitive& p, Args args, const com
   calls.push_back(std::move(call));
 }
 
+namespace {
+// Whether `slot` is a step input that an earlier step vouched finite this run.
+bool vouched_finite(const Slot& slot, const KernelArgs& a) {
+  return slot.source == Slot::Source::Input && static_cast<std::size_t>(slot.index) < a.inputs_finite.size() &&
+         a.inputs_finite[slot.index] != 0;
+}
+}  // namespace
+
 void PrimitiveKernel::check_finite(Call& call, const std::vector<int>& finite) const {
   for (int slot : finite) {
     call.finite_slots.push_back({slot, static_cast<std::int64_t>(slots[slot].md.get_size() / sizeof(float))});
@@ -195,6 +203,7 @@ void PrimitiveKernel::run(KernelState* state, const KernelArgs& a) const {
       s->stream.wait();  // the calls before it wrote what it checks
       bool finite = true;
       for (auto [slot, n] : call.finite_slots) {
+        if (vouched_finite(slots[slot], a)) continue;  // an earlier step's clip bounded it this run
         finite = finite && own::all_finite(static_cast<const float*>(s->data[slot]), n);
       }
       if (finite) {
@@ -216,6 +225,7 @@ void PrimitiveKernel::run(KernelState* state, const KernelArgs& a) const {
     if (finite_form_ran && f >= exact_finals_from) continue;
     finals[f](s->data);
   }
+  if (finite_form_ran && finite_form_bounds_output && !a.outputs_finite.empty()) a.outputs_finite[0] = 1;
 }
 
 int source(PrimitiveKernel& k, const KernelRequest& r, int i, const md_t& have, const md_t& want, bool pack) {

@@ -93,6 +93,9 @@ class PrimitiveKernel final : public Kernel {
   // Our own passes after the calls, over the slots' data pointers.
   std::vector<std::function<void(std::span<void* const>)>> finals;
   std::size_t exact_finals_from = SIZE_MAX;  // finals only the exact form of a when_finite call needs
+  // The finite form ends in a clip to finite bounds: when it ran, the output
+  // holds no NaN or ±inf whatever the primitive computed (KernelArgs::outputs_finite).
+  bool finite_form_bounds_output = false;
   std::size_t scratch = 0;
   std::size_t derived_weights = 0;  // bytes of the lazy constants
   std::string impl;
