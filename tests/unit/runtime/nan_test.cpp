@@ -228,6 +228,38 @@ std::vector<Case> cases() {
                      }});
     }
   }
+  // Without NaN or +inf the repair does nothing: a causal mask's -inf among
+  // finite values is exact as oneDNN computes it, and a row of -inf throughout
+  // must come out NaN from oneDNN itself (0 / 0), as torch's.
+  for (std::int64_t axis : {-1, 1}) {
+    auto softmax = [=] {
+      Network n;
+      n.mark_output(n.add_softmax("sm", n.add_input("x", DType::Float32, {3, 5, 7}), axis, false));
+      return n;
+    };
+    // x[o, j, i] of [3, 5, 7], `j` along the softmax axis.
+    auto at = [=](std::int64_t o, std::int64_t j, std::int64_t i) {
+      return axis < 0 ? (o * 5 + i % 5) * 7 + j % 7 : (o * 5 + j % 5) * 7 + i;
+    };
+    const std::int64_t len = axis < 0 ? 7 : 5, rows = axis < 0 ? 5 : 7;
+    const std::string suffix = axis < 0 ? "_last" : "_1";
+    out.push_back({"softmax_causal_mask" + suffix, softmax, [=](reference::TensorMap& in) {
+                     float* v = in["x"].mutable_data<float>();
+                     for (std::int64_t o = 0; o < 3; ++o) {
+                       for (std::int64_t r = 0; r < rows; ++r) {
+                         for (std::int64_t j = r % len + 1; j < len; ++j) v[at(o, j, r)] = -kInf;
+                       }
+                     }
+                   }});
+    out.push_back({"softmax_plus_inf_no_nan" + suffix, softmax, [=](reference::TensorMap& in) {
+                     in["x"].mutable_data<float>()[at(1, 2, 4)] = kInf;  // that row all NaN in torch
+                   }});
+    out.push_back({"softmax_one_row_all_minus_inf" + suffix, softmax, [=](reference::TensorMap& in) {
+                     float* v = in["x"].mutable_data<float>();
+                     for (std::int64_t j = 0; j < len; ++j) v[at(2, j, 3)] = -kInf;  // the last outer, inner 3
+                     v[at(0, 1, 0)] = -kInf;                                         // and a finite row's -inf
+                   }});
+  }
   out.push_back({"layernorm", [] {
                    Network n;
                    NormalizationParams p;

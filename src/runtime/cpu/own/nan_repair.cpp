@@ -53,6 +53,11 @@ ATENRT_AVX2_CLONES bool has_nan_or_minus_inf(const float* x, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) hit |= static_cast<int>(!(x[i] > -INFINITY));
   return hit != 0;
 }
+ATENRT_AVX2_CLONES bool has_nan_or_plus_inf(const float* x, std::int64_t n) {
+  int hit = 0;
+  for (std::int64_t i = 0; i < n; ++i) hit |= static_cast<int>(!(x[i] < INFINITY));
+  return hit != 0;
+}
 ATENRT_AVX2_CLONES bool has_non_finite(const float* x, std::int64_t n) {
   int hit = 0;
   for (std::int64_t i = 0; i < n; ++i) hit |= static_cast<int>(!(std::fabs(x[i]) <= FLT_MAX));
@@ -117,9 +122,12 @@ void repair_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex
 }
 
 void repair_softmax(const float* x, float* y, std::int64_t outer, std::int64_t len, std::int64_t inner) {
-  // The common input is all finite and needs nothing: one pass over the whole
-  // of it first; rows are looked at only when something is NaN or ±inf.
-  if (all_finite(x, outer * len * inner)) return;
+  // oneDNN gets a row wrong only when it holds NaN or +inf: -inf among finite
+  // values (an attention mask) is exact (exp(-inf - max) = 0), and a row of
+  // -inf throughout comes out NaN as torch's (0 / 0). So the common inputs,
+  // masked or not, need one vectorized pass; the rows are looked at one by
+  // one only when something is NaN or +inf.
+  if (!any_block_has(has_nan_or_plus_inf, x, outer * len * inner)) return;
   for (std::int64_t o = 0; o < outer; ++o) {
     for (std::int64_t i = 0; i < inner; ++i) {
       const std::int64_t base = o * len * inner + i;

@@ -43,7 +43,7 @@ void repair_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex
                      const BlockedIndex& yi);
 
 // oneDNN's softmax keeps a row's other entries when the row holds NaN or
-// +inf; torch makes such a row (its max NaN or ±inf) all NaN. x, y: [outer,
+// +inf; torch makes such a row (its max NaN or +inf) all NaN. x, y: [outer,
 // len, inner] around the softmax axis.
 void repair_softmax(const float* x, float* y, std::int64_t outer, std::int64_t len, std::int64_t inner);
 
