@@ -31,6 +31,8 @@ OmpGetThreads omp_getter() {
 }
 
 namespace {
+// What Engine::steps() reports, made once the plan is (defined below).
+std::vector<StepInfo> describe_steps(const Engine::Impl& impl);
 
 const char* const kHowToSet = " (set with --max-memory / the max_memory setting)";
 
@@ -257,6 +259,7 @@ Engine::Engine(Program program, EngineOptions options, std::shared_ptr<const Loa
   impl->options = options;
   impl->file = std::move(file);
   impl->compile();
+  impl->step_info = describe_steps(*impl);
   impl_ = std::move(impl);
 }
 
@@ -283,6 +286,7 @@ Engine::Engine(Program program, EngineOptions options, std::shared_ptr<SharedWei
   impl->options = options;
   if (shared) impl->packs = std::shared_ptr<cpu::WeightPacks>(shared, &shared->packs);  // keeps `shared` alive
   impl->compile();
+  impl->step_info = describe_steps(*impl);
   impl_ = std::move(impl);
 }
 
@@ -333,20 +337,22 @@ double step_flops(const Program& prog, const Step& step) {
 
 }  // namespace
 
-std::vector<StepInfo> Engine::steps() const {
+namespace {
+
+std::vector<StepInfo> describe_steps(const Engine::Impl& impl) {
   std::vector<StepInfo> out;
-  for (const auto& e : impl_->plan) {
-    const Step& step = impl_->program.steps[e.step];
+  for (const auto& e : impl.plan) {
+    const Step& step = impl.program.steps[e.step];
     StepInfo info;
     info.name = step.name;
     info.kind = std::string(network::layer_kind_name(step.kind()));
     info.implementation = e.kernel->implementation();
     info.finite_input_form = e.kernel->finite_input_form();
     for (const auto& op : step.post_ops) info.fused.push_back(op.fused_layer);
-    info.output_layout = cpu::layout_name(impl_->buffers[e.outputs[0]].layout);
+    info.output_layout = cpu::layout_name(impl.buffers[e.outputs[0]].layout);
     info.precision = step.precision;
-    info.flops = step_flops(impl_->program, step);
-    if (e.in_place_of >= 0) info.in_place_of = impl_->buffers[e.in_place_of].tensor->name;
+    info.flops = step_flops(impl.program, step);
+    if (e.in_place_of >= 0) info.in_place_of = impl.buffers[e.in_place_of].tensor->name;
     if (e.kind == Engine::Impl::ExecStep::Kind::ToPlain) {
       info.flops = 0.0;
       info.name += ":to_plain";
@@ -357,6 +363,10 @@ std::vector<StepInfo> Engine::steps() const {
   }
   return out;
 }
+
+}  // namespace
+
+const std::vector<StepInfo>& Engine::steps() const { return impl_->step_info; }
 
 ExecutionContext Engine::create_context() const { return ExecutionContext(*this); }
 

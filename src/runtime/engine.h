@@ -109,7 +109,9 @@ class Engine {
   const std::vector<TensorInfo>& outputs() const;
   const Program& program() const;
   const EngineOptions& options() const;
-  std::vector<StepInfo> steps() const;
+  // One per planned step, in run order; made with the engine, so references
+  // into it live as long as the engine.
+  const std::vector<StepInfo>& steps() const;
   MemoryStats memory() const;
   // Throws an Error with the sizes when a tensor, or the plan as a whole
   // (activations, scratch, outputs, weights), needs more than `limit` bytes.

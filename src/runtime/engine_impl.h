@@ -48,6 +48,7 @@ struct Engine::Impl {
   std::vector<TensorInfo> input_info, output_info;
   std::size_t scratch_bytes = 0;
   MemoryStats memory;
+  std::vector<StepInfo> step_info;  // Engine::steps(), made once the plan is
   int kernel_threads = 1;  // what the kernels were made for (Engine::kernel_threads)
 
   // Weights (engine_weights.cpp): the pre-packed forms the kernels share,
