@@ -399,8 +399,9 @@ struct ExecutionContext::State {
   std::vector<std::unique_ptr<cpu::KernelState>> states;
   std::vector<std::vector<const void*>> in_ptrs;
   std::vector<std::vector<void*>> out_ptrs;
-  // Per tensor: whether the step that wrote it this run vouched it finite
-  // (KernelArgs::outputs_finite); per step, its inputs' and outputs' flags.
+  // Per buffer id (as steps name their inputs and outputs): whether the step
+  // that wrote it this run vouched it finite (KernelArgs::outputs_finite);
+  // per step, its inputs' and outputs' flags.
   std::vector<std::uint8_t> finite;
   std::vector<std::vector<std::uint8_t>> in_finite, out_finite;
   std::vector<std::pair<int, int>> output_copies;  // (output index, tensor id) for non-produced outputs
@@ -433,7 +434,7 @@ ExecutionContext::ExecutionContext(const Engine& engine) : state_(std::make_uniq
     s.in_finite.emplace_back(step.inputs.size(), 0);
     s.out_finite.emplace_back(step.outputs.size(), 0);
   }
-  s.finite.assign(e.program.tensors.size(), 0);
+  s.finite.assign(e.buffers.size(), 0);  // program tensors and the ToPlain steps' extra buffers
 }
 
 ExecutionContext::~ExecutionContext() = default;
