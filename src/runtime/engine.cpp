@@ -366,7 +366,8 @@ std::vector<StepInfo> describe_steps(const Engine::Impl& impl) {
 
 }  // namespace
 
-const std::vector<StepInfo>& Engine::steps() const { return impl_->step_info; }
+const std::vector<StepInfo>& Engine::steps() const& { return impl_->step_info; }
+std::vector<StepInfo> Engine::steps() const&& { return impl_->step_info; }
 
 ExecutionContext Engine::create_context() const { return ExecutionContext(*this); }
 

@@ -110,8 +110,10 @@ class Engine {
   const Program& program() const;
   const EngineOptions& options() const;
   // One per planned step, in run order; made with the engine, so references
-  // into it live as long as the engine.
-  const std::vector<StepInfo>& steps() const;
+  // into it live as long as the engine. A temporary engine's are copied out
+  // (`for (auto& s : build(...).steps())` must not outlive the engine).
+  const std::vector<StepInfo>& steps() const&;
+  std::vector<StepInfo> steps() const&&;
   MemoryStats memory() const;
   // Throws an Error with the sizes when a tensor, or the plan as a whole
   // (activations, scratch, outputs, weights), needs more than `limit` bytes.
