@@ -49,6 +49,7 @@ std::vector<KernelProvider> make_table() {
           {LayerKind::Normalization, onednn::make_normalization},
           {LayerKind::Reduce, onednn::make_reduction},
           {LayerKind::Cast, onednn::make_cast},
+          {LayerKind::Concatenation, onednn::make_concatenation},
       },
       onednn::call,
   });

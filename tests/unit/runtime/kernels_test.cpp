@@ -422,6 +422,53 @@ TEST(KernelChoice, MixedLayoutOperandsStayOnAnOptimizedBinary) {
   }
 }
 
+// DenseNet's blocks: conv outputs concatenated along channels, a batch norm
+// (pre-activation: no conv before it to fold into), relu, the next conv; and
+// a one-input concatenation's copy (a same-dtype cast). With whole 16-channel
+// blocks the copy, the concatenation and the batch norm keep the convs'
+// blocked layout: no reorder step, and oneDNN's jit batch norm instead of
+// its generic plain one (5-6x slower). With 12 channels the blocks do not
+// divide and the plain path runs. Both match the reference.
+TEST(KernelChoice, DenseBlockStaysBlockedFromConvToConv) {
+  for (const std::int64_t channels : {16, 12}) {
+    const auto make = [channels] {
+      Network n;
+      ConvolutionParams cp{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1};
+      const auto conv = [&](const std::string& name, NetworkTensor* x, std::int64_t in, std::uint32_t seed) {
+        return n.add_convolution(name, x, n.add_constant(name + ".w", weights({channels, in, 3, 3}, seed)), nullptr, cp);
+      };
+      auto* c1 = conv("conv1", n.add_input("x", DType::Float32, {1, channels, 6, 6}), channels, 21);
+      auto* copy = n.add_cast("copy", c1, DType::Float32);
+      auto* c2 = conv("conv2", copy, channels, 22);
+      auto* cat = n.add_concatenation("cat", {copy, c2}, 1);
+      const Dims vec{2 * channels};
+      NormalizationParams bp;
+      bp.op = NormalizationOp::Batch;
+      auto* bn = n.add_normalization("bn", cat, n.add_constant("gamma", weights(vec, 23)),
+                                     n.add_constant("beta", weights(vec, 24)), bp,
+                                     n.add_constant("mean", weights(vec, 25)),
+                                     n.add_constant("var", random_tensor(DType::Float32, vec, 26, 0.5, 1.5)));
+      n.mark_output(conv("conv3", n.add_activation("relu", bn, ActivationOp::Relu), 2 * channels, 27));
+      return n;
+    };
+    const std::string what = "dense block, " + std::to_string(channels) + " channels";
+    expect_engine_matches_reference(make, {}, 1e-5, what);
+    if (channels % 16 != 0) continue;
+    SCOPED_TRACE(what);
+    const auto engine = builder::build(make());
+    int kept_blocked = 0;
+    for (const auto& step : engine.steps()) {
+      EXPECT_NE(step.kind, "Reorder") << step.name << ": a reorder between layouts";
+      if (step.kind == "Cast" || step.kind == "Concatenation" || step.kind == "Normalization") {
+        EXPECT_NE(step.output_layout, "plain") << step.name;
+        kept_blocked += step.output_layout != "plain";
+      }
+      if (step.kind == "Normalization") EXPECT_EQ(step.implementation.find("ncsp"), std::string::npos) << step.implementation;
+    }
+    EXPECT_EQ(kept_blocked, 3) << "the copy, the concatenation and the batch norm are steps of their own";
+  }
+}
+
 // A residual add after an activation (EfficientNetV2's conv, silu, add)
 // fuses and keeps convolution and matmul on optimized kernels: as a sum
 // post-op after an eltwise one, oneDNN's AVX2 kernels refused it and its

@@ -88,9 +88,20 @@ KernelChoice make_binary(const KernelRequest& r) {
 KernelChoice make_cast(const KernelRequest& r) {
   const auto& x = *r.inputs[0].tensor;
   const auto& y = *r.outputs[0];
+  if (numel_of(x.dims) == 0) return {};
+  if (x.dtype == y.dtype && !r.inputs[0].layout.is_plain()) {  // a copy of a blocked tensor, in its layout
+    auto k = std::make_unique<PrimitiveKernel>();
+    k->impl = "reorder";
+    const md_t src = desc_of(r.inputs[0], dt::f32);
+    const int from = k->input(0, src);
+    const Destination dst = destination(*k, r, r.blocked_output_allowed ? src : plain_md(y.dims, dt::f32), dt::f32);
+    k->reorder(from, dst.slot);
+    finish(*k, dst);
+    return {std::move(k), {dst.layout}};
+  }
   const bool ok = (x.dtype == DType::Float32 && y.dtype == DType::BFloat16) ||
                   (x.dtype == DType::BFloat16 && y.dtype == DType::Float32);
-  if (!ok || numel_of(x.dims) == 0) return {};
+  if (!ok) return {};
   auto k = std::make_unique<PrimitiveKernel>();
   k->impl = "reorder";
   k->reorder(k->input(0, plain_md(x.dims, *to_dt(x.dtype))), k->output(0, plain_md(y.dims, *to_dt(y.dtype))));

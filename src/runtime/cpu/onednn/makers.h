@@ -16,5 +16,6 @@ KernelChoice make_cast(const KernelRequest& r);           // eltwise.cpp
 KernelChoice make_softmax(const KernelRequest& r);        // softmax.cpp
 KernelChoice make_normalization(const KernelRequest& r);  // normalization.cpp
 KernelChoice make_reduction(const KernelRequest& r);      // normalization.cpp
+KernelChoice make_concatenation(const KernelRequest& r);  // concat.cpp
 
 }  // namespace atenrt::runtime::cpu::onednn

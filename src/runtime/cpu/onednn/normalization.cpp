@@ -31,18 +31,24 @@ KernelChoice make_normalization(const KernelRequest& r) {
     return {std::move(k), {Layout{}}};
   }
   if (p.op == N::Batch && x.dims.size() >= 2 && numel_of(x.dims) > 0) {
-    const md_t md = plain_md(x.dims, dt::f32), vec = plain_md({x.dims[1]}, dt::f32);
+    // In the input's layout: a blocked input (a conv's or a concatenation's
+    // output, DenseNet's pre-activation batch norms) runs oneDNN's jit
+    // kernel, 5-6x faster here than its generic one for plain NCHW.
+    const md_t md = desc_of(r.inputs[0], dt::f32), vec = plain_md({x.dims[1]}, dt::f32);
     const auto prim = compat::batch_normalization(md, eps, flags | dnnl::normalization_flags::use_global_stats,
                                                   make_attr());
     if (!prim.ok) return {};
     auto k = std::make_unique<PrimitiveKernel>();
-    k->primitive(prim, {{DNNL_ARG_SRC, k->input(0, md)},
+    const int src = k->input(0, md);
+    const Destination dst = destination(*k, r, prim.dst, dt::f32);
+    k->primitive(prim, {{DNNL_ARG_SRC, src},
                         {DNNL_ARG_SCALE, k->input(1, vec)},
                         {DNNL_ARG_SHIFT, k->input(2, vec)},
                         {DNNL_ARG_MEAN, k->input(3, vec)},
                         {DNNL_ARG_VARIANCE, k->input(4, vec)},
-                        {DNNL_ARG_DST, k->output(0, md)}});
-    return {std::move(k), {Layout{}}};
+                        {DNNL_ARG_DST, dst.slot}});
+    finish(*k, dst);
+    return {std::move(k), {dst.layout}};
   }
   return {};
 }
@@ -69,8 +75,6 @@ KernelChoice make_reduction(const KernelRequest& r) {
     for (auto a : p.axes) kept[a < 0 ? a + rank : a] = 1;
   }
   if (kept == x.dims) return {};  // nothing reduced: oneDNN refuses, our copy handles it
-  // The source in its layout (a blocked conv output: SE blocks' mean over
-  // H, W); the result is small and plain.
   // The source in its layout (a blocked conv output: SE blocks' mean over
   // H, W); a blocked source gets a result in its own format (oneDNN's jit
   // reduction wants both alike; the reference one is slow), reordered to

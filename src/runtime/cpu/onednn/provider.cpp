@@ -30,6 +30,30 @@ bool activation_has_chain(const Step& step) {
   return onednn::eltwise_chain(std::get<network::ActivationParams>(step.params)).has_value();
 }
 
+bool batch_norm(const Step& step) {
+  return std::get<network::NormalizationParams>(step.params).op == network::NormalizationOp::Batch;
+}
+
+// A concatenation along channels whose every input is a whole number of
+// 16-channel blocks (the larger of oneDNN's AVX2 and AVX-512 blocks): oneDNN's
+// concat then keeps the blocked layout (make_concatenation).
+bool concat_of_whole_blocks(const Step& step, const Program& program) {
+  const auto& out = program.tensors[step.outputs[0]];
+  const auto rank = static_cast<std::int64_t>(out.dims.size());
+  const auto axis = std::get<network::ConcatenationParams>(step.params).axis;
+  if ((axis < 0 ? axis + rank : axis) != 1) return false;
+  for (int in : step.inputs) {
+    const auto& t = program.tensors[in];
+    if (t.dtype != DType::Float32 || t.dims.size() != out.dims.size() || t.dims[1] % 16 != 0) return false;
+  }
+  return true;
+}
+
+// A copy to the same dtype (a one-input torch.cat): a reorder that keeps the layout.
+bool same_dtype_cast(const Step& step, const Program& program) {
+  return program.tensors[step.inputs[0]].dtype == program.tensors[step.outputs[0]].dtype;
+}
+
 }  // namespace
 
 namespace onednn {
@@ -60,6 +84,9 @@ bool accepts_blocked(const Step& step, std::size_t input, const Program& program
       return false;
     }
     case LayerKind::Pooling: return input == 0;
+    case LayerKind::Normalization: return input == 0 && batch_norm(step);
+    case LayerKind::Concatenation: return concat_of_whole_blocks(step, program);
+    case LayerKind::Cast: return same_dtype_cast(step, program);
     case LayerKind::Activation: return activation_has_chain(step);
     // A full-size operand of oneDNN's binary (make_binary): the result keeps
     // its layout, so a squeeze-excitation gate (x * sigmoid(...)) between two
@@ -81,6 +108,9 @@ bool may_produce_blocked(const Step& step, const Program& program) {
     case LayerKind::Convolution:
     case LayerKind::Deconvolution:
     case LayerKind::Pooling: return true;
+    case LayerKind::Normalization: return batch_norm(step);
+    case LayerKind::Concatenation: return concat_of_whole_blocks(step, program);
+    case LayerKind::Cast: return same_dtype_cast(step, program);
     case LayerKind::Activation: return activation_has_chain(step);
     case LayerKind::Elementwise: return binary_in_layout(step);
     default: return false;

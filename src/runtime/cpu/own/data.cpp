@@ -77,7 +77,7 @@ std::unique_ptr<Kernel> slice(const KernelRequest& r) {
   });
 }
 
-std::unique_ptr<Kernel> concatenation(const KernelRequest& r) {
+std::unique_ptr<Kernel> concatenation_runs(const KernelRequest& r) {
   const auto& out = r.outputs[0]->dims;
   const int rank = static_cast<int>(out.size());
   std::int64_t axis = std::get<network::ConcatenationParams>(r.step->params).axis;
@@ -246,6 +246,8 @@ std::unique_ptr<Kernel> padding(const KernelRequest& r) {
 
 }  // namespace
 
+std::unique_ptr<Kernel> make_concatenation_runs(const KernelRequest& r) { return concatenation_runs(r); }
+
 KernelChoice make_shuffle(const KernelRequest& r) {
   KernelChoice c;
   c.kernel = make_data_kernel(r);
@@ -262,7 +264,7 @@ std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r) {
   switch (r.step->kind()) {
     case LayerKind::Shuffle: return shuffle(r);
     case LayerKind::Slice: return slice(r);
-    case LayerKind::Concatenation: return concatenation(r);
+    case LayerKind::Concatenation: return concatenation_runs(r);
     case LayerKind::Gather: return gather(r);
     case LayerKind::Cast: return cast(r);
     case LayerKind::Shape: return shape(r);

@@ -67,6 +67,11 @@ std::int64_t activation_grain(const network::ActivationParams& p);
 // Family makers (math.cpp, data.cpp); null when not covered.
 std::unique_ptr<Kernel> make_math_kernel(const KernelRequest& r);
 std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r);
+// A concatenation as runs of bytes: per index of the dims before the axis,
+// each input's run in turn, whatever the layouts say. The caller vouches that
+// this is the concatenation: plain tensors (make_data_kernel), or channel-
+// blocked ones of whole blocks along channels (onednn/concat.cpp).
+std::unique_ptr<Kernel> make_concatenation_runs(const KernelRequest& r);
 // A Shuffle step; a reshape (no permutation) offers its input's buffer as its
 // output's (KernelChoice::in_place_input): where the engine takes the offer,
 // the copy is skipped, e.g. the views around a transformer's linear layers.
