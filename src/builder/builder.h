@@ -74,6 +74,11 @@ int fold_constants(network::Network& net, std::uint64_t memory_limit = 0);
 // Folds Normalization(Batch) into the Convolution that feeds it when the
 // conv output has no other use and every parameter is constant.
 int fold_batchnorm(network::Network& net);
+// Drops the taps of a convolution (constant weights, static shapes) that
+// only ever read padding: DeepLab's atrous convolutions dilated past their
+// input (rate 36 on a 14x14 map is a 1x1 convolution). The same sums, on a
+// smaller kernel oneDNN runs on a faster path.
+int trim_padding_taps(network::Network& net);
 int remove_dead_layers(network::Network& net);
 // Moves an activation, or an add of a same-shaped tensor or a single number,
 // from after a pure reshape of a conv/matmul output to before it

@@ -1,5 +1,6 @@
 // Passes over the Network: constant folding, batch-norm folding, dead layers.
 #include <cmath>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -138,6 +139,94 @@ int fold_batchnorm(Network& net) {
     ++folded;
   }
   return folded;
+}
+
+namespace {
+
+// The taps [first, last] of one spatial dim of a convolution that read the
+// input at some output position; nullopt when they are not one run.
+std::optional<std::pair<std::int64_t, std::int64_t>> taps_reading_input(std::int64_t in, std::int64_t out,
+                                                                         std::int64_t kernel, std::int64_t stride,
+                                                                         std::int64_t pad, std::int64_t dilation) {
+  std::int64_t first = -1, last = -1;
+  for (std::int64_t k = 0; k < kernel; ++k) {
+    bool reads = false;
+    for (std::int64_t o = 0; o < out && !reads; ++o) {
+      const std::int64_t at = o * stride - pad + k * dilation;
+      reads = at >= 0 && at < in;
+    }
+    if (!reads) continue;
+    if (last >= 0 && last != k - 1) return std::nullopt;  // a gap
+    if (first < 0) first = k;
+    last = k;
+  }
+  if (first < 0) return std::nullopt;
+  return std::make_pair(first, last);
+}
+
+}  // namespace
+
+int trim_padding_taps(Network& net) {
+  int trimmed = 0;
+  for (auto* conv : net.topological_order()) {
+    if (conv->kind() != LayerKind::Convolution || !is_constant(conv->input(1))) continue;
+    const auto& p = conv->params_as<network::ConvolutionParams>();
+    const network::Dims& xd = conv->input(0)->dims;
+    const network::Dims& yd = conv->output()->dims;
+    const Tensor& w = constant_value(conv->input(1));
+    const std::size_t spatial = p.stride.size();
+    if (w.dtype() != DType::Float32 || xd.size() != spatial + 2 || yd.size() != spatial + 2 ||
+        w.sizes().size() != spatial + 2) {
+      continue;
+    }
+    bool known = true;
+    for (std::size_t i = 0; i < xd.size(); ++i) known = known && xd[i] > 0 && yd[i] > 0;
+    if (!known) continue;
+    network::ConvolutionParams q = p;
+    network::Dims first(spatial), kept = w.sizes();
+    bool trims = false, ok = true;
+    for (std::size_t d = 0; d < spatial && ok; ++d) {
+      const std::int64_t in = xd[2 + d], out = yd[2 + d], k = w.sizes()[2 + d], dil = p.dilation[d];
+      const auto run = taps_reading_input(in, out, k, p.stride[d], p.padding_pre[d], dil);
+      if (!run) {
+        ok = false;
+        break;
+      }
+      first[d] = run->first;
+      kept[2 + d] = run->second - run->first + 1;
+      if (kept[2 + d] == k) continue;
+      trims = true;
+      // The same outputs from the kept taps: the padding before shrinks by
+      // the dropped taps' reach, the padding after is what the size needs.
+      q.padding_pre[d] = p.padding_pre[d] - run->first * dil;
+      q.padding_post[d] = (out - 1) * p.stride[d] + dil * (kept[2 + d] - 1) + 1 - in - q.padding_pre[d];
+      if (kept[2 + d] == 1) q.dilation[d] = 1;
+      ok = q.padding_pre[d] >= 0 && q.padding_post[d] >= 0;
+    }
+    if (!ok || !trims) continue;
+    // The dropped taps only ever meet padding, which a convolution skips
+    // (the reference's, and oneDNN's direct kernels: a NaN weight there
+    // reaches no output), so the sums are the same.
+    Tensor trimmed_w(DType::Float32, kept);
+    const float* src = w.data<float>();
+    float* dst = trimmed_w.mutable_data<float>();
+    std::vector<std::int64_t> idx(kept.size(), 0);  // the element's index in w (row-major)
+    for (std::int64_t i = 0; i < w.numel(); ++i) {
+      bool inside = true;
+      for (std::size_t d = 0; d < spatial; ++d) {
+        inside = inside && idx[2 + d] >= first[d] && idx[2 + d] < first[d] + kept[2 + d];
+      }
+      if (inside) *dst++ = src[i];
+      for (int d = static_cast<int>(idx.size()) - 1; d >= 0 && ++idx[d] == w.sizes()[d]; --d) idx[d] = 0;
+    }
+    auto* wt = net.add_constant(net.unique_layer_name(conv->name + "_trimmed_weight"), trimmed_w);
+    NetworkTensor* bias = conv->inputs.size() == 3 ? conv->input(2) : nullptr;
+    auto* y = net.add_convolution(net.unique_layer_name(conv->name + "_trimmed"), conv->input(0), wt, bias, q);
+    net.replace_all_uses(conv->output(), y);
+    remove_if_unused(net, conv);
+    ++trimmed;
+  }
+  return trimmed;
 }
 
 namespace {

@@ -293,9 +293,7 @@ MODELS = [
     ModelSpec("vgg11", _tv("vgg11"), _images(224), imagenet=True),
     ModelSpec("alexnet", _tv("alexnet"), _images(224), imagenet=True),
     ModelSpec("vit_small", _vit_small, _images(224), imagenet=True),
-    ModelSpec("swin_small", _swin_small, _images(224), imagenet=True,
-              slow_kernels_ok={"Elementwise": "the shifted-window attention mask [1, nW, 1, N, N] broadcasts "
-                                              "over a middle dim, which oneDNN 2.6's jit binary lacks"}),
+    ModelSpec("swin_small", _swin_small, _images(224), imagenet=True),
     ModelSpec("bert_encoder", _bert, _bert_inputs, quick=True, bf16_exact=True),
     ModelSpec("gpt_decoder", _gpt, _gpt_inputs, quick=True, bf16_exact=True),
     ModelSpec("lraspp_mobilenet_v3_large", _segmentation, _images(224)),

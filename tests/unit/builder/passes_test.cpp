@@ -1,5 +1,6 @@
 // Each builder pass on its own, and every fusion: the built engine against
 // the unfused reference, plus the legality rules that must block a fusion.
+#include <cmath>
 #include <cstdlib>
 
 #include <gtest/gtest.h>
@@ -121,6 +122,51 @@ TEST(BatchNormFolding, NotWhenConvOutputHasAnotherUse) {
   n.mark_output(y);
   n.mark_output(c);
   EXPECT_EQ(builder::fold_batchnorm(n), 0);
+}
+
+// Atrous convolutions dilated past their input (DeepLab's ASPP: rate 36 on
+// a small map) read padding with every tap but the ones trimming keeps; the
+// reference runs the untrimmed network, so a match shows the sums are the
+// same. Cases: only the centre reads (a 1x1 conv), one dim trimmed and the
+// other not (with stride 2 and a bias), nothing to trim, and a NaN in a
+// dropped tap (a convolution skips padding: the NaN reaches no output).
+TEST(TapTrimming, DropsTapsThatOnlyReadPadding) {
+  struct Case {
+    const char* what;
+    Dims x, kernel, dilation, padding, stride;
+    bool bias, nan_in_corner;
+    Dims trimmed_kernel;  // empty: not trimmed
+  };
+  const Case cases[] = {
+      {"rate 6 on 5x5", {1, 3, 5, 5}, {3, 3}, {6, 6}, {6, 6}, {1, 1}, false, false, {1, 1}},
+      {"rate 5, 5x9, stride 2", {2, 4, 5, 9}, {3, 3}, {5, 5}, {5, 5}, {2, 2}, true, false, {1, 3}},
+      {"rate 2 on 9x9", {1, 3, 9, 9}, {3, 3}, {2, 2}, {2, 2}, {1, 1}, true, false, {}},
+      {"NaN in a dropped tap", {1, 3, 5, 5}, {3, 3}, {6, 6}, {6, 6}, {1, 1}, false, true, {1, 1}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    const auto make = [&c] {
+      Network n;
+      auto* x = n.add_input("x", DType::Float32, c.x);
+      Tensor w = w_({5, c.x[1], c.kernel[0], c.kernel[1]}, 7);
+      if (c.nan_in_corner) w.mutable_data<float>()[0] = std::nanf("");
+      auto* b = c.bias ? n.add_constant("b", w_({5}, 8)) : nullptr;
+      n.mark_output(n.add_convolution("atrous", x, n.add_constant("w", w), b,
+                                      ConvolutionParams{c.stride, c.padding, c.padding, c.dilation, 1}));
+      return n;
+    };
+    Network n = make();
+    const Dims out = n.outputs()[0]->dims;
+    EXPECT_EQ(builder::trim_padding_taps(n), c.trimmed_kernel.empty() ? 0 : 1);
+    builder::remove_dead_layers(n);
+    for (auto* l : n.layers()) {
+      if (l->kind() != LayerKind::Convolution) continue;
+      const Dims& k = l->input(1)->dims;
+      EXPECT_EQ(Dims(k.begin() + 2, k.end()), c.trimmed_kernel.empty() ? c.kernel : c.trimmed_kernel);
+      EXPECT_EQ(l->output()->dims, out) << "the output keeps its size";
+    }
+    expect_engine_matches_reference(make, {}, 1e-5, "trimmed engine vs untrimmed reference");
+  }
 }
 
 TEST(SinkReshapes, ActivationAndResidualAfterAViewOfALinearLayerFuse) {

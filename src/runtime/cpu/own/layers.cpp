@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "runtime/cpu/own/parallel.h"
 #include "runtime/cpu/own/util.h"
 #include "reference/common.h"
 #include "reference/resize_taps.h"
@@ -110,27 +111,41 @@ std::unique_ptr<Kernel> resize(const KernelRequest& r) {
     }
   }
   const std::int64_t planes = xs[0] * xs[1], in_plane = in[0] * in[1] * in[2];
-  const std::int64_t out_plane = out[0] * out[1] * out[2];
+  const std::int64_t rows = planes * out[0] * out[1];
+  // Rows of the output (a plane's i0, i1) are independent: the engine's
+  // threads take contiguous runs of them. A row reads the same few source
+  // rows throughout (ta x tb of them), so their pointers and weights are
+  // found once per row; the sum runs in double as the reference's (the
+  // order differs: each source row's taps first).
+  const std::int64_t row_grain = std::max<std::int64_t>(1, kCostlyGrain / std::max<std::int64_t>(out[2], 1));
   return fn_kernel([=](const KernelArgs& a) {
     const auto* x = static_cast<const float*>(a.inputs[0]);
     auto* y = static_cast<float*>(a.outputs[0]);
-    for (std::int64_t pl = 0; pl < planes; ++pl) {
-      const float* xp = x + pl * in_plane;
-      float* yp = y + pl * out_plane;
-      for (std::int64_t i0 = 0; i0 < out[0]; ++i0)
-        for (std::int64_t i1 = 0; i1 < out[1]; ++i1)
-          for (std::int64_t i2 = 0; i2 < out[2]; ++i2) {
-            const Taps &ta = taps[0][i0], &tb = taps[1][i1], &tc = taps[2][i2];
-            double acc = 0.0;  // same order as the reference
-            for (int i = 0; i < ta.count; ++i)
-              for (int j = 0; j < tb.count; ++j)
-                for (int k = 0; k < tc.count; ++k) {
-                  acc += ta.weight[i] * tb.weight[j] * tc.weight[k] *
-                         xp[(ta.index[i] * in[1] + tb.index[j]) * in[2] + tc.index[k]];
-                }
-            *yp++ = static_cast<float>(acc);
+    parallel_for(rows, row_grain, [&](std::int64_t begin, std::int64_t end) {
+      for (std::int64_t r = begin; r < end; ++r) {
+        const std::int64_t pl = r / (out[0] * out[1]), i0 = r / out[1] % out[0], i1 = r % out[1];
+        const Taps &ta = taps[0][i0], &tb = taps[1][i1];
+        const float* src[16];
+        double w[16];
+        int n = 0;
+        for (int i = 0; i < ta.count; ++i)
+          for (int j = 0; j < tb.count; ++j) {
+            src[n] = x + pl * in_plane + (ta.index[i] * in[1] + tb.index[j]) * in[2];
+            w[n++] = ta.weight[i] * tb.weight[j];
           }
-    }
+        float* yr = y + r * out[2];
+        for (std::int64_t i2 = 0; i2 < out[2]; ++i2) {
+          const Taps& tc = taps[2][i2];
+          double acc = 0.0;
+          for (int s = 0; s < n; ++s) {
+            double v = 0.0;
+            for (int k = 0; k < tc.count; ++k) v += tc.weight[k] * src[s][tc.index[k]];
+            acc += w[s] * v;
+          }
+          yr[i2] = static_cast<float>(acc);
+        }
+      }
+    });
   });
 }
 

@@ -78,6 +78,65 @@ std::optional<std::int64_t> int_op(ElementwiseOp op, std::int64_t a, std::int64_
   }
 }
 
+// z[j] = op(a[j], b[j]) over a run of n, an operand that does not move
+// along the run read once.
+template <typename Op>
+inline void run_of(Op op, const float* a, bool a_moves, const float* b, bool b_moves, float* z, std::int64_t n) {
+  if (a_moves && b_moves) {
+    for (std::int64_t j = 0; j < n; ++j) z[j] = op(a[j], b[j]);
+  } else if (a_moves) {
+    const float c = *b;
+    for (std::int64_t j = 0; j < n; ++j) z[j] = op(a[j], c);
+  } else if (b_moves) {
+    const float c = *a;
+    for (std::int64_t j = 0; j < n; ++j) z[j] = op(c, b[j]);
+  } else {
+    const float v = op(*a, *b);
+    for (std::int64_t j = 0; j < n; ++j) z[j] = v;
+  }
+}
+
+// Float32 add/sub/mul/div in float, as torch (and the reference's double
+// then rounded: the same value for these four).
+ATENRT_AVX2_CLONES void binary_run(ElementwiseOp op, const float* a, bool a_moves, const float* b, bool b_moves,
+                                   float* z, std::int64_t n) {
+  switch (op) {
+    case ElementwiseOp::Add: run_of([](float x, float y) { return x + y; }, a, a_moves, b, b_moves, z, n); break;
+    case ElementwiseOp::Sub: run_of([](float x, float y) { return x - y; }, a, a_moves, b, b_moves, z, n); break;
+    case ElementwiseOp::Mul: run_of([](float x, float y) { return x * y; }, a, a_moves, b, b_moves, z, n); break;
+    default: run_of([](float x, float y) { return x / y; }, a, a_moves, b, b_moves, z, n); break;
+  }
+}
+
+// The trailing dims over which each operand either runs contiguously or stays
+// put (a mask [1, W, 1, N, N] added to scores [1, W, H, N, N]: N * N), as
+// (elements, whether each operand moves); 1 element when the last dim breaks it.
+struct TrailingRun {
+  std::int64_t length = 1;
+  int dims = 0;
+  std::array<bool, 2> moves{};
+};
+TrailingRun trailing_run(const Dims& out_dims, const std::array<Dims, 2>& strides) {
+  TrailingRun run;
+  bool decided = false;
+  for (int d = static_cast<int>(out_dims.size()) - 1; d >= 0; --d) {
+    if (out_dims[d] != 1) {
+      std::array<bool, 2> moves{};
+      bool fits = true;
+      for (std::size_t k = 0; k < 2; ++k) {
+        moves[k] = strides[k][d] != 0;
+        fits = fits && (!moves[k] || strides[k][d] == run.length);
+      }
+      if (!fits || (decided && moves != run.moves)) break;
+      run.moves = moves;
+      decided = true;
+      run.length *= out_dims[d];
+    }
+    ++run.dims;
+  }
+  return run;
+}
+
 std::unique_ptr<Kernel> elementwise(const KernelRequest& r) {
   const auto op = std::get<network::ElementwiseParams>(r.step->params).op;
   const DType in = r.inputs[0].tensor->dtype, out = r.outputs[0]->dtype;
@@ -88,6 +147,35 @@ std::unique_ptr<Kernel> elementwise(const KernelRequest& r) {
   const Dims out_dims = r.outputs[0]->dims;
   const std::array<Dims, 2> strides{broadcast_strides(r.inputs[0].tensor->dims, out_dims),
                                     broadcast_strides(r.inputs[1].tensor->dims, out_dims)};
+  const bool float_arith = in == DType::Float32 && out == DType::Float32 &&
+                          (op == ElementwiseOp::Add || op == ElementwiseOp::Sub || op == ElementwiseOp::Mul ||
+                           op == ElementwiseOp::Div);
+  const TrailingRun run = trailing_run(out_dims, strides);
+  if (float_arith && run.length >= 16) {
+    // An odometer over the leading dims, a vectorized loop over each run:
+    // Swin's shifted-window mask add (a broadcast over a middle dim, which
+    // oneDNN 2.6's jit binary lacks) ran on oneDNN's reference kernel, ~30x slower.
+    const int lead = static_cast<int>(out_dims.size()) - run.dims;
+    const std::int64_t runs = numel_of(out_dims) / run.length;
+    return fn_kernel([=](const KernelArgs& a) {
+      const auto* x = static_cast<const float*>(a.inputs[0]);
+      const auto* y = static_cast<const float*>(a.inputs[1]);
+      auto* z = static_cast<float*>(a.outputs[0]);
+      const std::int64_t grain = std::max<std::int64_t>(1, kSimpleGrain / run.length);
+      parallel_for(runs, grain, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t i = begin; i < end; ++i) {
+          std::int64_t rest = i, off0 = 0, off1 = 0;
+          for (int d = lead - 1; d >= 0; --d) {
+            const std::int64_t at = rest % out_dims[d];
+            rest /= out_dims[d];
+            off0 += at * strides[0][d];
+            off1 += at * strides[1][d];
+          }
+          binary_run(op, x + off0, run.moves[0], y + off1, run.moves[1], z + i * run.length, run.length);
+        }
+      });
+    });
+  }
   return fn_kernel([=](const KernelArgs& a) {
     const void* x = a.inputs[0];
     const void* y = a.inputs[1];
