@@ -79,6 +79,9 @@ int fold_batchnorm(network::Network& net);
 // input (rate 36 on a 14x14 map is a 1x1 convolution). The same sums, on a
 // smaller kernel oneDNN runs on a faster path.
 int trim_padding_taps(network::Network& net);
+// Removes layers that copy their input unchanged: a padding by nothing, a
+// cast to the dtype it has. Their consumers read the input.
+int remove_identities(network::Network& net);
 int remove_dead_layers(network::Network& net);
 // Moves an activation, or an add of a same-shaped tensor or a single number,
 // from after a pure reshape of a conv/matmul output to before it

@@ -1,4 +1,5 @@
 // Passes over the Network: constant folding, batch-norm folding, dead layers.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -405,6 +406,29 @@ int collapse_reshapes(Network& net) {
     ++collapsed;
   }
   return collapsed;
+}
+
+int remove_identities(Network& net) {
+  int removed = 0;
+  for (auto* layer : net.topological_order()) {
+    bool identity = false;
+    if (layer->kind() == LayerKind::Padding) {  // torchvision's Swin pads to whole windows, often by nothing
+      const auto& p = layer->params_as<network::PaddingParams>();
+      identity = std::all_of(p.pre.begin(), p.pre.end(), [](std::int64_t v) { return v == 0; }) &&
+                 std::all_of(p.post.begin(), p.post.end(), [](std::int64_t v) { return v == 0; });
+    } else if (layer->kind() == LayerKind::Cast) {  // a one-input torch.cat (DenseNet's first layer)
+      identity = layer->input(0)->dtype == layer->params_as<network::CastParams>().to;
+    }
+    if (!identity || layer->inputs.size() != 1) continue;
+    NetworkTensor* x = layer->input(0);
+    NetworkTensor* y = layer->output();
+    // An engine output that is an input or another output keeps its copy.
+    if (x->dims != y->dims || x->dtype != y->dtype || (y->is_output && (x->is_input || x->is_output))) continue;
+    net.replace_all_uses(y, x);
+    remove_if_unused(net, layer);
+    ++removed;
+  }
+  return removed;
 }
 
 int remove_dead_layers(Network& net) { return net.remove_dead_layers(); }

@@ -153,7 +153,10 @@ runtime::Engine build(network::Network net, const BuilderConfig& config, BuildRe
   check_tensor_sizes(net, resolve_memory_limit(config.engine.max_memory_bytes));
   if (config.constant_folding) r.folded_constants = fold_constants(net, config.engine.max_memory_bytes);
   if (config.fold_batchnorm) r.folded_batchnorms = fold_batchnorm(net);
-  if (config.constant_folding) trim_padding_taps(net);
+  if (config.constant_folding) {
+    trim_padding_taps(net);
+    remove_identities(net);
+  }
   if (config.fuse_post_ops) {
     sink_reshapes(net);
     collapse_reshapes(net);

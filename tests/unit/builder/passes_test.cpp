@@ -88,6 +88,34 @@ TEST(DeadLayers, RemovesUnusedLayers) {
   expect_engine_matches_reference(make, keep, 1e-5, "dead layers kept");
 }
 
+// A padding by nothing (torchvision's Swin pads to whole windows) and a cast
+// to the same dtype (a one-input torch.cat) copy their input: removed, their
+// consumers read the input. A network output that is an input keeps its copy.
+TEST(Identities, PaddingByNothingAndSameDtypeCastAreRemoved) {
+  const auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {1, 2, 4, 4});
+    PaddingParams none;
+    none.pre = {0, 0, 0, 0};
+    none.post = {0, 0, 0, 0};
+    auto* padded = n.add_padding("pad", x, none);
+    auto* copied = n.add_cast("copy", padded, DType::Float32);
+    n.mark_output(n.add_unary("e", copied, UnaryOp::Exp));
+    n.mark_output(n.add_cast("x_again", x, DType::Float32));  // an output that is the input: kept
+    return n;
+  };
+  Network n = make();
+  EXPECT_EQ(builder::remove_identities(n), 2);
+  builder::remove_dead_layers(n);
+  int kept = 0;
+  for (auto* l : n.layers()) {
+    EXPECT_NE(l->kind(), LayerKind::Padding);
+    kept += l->kind() == LayerKind::Cast;
+  }
+  EXPECT_EQ(kept, 1) << "the output copy of the input stays";
+  expect_engine_matches_reference(make, {}, 1e-6, "identities removed");
+}
+
 TEST(BatchNormFolding, FoldsIntoConvolution) {
   auto make = [] {
     Network n;
