@@ -172,6 +172,24 @@ std::vector<Case> cases() {
                      }
                    }});
   }
+  // concatenations large enough for the engine's threads to share the
+  // copy: shares end inside runs, inputs of uneven sizes
+  struct Cat { std::vector<Dims> xs; std::int64_t axis; };
+  for (const Cat& c : std::vector<Cat>{{{{3, 5, 40, 40}, {3, 7, 40, 40}}, 1},
+                                       {{{2, 3, 64, 70}, {2, 3, 1, 70}, {2, 3, 30, 70}}, 2},
+                                       {{{1, 9000}, {1, 0}, {1, 41000}}, -1}}) {
+    std::string name = "concat" + std::to_string(c.axis);
+    for (const auto& x : c.xs) name += shape_to_string(x);
+    out.push_back({name, "Concatenation", [=] {
+                     Network n;
+                     std::vector<NetworkTensor*> xs;
+                     for (std::size_t i = 0; i < c.xs.size(); ++i) {
+                       xs.push_back(n.add_input("x" + std::to_string(i), DType::Float32, c.xs[i]));
+                     }
+                     n.mark_output(n.add_concatenation("c", xs, c.axis));
+                     return n;
+                   }, 0.0});
+  }
   // top-k: sizes, axes, largest/smallest, ties (int64), NaN
   struct Tk { Dims x; std::int64_t k, axis; bool largest; DType dt; };
   for (const Tk& t : std::vector<Tk>{{{3, 8}, 3, -1, true, DType::Float32},

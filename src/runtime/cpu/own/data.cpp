@@ -6,6 +6,7 @@
 
 #include "atenrt/errors.h"
 #include "network/network.h"
+#include "runtime/cpu/own/parallel.h"
 #include "runtime/cpu/own/util.h"
 
 namespace atenrt::runtime::cpu::own {
@@ -91,16 +92,27 @@ std::unique_ptr<Kernel> concatenation_runs(const KernelRequest& r) {
   std::vector<std::int64_t> chunk;  // bytes per outer index, per input
   for (const auto& in : r.inputs) chunk.push_back(in.tensor->dims[axis] * inner * elem);
   const std::int64_t row = out[axis] * inner * elem;
+  const std::int64_t total = outer * row;
   return fn_kernel([=](const KernelArgs& a) {
+    if (total == 0) return;
     auto* dst = static_cast<std::byte*>(a.outputs[0]);
-    for (std::int64_t o = 0; o < outer; ++o) {
-      std::int64_t at = o * row;
-      for (std::size_t i = 0; i < chunk.size(); ++i) {
-        if (chunk[i] == 0) continue;  // a zero-size input may have no buffer (memcpy's pointers must not be null)
-        std::memcpy(dst + at, static_cast<const std::byte*>(a.inputs[i]) + o * chunk[i], chunk[i]);
-        at += chunk[i];
+    // The result's bytes are shared among the engine's threads (DenseNet's
+    // and SqueezeNet's concatenations copy megabytes per step); each copies
+    // the parts of the runs inside its share. A zero-size input has no bytes
+    // to copy (and may have no buffer: memcpy's pointers must not be null).
+    parallel_for(total, 64 * 1024, [&](std::int64_t begin, std::int64_t end) {
+      for (std::int64_t o = begin / row; o < outer && o * row < end; ++o) {
+        std::int64_t at = o * row;
+        for (std::size_t i = 0; i < chunk.size(); ++i) {
+          const std::int64_t lo = std::max(at, begin), hi = std::min(at + chunk[i], end);
+          if (lo < hi) {
+            std::memcpy(dst + lo, static_cast<const std::byte*>(a.inputs[i]) + o * chunk[i] + (lo - at),
+                        static_cast<std::size_t>(hi - lo));
+          }
+          at += chunk[i];
+        }
       }
-    }
+    });
   });
 }
 
