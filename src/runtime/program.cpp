@@ -30,6 +30,13 @@ bool fusable_kind(network::LayerKind k) {
          k == network::LayerKind::MatMul;
 }
 
+// Batch norm takes activations only (the CPU backend's own pass applies them).
+bool takes_post_op(const Step& step, PostOpKind op) {
+  if (fusable_kind(step.kind())) return true;
+  const auto* norm = std::get_if<network::NormalizationParams>(&step.params);
+  return op == PostOpKind::Activation && norm && norm->op == network::NormalizationOp::Batch;
+}
+
 }  // namespace
 
 void Program::normalize() {
@@ -127,7 +134,7 @@ void Program::validate() const {
     if (step.kind() == network::LayerKind::Constant) fail(where + ": constants are tensors, not steps");
     std::size_t adds = 0;
     for (const auto& op : step.post_ops) {
-      if (!fusable_kind(step.kind())) fail(where + ": post-ops on a kind that takes none");
+      if (!takes_post_op(step, op.kind)) fail(where + ": post-ops on a kind that takes none");
       if (op.kind == PostOpKind::Add) ++adds;
     }
     if (adds > step.inputs.size()) fail(where + ": more post-op operands than inputs");

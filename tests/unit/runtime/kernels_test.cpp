@@ -473,6 +473,57 @@ TEST(KernelChoice, DenseBlockStaysBlockedFromConvToConv) {
   }
 }
 
+// Batch norm after a conv whose output another layer reads too (so it does
+// not fold into the conv; DenseNet's come after concatenations) runs in the conv's layout with the relu after it fused (our own pass): 16
+// channels fill blocks, 12 leave padding channels (written zero for the next
+// conv); the result goes to another conv (stays blocked) or is the engine's
+// output (plain). NaN and ±inf in x reach the batch norm through the conv.
+TEST(KernelChoice, BatchNormTakesTheConvsLayoutAndItsRelu) {
+  for (const std::int64_t channels : {16, 12}) {
+    for (const bool then_conv : {true, false}) {
+      const auto make = [channels, then_conv] {
+        Network n;
+        ConvolutionParams cp{{1, 1}, {1, 1}, {1, 1}, {1, 1}, 1};
+        const auto conv = [&](const std::string& name, NetworkTensor* x, std::uint32_t seed) {
+          return n.add_convolution(name, x, n.add_constant(name + ".w", weights({channels, channels, 3, 3}, seed)),
+                                   nullptr, cp);
+        };
+        auto* c1 = conv("conv1", n.add_input("x", DType::Float32, {2, channels, 5, 5}), 31);
+        const Dims vec{channels};
+        NormalizationParams bp;
+        bp.op = NormalizationOp::Batch;
+        auto* bn = n.add_normalization("bn", c1, n.add_constant("gamma", weights(vec, 32)),
+                                       n.add_constant("beta", weights(vec, 33)), bp,
+                                       n.add_constant("mean", weights(vec, 34)),
+                                       n.add_constant("var", random_tensor(DType::Float32, vec, 35, 0.5, 1.5)));
+        auto* relu = n.add_activation("relu", bn, ActivationOp::Relu);
+        n.mark_output(then_conv ? conv("conv2", relu, 36) : relu);
+        n.mark_output(conv("side", c1, 37));  // a second reader of conv1: the batch norm does not fold into it
+        return n;
+      };
+      const std::string what = std::to_string(channels) + " channels, " + (then_conv ? "then a conv" : "an output");
+      expect_engine_matches_reference(make, {}, 1e-5, what, [](reference::TensorMap& in) {
+        float* x = in["x"].mutable_data<float>();
+        x[3] = std::nanf("");
+        x[60] = INFINITY;
+        x[130] = -INFINITY;
+      });
+      SCOPED_TRACE(what);
+      const auto engine = builder::build(make());
+      bool found = false;
+      for (const auto& step : engine.steps()) {
+        EXPECT_NE(step.kind, "Reorder") << step.name;
+        EXPECT_NE(step.kind, "Activation") << step.name << ": the relu is its own step";
+        if (step.kind != "Normalization") continue;
+        found = true;
+        EXPECT_EQ(step.fused.size(), 1u) << "the relu fused into the batch norm";
+        EXPECT_EQ(step.output_layout == "plain", !then_conv) << step.output_layout;
+      }
+      EXPECT_TRUE(found);
+    }
+  }
+}
+
 // A residual add after an activation (EfficientNetV2's conv, silu, add)
 // fuses and keeps convolution and matmul on optimized kernels: as a sum
 // post-op after an eltwise one, oneDNN's AVX2 kernels refused it and its

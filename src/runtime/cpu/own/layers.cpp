@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "runtime/cpu/own/avx2_clones.h"
 #include "runtime/cpu/own/parallel.h"
 #include "runtime/cpu/own/util.h"
 #include "reference/common.h"
@@ -149,6 +150,86 @@ std::unique_ptr<Kernel> resize(const KernelRequest& r) {
   });
 }
 
+template <int B>
+inline void affine_rows(const float* x, float* y, const float* s, const float* t, std::int64_t spatial) {
+  for (std::int64_t i = 0; i < spatial; ++i)
+    for (int j = 0; j < B; ++j) y[i * B + j] = x[i * B + j] * s[j] + t[j];
+}
+
+// y = x * s + t over `spatial` positions of `block` channels each (s, t: the block's).
+ATENRT_AVX2_CLONES void affine_block_row(const float* x, float* y, const float* s, const float* t,
+                                         std::int64_t spatial, std::int64_t block) {
+  switch (block) {
+    case 1: {
+      const float s0 = *s, t0 = *t;
+      for (std::int64_t i = 0; i < spatial; ++i) y[i] = x[i] * s0 + t0;
+      return;
+    }
+    case 8: affine_rows<8>(x, y, s, t, spatial); return;
+    case 16: affine_rows<16>(x, y, s, t, spatial); return;
+    default:
+      for (std::int64_t i = 0; i < spatial; ++i)
+        for (std::int64_t j = 0; j < block; ++j) y[i * block + j] = x[i * block + j] * s[j] + t[j];
+  }
+}
+
+std::unique_ptr<Kernel> batch_norm_kernel(const KernelRequest& r, std::int64_t in_block, std::int64_t out_block) {
+  const auto& p = std::get<network::NormalizationParams>(r.step->params);
+  const Dims& dims = r.inputs[0].tensor->dims;
+  if (p.op != network::NormalizationOp::Batch || dims.size() < 2 || r.inputs.size() != 5) return nullptr;
+  if (in_block < 1 || (out_block != in_block && out_block != 1)) return nullptr;
+  for (const auto& in : r.inputs) {
+    if (in.tensor->dtype != DType::Float32) return nullptr;
+  }
+  std::vector<network::ActivationParams> acts;
+  for (const auto& op : r.step->post_ops) {
+    if (op.kind != PostOpKind::Activation) return nullptr;
+    acts.push_back(op.activation);
+  }
+  const std::int64_t n = dims[0], c = dims[1];
+  const std::int64_t blocks = (c + in_block - 1) / in_block, padded = blocks * in_block;
+  std::int64_t spatial = 1;
+  for (std::size_t d = 2; d < dims.size(); ++d) spatial *= dims[d];
+  const double eps = p.epsilon;
+  const std::int64_t row = spatial * in_block;  // one channel block of one batch index
+  return fn_kernel(
+      [=](const KernelArgs& a) {
+        const auto* x = static_cast<const float*>(a.inputs[0]);
+        const auto* gamma = static_cast<const float*>(a.inputs[1]);
+        const auto* beta = static_cast<const float*>(a.inputs[2]);
+        const auto* mean = static_cast<const float*>(a.inputs[3]);
+        const auto* var = static_cast<const float*>(a.inputs[4]);
+        auto* y = static_cast<float*>(a.outputs[0]);
+        auto* scale = static_cast<float*>(a.scratch);
+        float* shift = scale + padded;
+        for (std::int64_t ch = 0; ch < padded; ++ch) {  // padding channels: 0 * x + 0
+          const double s = ch < c ? gamma[ch] / std::sqrt(static_cast<double>(var[ch]) + eps) : 0.0;
+          scale[ch] = static_cast<float>(s);
+          shift[ch] = ch < c ? static_cast<float>(beta[ch] - mean[ch] * static_cast<double>(scale[ch])) : 0.0f;
+        }
+        parallel_for(n * blocks, std::max<std::int64_t>(1, kSimpleGrain / std::max<std::int64_t>(row, 1)),
+                     [&](std::int64_t begin, std::int64_t end) {
+                       for (std::int64_t nb = begin; nb < end; ++nb) {
+                         const std::int64_t b = nb % blocks, c0 = b * in_block;
+                         const float* xr = x + nb * row;
+                         if (out_block == in_block) {
+                           float* yr = y + nb * row;
+                           affine_block_row(xr, yr, scale + c0, shift + c0, spatial, in_block);
+                           for (const auto& act : acts) apply_activation_here(act, yr, yr, row);
+                           continue;
+                         }
+                         // Blocked in, plain out: each channel's run of the result.
+                         for (std::int64_t j = 0; j < in_block && c0 + j < c; ++j) {
+                           float* yc = y + ((nb / blocks) * c + c0 + j) * spatial;
+                           for (std::int64_t i = 0; i < spatial; ++i) yc[i] = xr[i * in_block + j] * scale[c0 + j] + shift[c0 + j];
+                           for (const auto& act : acts) apply_activation_here(act, yc, yc, spatial);
+                         }
+                       }
+                     });
+      },
+      static_cast<std::size_t>(2 * padded) * sizeof(float));
+}
+
 // Cumulative sum/product along an axis (inclusive or exclusive, either
 // direction); floats accumulate in double, integers wrap.
 std::unique_ptr<Kernel> cumulative(const KernelRequest& r) {
@@ -257,6 +338,10 @@ std::unique_ptr<Kernel> log_softmax(const KernelRequest& r) {
 }
 
 }  // namespace
+
+std::unique_ptr<Kernel> make_batch_norm(const KernelRequest& r, std::int64_t in_block, std::int64_t out_block) {
+  return batch_norm_kernel(r, in_block, out_block);
+}
 
 std::unique_ptr<Kernel> make_layer_kernel(const KernelRequest& r) {
   switch (r.step->kind()) {

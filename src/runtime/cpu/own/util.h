@@ -64,6 +64,15 @@ void apply_activation_here(const network::ActivationParams& p, const float* x, f
 // Elements per thread worth a parallel region for this activation.
 std::int64_t activation_grain(const network::ActivationParams& p);
 
+// Inference batch norm of x [N, C, *spatial] (inputs: x, gamma, beta, mean,
+// var) as torch computes it, y = x * s + t per channel with s = gamma /
+// sqrt(var + eps) and t = beta - mean * s, then the step's fused activations
+// (post-ops), applied to each run of the result while it is in cache. x is
+// in channel blocks of in_block (1: plain NCHW), y in blocks of out_block
+// (in_block or 1); padded channels of a blocked y are written zero.
+// (layers.cpp)
+std::unique_ptr<Kernel> make_batch_norm(const KernelRequest& r, std::int64_t in_block, std::int64_t out_block);
+
 // Family makers (math.cpp, data.cpp); null when not covered.
 std::unique_ptr<Kernel> make_math_kernel(const KernelRequest& r);
 std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r);
