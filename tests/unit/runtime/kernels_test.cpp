@@ -524,6 +524,33 @@ TEST(KernelChoice, BatchNormTakesTheConvsLayoutAndItsRelu) {
   }
 }
 
+// An average pooling that counts padding, where torch's right padding is
+// more than any window reaches (MaxViT's AvgPool2d(3, 2, padding=1) on an
+// even size), runs on oneDNN with the padding it needs: it went to the
+// reference kernel. With ceil_mode's extra padding (counted by oneDNN, not
+// by torch) it must not take oneDNN; both match the reference.
+TEST(KernelChoice, AveragePoolWithUnreachedRightPaddingStaysOnOneDnn) {
+  for (const bool ceil : {false, true}) {
+    const auto make = [ceil] {
+      Network n;
+      PoolingParams p;
+      p.op = PoolingOp::Average;
+      p.kernel = {3, 3};
+      p.stride = {2, 2};
+      p.padding_pre = {1, 1};
+      p.padding_post = {1, 1};
+      p.ceil_mode = ceil;
+      n.mark_output(n.add_pooling("pool", n.add_input("x", DType::Float32, {1, 8, 8, 8}), p));
+      return n;
+    };
+    expect_engine_matches_reference(make, {}, 1e-6, ceil ? "ceil_mode" : "floor");
+    if (ceil) continue;  // the last window reaches 2 past the input: oneDNN would count the extra one
+    const auto engine = builder::build(make());
+    ASSERT_EQ(engine.steps().size(), 1u);
+    EXPECT_EQ(engine.steps()[0].implementation.rfind("onednn:", 0), 0u) << engine.steps()[0].implementation;
+  }
+}
+
 // A residual add after an activation (EfficientNetV2's conv, silu, add)
 // fuses and keeps convolution and matmul on optimized kernels: as a sum
 // post-op after an eltwise one, oneDNN's AVX2 kernels refused it and its

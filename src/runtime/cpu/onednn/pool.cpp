@@ -41,10 +41,11 @@ KernelChoice make_pooling(const KernelRequest& r) {
     dil[i] = d - 1;
     // Right padding that makes oneDNN produce `out` (covers ceil_mode).
     const std::int64_t need = (out - 1) * p.stride[i] + (p.kernel[i] - 1) * d + 1 - in - p.padding_pre[i];
-    if (need != p.padding_post[i]) {
-      // Extra ceil_mode padding changes the divisor of an average that counts padding.
-      if (p.op == network::PoolingOp::Average && p.count_include_pad) return {};
-    }
+    // Extra ceil_mode padding changes the divisor of an average that counts
+    // padding (torch counts only the real padding). Less than torch's right
+    // padding is the same result: no window reaches the rest (MaxViT's
+    // AvgPool2d(3, 2, padding=1) on even sizes).
+    if (need > p.padding_post[i] && p.op == network::PoolingOp::Average && p.count_include_pad) return {};
     post.push_back(std::max<std::int64_t>(need, 0));
     if (need < 0 && p.op == network::PoolingOp::Average) return {};
   }
