@@ -190,6 +190,27 @@ std::vector<Case> cases() {
                      return n;
                    }, 0.0});
   }
+  // permutes and a strided slice large enough for the engine's threads to
+  // share the copy (strided_copy): the last dim moved (a strided run per
+  // element), kept, 8-byte elements
+  struct Perm { Dims x; Dims perm; DType dt; };
+  for (const Perm& pm : std::vector<Perm>{{{2, 16, 40, 40}, {0, 2, 3, 1}, DType::Float32},
+                                         {{3, 20, 30, 20}, {0, 3, 1, 2}, DType::Float32},
+                                         {{2, 6, 70, 70}, {1, 0, 2, 3}, DType::Float32},
+                                         {{4, 50, 60}, {2, 0, 1}, DType::Int64}}) {
+    out.push_back({"permute" + shape_to_string(pm.x) + shape_to_string(pm.perm) + std::string(dtype_name(pm.dt)),
+                   "Shuffle", [=] {
+                     Network n;
+                     n.mark_output(n.add_permute("p", n.add_input("x", pm.dt, pm.x), pm.perm));
+                     return n;
+                   }, 0.0});
+  }
+  out.push_back({"strided_slice_large", "Slice", [] {
+                   Network n;
+                   n.mark_output(n.add_slice("s", n.add_input("x", DType::Float32, {2, 8, 100, 100}), {2, 3}, {1, 0},
+                                             {100, 100}, {2, 3}));
+                   return n;
+                 }, 0.0});
   // top-k: sizes, axes, largest/smallest, ties (int64), NaN
   struct Tk { Dims x; std::int64_t k, axis; bool largest; DType dt; };
   for (const Tk& t : std::vector<Tk>{{{3, 8}, 3, -1, true, DType::Float32},
