@@ -422,6 +422,18 @@ TEST(KernelChoice, MixedLayoutOperandsStayOnAnOptimizedBinary) {
   }
 }
 
+// An inference batch norm of x's `channels` channels with constant
+// statistics from `seed` (variances in [0.5, 1.5]).
+NetworkTensor* batch_norm(Network& n, NetworkTensor* x, std::int64_t channels, std::uint32_t seed) {
+  const Dims vec{channels};
+  NormalizationParams bp;
+  bp.op = NormalizationOp::Batch;
+  return n.add_normalization("bn", x, n.add_constant("gamma", weights(vec, seed)),
+                             n.add_constant("beta", weights(vec, seed + 1)), bp,
+                             n.add_constant("mean", weights(vec, seed + 2)),
+                             n.add_constant("var", random_tensor(DType::Float32, vec, seed + 3, 0.5, 1.5)));
+}
+
 // DenseNet's blocks: conv outputs concatenated along channels, a batch norm
 // (pre-activation: no conv before it to fold into), relu, the next conv; and
 // a one-input concatenation's copy (a same-dtype cast). With whole 16-channel
@@ -441,13 +453,7 @@ TEST(KernelChoice, DenseBlockStaysBlockedFromConvToConv) {
       auto* copy = n.add_cast("copy", c1, DType::Float32);
       auto* c2 = conv("conv2", copy, channels, 22);
       auto* cat = n.add_concatenation("cat", {copy, c2}, 1);
-      const Dims vec{2 * channels};
-      NormalizationParams bp;
-      bp.op = NormalizationOp::Batch;
-      auto* bn = n.add_normalization("bn", cat, n.add_constant("gamma", weights(vec, 23)),
-                                     n.add_constant("beta", weights(vec, 24)), bp,
-                                     n.add_constant("mean", weights(vec, 25)),
-                                     n.add_constant("var", random_tensor(DType::Float32, vec, 26, 0.5, 1.5)));
+      auto* bn = batch_norm(n, cat, 2 * channels, 23);
       n.mark_output(conv("conv3", n.add_activation("relu", bn, ActivationOp::Relu), 2 * channels, 27));
       return n;
     };
@@ -489,14 +495,7 @@ TEST(KernelChoice, BatchNormTakesTheConvsLayoutAndItsRelu) {
                                    nullptr, cp);
         };
         auto* c1 = conv("conv1", n.add_input("x", DType::Float32, {2, channels, 5, 5}), 31);
-        const Dims vec{channels};
-        NormalizationParams bp;
-        bp.op = NormalizationOp::Batch;
-        auto* bn = n.add_normalization("bn", c1, n.add_constant("gamma", weights(vec, 32)),
-                                       n.add_constant("beta", weights(vec, 33)), bp,
-                                       n.add_constant("mean", weights(vec, 34)),
-                                       n.add_constant("var", random_tensor(DType::Float32, vec, 35, 0.5, 1.5)));
-        auto* relu = n.add_activation("relu", bn, ActivationOp::Relu);
+        auto* relu = n.add_activation("relu", batch_norm(n, c1, channels, 32), ActivationOp::Relu);
         n.mark_output(then_conv ? conv("conv2", relu, 36) : relu);
         n.mark_output(conv("side", c1, 37));  // a second reader of conv1: the batch norm does not fold into it
         return n;
