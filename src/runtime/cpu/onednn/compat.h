@@ -135,12 +135,6 @@ inline Primitive layer_normalization(const md_t& md, float eps, dnnl::normalizat
   return detail::make<L>(L::desc(dnnl::prop_kind::forward_inference, md, eps, flags), attr);
 }
 
-inline Primitive batch_normalization(const md_t& md, float eps, dnnl::normalization_flags flags,
-                                     const dnnl::primitive_attr& attr) {
-  using B = dnnl::batch_normalization_forward;
-  return detail::make<B>(B::desc(dnnl::prop_kind::forward_inference, md, eps, flags), attr);
-}
-
 inline Primitive reduction(dnnl::algorithm alg, const md_t& src, const md_t& dst,
                            const dnnl::primitive_attr& attr) {
   return detail::make<dnnl::reduction>(dnnl::reduction::desc(alg, src, dst, 0.f, 0.f), attr);

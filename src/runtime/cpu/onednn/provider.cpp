@@ -35,8 +35,8 @@ bool batch_norm(const Step& step) {
 }
 
 // A concatenation along channels whose every input is a whole number of
-// 16-channel blocks (the larger of oneDNN's AVX2 and AVX-512 blocks): oneDNN's
-// concat then keeps the blocked layout (make_concatenation).
+// 16-channel blocks (the larger of oneDNN's AVX2 and AVX-512 blocks): the
+// blocked result is the inputs' runs back to back (make_concatenation).
 bool concat_of_whole_blocks(const Step& step, const Program& program) {
   const auto& out = program.tensors[step.outputs[0]];
   const auto rank = static_cast<std::int64_t>(out.dims.size());
