@@ -149,13 +149,14 @@ namespace {
 std::optional<std::pair<std::int64_t, std::int64_t>> taps_reading_input(std::int64_t in, std::int64_t out,
                                                                          std::int64_t kernel, std::int64_t stride,
                                                                          std::int64_t pad, std::int64_t dilation) {
+  using W = __int128;  // hostile strides and dilations must not wrap
   std::int64_t first = -1, last = -1;
   for (std::int64_t k = 0; k < kernel; ++k) {
-    bool reads = false;
-    for (std::int64_t o = 0; o < out && !reads; ++o) {
-      const std::int64_t at = o * stride - pad + k * dilation;
-      reads = at >= 0 && at < in;
-    }
+    // Output o reads x[o * stride - pad + k * dilation]: is some o in [0, out)
+    // at a position in [0, in)? The first o at or past position 0 decides.
+    const W lo = W{pad} - W{k} * dilation, hi = lo + in - 1;  // the range of o * stride that reads
+    const W o = lo <= 0 ? W{0} : (lo + stride - 1) / stride;
+    const bool reads = hi >= 0 && o < out && o * stride <= hi;
     if (!reads) continue;
     if (last >= 0 && last != k - 1) return std::nullopt;  // a gap
     if (first < 0) first = k;
