@@ -216,6 +216,10 @@ std::unique_ptr<Kernel> batch_norm_kernel(const KernelRequest& r, std::int64_t i
                            float* yr = y + nb * row;
                            affine_block_row(xr, yr, scale + c0, shift + c0, spatial, in_block);
                            for (const auto& act : acts) apply_activation_here(act, yr, yr, row);
+                           // A padded block's padding channels stay zero (sigmoid(0) is not).
+                           for (std::int64_t i = 0; c0 + in_block > c && i < spatial; ++i) {
+                             std::fill(yr + i * in_block + (c - c0), yr + (i + 1) * in_block, 0.0f);
+                           }
                            continue;
                          }
                          // Blocked in, plain out: each channel's run of the result.
