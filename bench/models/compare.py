@@ -29,7 +29,7 @@ ORT_SCRIPT = BENCH_DIR / "models" / "ort_bench.js"
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from zoo import MODELS, build_model  # noqa: E402  (bench/models/zoo.py)
+from zoo import MODELS, TORCHVISION_PREFIX, build_model, torchvision_model  # noqa: E402  (bench/models/zoo.py)
 
 ENGINES = ["eager", "torchscript", "onnxruntime", "atenrt-fp32", "atenrt-bf16", "atenrt-int8"]
 ENGINE_LABELS = {
@@ -54,7 +54,9 @@ class EngineError(Exception):
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--models", default=",".join(MODELS),
-                   help=f"comma-separated subset of: {', '.join(MODELS)} (default: all)")
+                   help=f"comma-separated subset of: {', '.join(MODELS)} (default: all); also "
+                        f"{TORCHVISION_PREFIX}NAME for a torchvision classification, segmentation or video model "
+                        f"without pretrained weights ({TORCHVISION_PREFIX}densenet169, {TORCHVISION_PREFIX}swin_t)")
     p.add_argument("--engines", default=",".join(ENGINES),
                    help=f"comma-separated subset of: {', '.join(ENGINES)} (default: all)")
     p.add_argument("--warmup", type=int, default=3, help="untimed runs before timing (default 3)")
@@ -88,7 +90,15 @@ def parse_args(argv):
             args.rounds = 1
     if args.wait_quiet is None:
         args.wait_quiet = 0.0 if args.quick else 30.0
-    args.models = _subset(p, "--models", args.models, list(MODELS))
+    named = [n.strip() for n in args.models.split(",") if n.strip()]
+    extra = [n for n in named if n.startswith(TORCHVISION_PREFIX)]
+    for n in extra:
+        try:
+            torchvision_model(n)
+        except KeyError:
+            p.error(f"--models: {n} is not a torchvision classification, segmentation or video model")
+    own = [n for n in named if n not in extra]
+    args.models = (_subset(p, "--models", ",".join(own), list(MODELS)) if own or not extra else []) + extra
     args.engines = _subset(p, "--engines", args.engines, ENGINES)
     if args.warmup < 0 or args.iterations < 1 or args.threads < 1 or args.rounds < 1:
         p.error("--warmup must be >= 0, --iterations, --threads and --rounds >= 1")

@@ -105,6 +105,35 @@ MODELS = {
 }
 
 
+TORCHVISION_PREFIX = "tv:"
+
+
+def torchvision_model(name):
+    """(constructor, input maker) for "tv:NAME", a torchvision classification, segmentation or video
+    builder ('tv:densenet169', 'tv:swin_t', 'tv:deeplabv3_mobilenet_v3_large', 'tv:r3d_18'), without
+    pretrained weights: models the benchmark's own six do not cover, timed the same way. Video models
+    take [1, 3, 8, 112, 112] (s3d [1, 3, 16, 224, 224]), inception_v3 299x299, the rest 224x224.
+    Raises KeyError for other names (detection and optical flow take structured inputs)."""
+    from torchvision import models
+    tv = name[len(TORCHVISION_PREFIX):] if name.startswith(TORCHVISION_PREFIX) else None
+    families = {"classification": models, "segmentation": models.segmentation, "video": models.video}
+    family = next((f for f, module in families.items() if tv in models.list_models(module=module)), None)
+    if family is None:
+        raise KeyError(name)
+    builder = models.get_model_builder(tv)
+    kwargs = {"weights": None}
+    if family == "segmentation":
+        kwargs["weights_backbone"] = None
+    if tv in ("googlenet", "inception_v3"):
+        kwargs.update(aux_logits=False, init_weights=True)
+    if family == "video":
+        shape = (1, 3, 16, 224, 224) if tv == "s3d" else (1, 3, 8, 112, 112)
+    else:
+        side = 299 if tv == "inception_v3" else 224
+        shape = (1, 3, side, side)
+    return (lambda: builder(**kwargs)), (lambda: torch.randn(*shape))
+
+
 def calibrate_batchnorm(model, example, batch=4):
     """Set BatchNorm running statistics from one random batch, as training would.
 
@@ -128,7 +157,7 @@ def calibrate_batchnorm(model, example, batch=4):
 
 def build_model(name):
     """Return (model in eval mode, example input) for `name` from the current torch seed."""
-    make_model, make_input = MODELS[name]
+    make_model, make_input = MODELS[name] if name in MODELS else torchvision_model(name)
     model = make_model()
     x = make_input()
     calibrate_batchnorm(model, x)

@@ -1,10 +1,12 @@
-"""bench/models/compare.py's rounds: how an engine's interleaved rounds become one row of the table."""
+"""bench/models/compare.py's rounds (how an engine's interleaved rounds become one row of the table) and
+its tv:NAME models (torchvision models beyond the benchmark's six)."""
 import sys
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "models"))
 import compare  # noqa: E402
+import zoo  # noqa: E402
 
 
 def timing(median, p90=None, minimum=None, busy=0.0, **extra):
@@ -54,6 +56,30 @@ class MergeRounds(unittest.TestCase):
         self.assertEqual(compare.parse_args([]).rounds, 3)
         with self.assertRaises(SystemExit):
             compare.parse_args(["--rounds", "0"])
+
+
+class TorchvisionModels(unittest.TestCase):
+    def test_tv_names_follow_the_benchmark_models_in_their_order(self):
+        args = compare.parse_args(["--models", "tv:squeezenet1_1,resnet18,tv:r3d_18"])
+        self.assertEqual(args.models, ["resnet18", "tv:squeezenet1_1", "tv:r3d_18"])
+        self.assertEqual(compare.parse_args(["--models", "tv:swin_t"]).models, ["tv:swin_t"])
+
+    def test_unknown_and_unsupported_names_are_refused(self):
+        for bad in ["tv:nosuchnet", "tv:fasterrcnn_resnet50_fpn", "tv:raft_small", "nosuchnet", ""]:
+            with self.assertRaises(SystemExit, msg=bad):
+                compare.parse_args(["--models", bad])
+
+    def test_inputs_by_family(self):
+        for name, shape in [("tv:densenet121", (1, 3, 224, 224)), ("tv:inception_v3", (1, 3, 299, 299)),
+                            ("tv:r3d_18", (1, 3, 8, 112, 112)), ("tv:s3d", (1, 3, 16, 224, 224)),
+                            ("tv:deeplabv3_mobilenet_v3_large", (1, 3, 224, 224))]:
+            _, make_input = zoo.torchvision_model(name)
+            self.assertEqual(tuple(make_input().shape), shape, name)
+
+    def test_a_model_builds_without_weights(self):
+        model, x = zoo.build_model("tv:squeezenet1_1")
+        self.assertFalse(model.training)
+        self.assertEqual(tuple(model(x).shape), (1, 1000))
 
 
 if __name__ == "__main__":
