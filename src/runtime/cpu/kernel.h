@@ -34,16 +34,22 @@ class KernelState {
   virtual ~KernelState() = default;
 };
 
+// What a step vouches for the values it wrote this run (KernelArgs), as bits.
+enum ValueFlags : std::uint8_t {
+  kFinite = 1,             // no NaN, no ±inf (a clip to finite bounds ended it)
+  kNoNanNoMinusInf = 2,    // no NaN, no -inf (a max(x, lo) ended it: +inf may remain)
+};
+
 struct KernelArgs {
   std::span<const void* const> inputs;  // one per step input, in its layout
   std::span<void* const> outputs;       // one per step output, in its layout
   void* scratch = nullptr;              // scratch_bytes() bytes, 64-byte aligned
-  // Per step input, 1 when an earlier step of this run vouched that it holds
-  // no NaN or ±inf (empty: nothing known): a kernel may skip its own check.
+  // Per step input, the ValueFlags an earlier step of this run vouched for it
+  // (empty: nothing known): a kernel may skip its own check.
   std::span<const std::uint8_t> inputs_finite{};
-  // Per step output (empty: not tracked), zero on entry: a kernel sets 1
-  // where its output is surely finite this run (a finite clip ended it), so
-  // the steps that read it need not look at every value again.
+  // Per step output (empty: not tracked), zero on entry: a kernel sets the
+  // ValueFlags its output surely has this run (a finite clip ended it: kFinite),
+  // so the steps that read it need not look at every value again.
   std::span<std::uint8_t> outputs_finite{};
 };
 

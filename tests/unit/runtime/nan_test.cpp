@@ -397,6 +397,20 @@ std::vector<FiniteFormCase> finite_form_cases() {
          n.mark_output(n.add_activation("clip", conv(n, y, 6, true), ActivationOp::Clip, -0.5, 0.7));
          return n;
        }},
+      {"conv_relu_maxpool",
+       [=] {  // ResNets' stem, SqueezeNet: the relu's max form vouches the pool's input free of NaN
+              // and -inf, so the pool skips its NaN repair; never when the conv kept NaN
+         Network n;
+         auto* y = n.add_activation("relu", conv(n, n.add_input("x", DType::Float32, {1, 16, 9, 7}), 9, true),
+                                    ActivationOp::Relu);
+         PoolingParams p;
+         p.kernel = {3, 3};
+         p.stride = {2, 2};
+         p.padding_pre = {1, 1};
+         p.padding_post = {1, 1};
+         n.mark_output(n.add_pooling("pool", y, p));
+         return n;
+       }},
       {"conv_residual_relu",
        [=] {  // the residual add fuses as the sum: its operand is checked too
          Network n;

@@ -52,9 +52,10 @@ std::optional<own::winograd::Epilogue> winograd_epilogue(const KernelRequest& r,
   return e;
 }
 
-// Whether the epilogue's last clamp has finite bounds (as bounds_output).
-bool epilogue_bounds_output(const own::winograd::Epilogue& e) {
-  return !e.clamps.empty() && std::isfinite(e.clamps.back().lo) && std::isfinite(e.clamps.back().hi);
+// kFinite when the epilogue's last clamp has finite bounds (as vouched_flags).
+std::uint8_t epilogue_vouched_flags(const own::winograd::Epilogue& e) {
+  const bool finite = !e.clamps.empty() && std::isfinite(e.clamps.back().lo) && std::isfinite(e.clamps.back().hi);
+  return finite ? kFinite | kNoNanNoMinusInf : 0;
 }
 
 // Our Winograd convolution as the finite form of this fp32 conv (the direct
@@ -239,7 +240,7 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
       k->primitive(prim, std::move(args));
       k->finite_path(*wino_checks, [&] { add_winograd(*k, *wino, *epilogue, *gemms, src, weights, bias, dst.slot); },
                      "wino_f" + std::to_string(wino->m) + "3");
-      k->finite_form_bounds_output = epilogue_bounds_output(*epilogue);
+      k->finite_form_vouches = epilogue_vouched_flags(*epilogue);
       finish(*k, dst);
       k->exact_finals_from = k->finals.size();
       add_tail(*k, *post, dst.out_slot);
@@ -249,7 +250,7 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   const auto checks = finite_form.ok ? finite_form_checks(*k, r, args, *post, dst.slot) : std::nullopt;
   if (checks) {
     k->primitive(prim, std::move(args), finite_form, *checks);
-    k->finite_form_bounds_output = bounds_output(*finite_post);
+    k->finite_form_vouches = vouched_flags(*finite_post);
   } else {
     k->primitive(prim, std::move(args));
   }

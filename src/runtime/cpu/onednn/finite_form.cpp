@@ -36,12 +36,14 @@ std::optional<PostOps> finite_form_post_ops(const KernelRequest& r, const Dims& 
   return form;
 }
 
-bool bounds_output(const PostOps& form) {
+std::uint8_t vouched_flags(const PostOps& form) {
   const int n = form.ops.len();
-  if (n == 0 || form.ops.kind(n - 1) != dnnl::primitive::kind::eltwise) return false;
+  if (n == 0 || form.ops.kind(n - 1) != dnnl::primitive::kind::eltwise) return 0;
   const auto e = compat::eltwise_params(form.ops, n - 1);
   const bool clip = e.alg == dnnl::algorithm::eltwise_clip || e.alg == dnnl::algorithm::eltwise_clip_v2;
-  return clip && std::isfinite(e.alpha) && std::isfinite(e.beta);
+  if (clip && std::isfinite(e.alpha) && std::isfinite(e.beta)) return kFinite | kNoNanNoMinusInf;
+  const bool relu = e.alg == dnnl::algorithm::eltwise_relu && e.alpha == 0.f;
+  return (relu || (clip && std::isfinite(e.alpha))) ? kNoNanNoMinusInf : 0;
 }
 
 bool finite_form_usable(const compat::Primitive& exact, const compat::Primitive& form) {

@@ -18,10 +18,12 @@ namespace atenrt::runtime::cpu::onednn {
 // post-op positions, no activation of ours after the primitive).
 std::optional<PostOps> finite_form_post_ops(const KernelRequest& r, const Dims& dst_dims, const PostOps& exact);
 
-// Whether the form's last post-op clips to finite bounds: its output then
-// holds no NaN or ±inf, whatever the primitive computed, so the steps that
-// read it need not check it again (KernelArgs::outputs_finite).
-bool bounds_output(const PostOps& form);
+// What the form's output holds whatever the primitive computed (ValueFlags,
+// KernelArgs::outputs_finite), from its last post-op: a clip to finite
+// bounds, kFinite (and so kNoNanNoMinusInf); a relu or a clip with a finite
+// lower bound, kNoNanNoMinusInf (oneDNN's max(x, lo) turns NaN into lo; an
+// overflow to +inf may remain); otherwise nothing.
+std::uint8_t vouched_flags(const PostOps& form);
 
 // Whether `form` (made from the exact primitive's layouts) may stand in for
 // `exact`: made, the same layouts, not oneDNN's reference kernel.

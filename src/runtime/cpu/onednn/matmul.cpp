@@ -119,7 +119,7 @@ KernelChoice make_matmul(const KernelRequest& r) {
   const auto checks = finite_form.ok ? finite_form_checks(*k, r, args, *post, out) : std::nullopt;
   if (checks) {
     k->primitive(prim, std::move(args), finite_form, *checks);
-    k->finite_form_bounds_output = bounds_output(*finite_post);
+    k->finite_form_vouches = vouched_flags(*finite_post);
     k->exact_finals_from = k->finals.size();
   } else {
     k->primitive(prim, std::move(args));

@@ -70,6 +70,9 @@ KernelChoice make_pooling(const KernelRequest& r) {
     const own::BlockedIndex in_index = index_of(k->slots[src_slot].md);
     const own::BlockedIndex out_index = index_of(k->slots[dst.out_slot].md);
     const auto n = static_cast<std::int64_t>(k->slots[src_slot].md.get_size() / sizeof(float));
+    // Needless when the input holds no NaN and no -inf (a conv's relu ended it this run).
+    k->skip_finals_for_input = 0;
+    k->skip_finals_flags = kNoNanNoMinusInf;
     k->finals.push_back([=, out_slot = dst.out_slot](std::span<void* const> data) {
       own::repair_max_pool(w, static_cast<const float*>(data[src_slot]), in_index, n,
                            static_cast<float*>(data[out_slot]), out_index);

@@ -99,7 +99,7 @@ namespace {
 // Whether `slot` is a step input that an earlier step vouched finite this run.
 bool vouched_finite(const Slot& slot, const KernelArgs& a) {
   return slot.source == Slot::Source::Input && static_cast<std::size_t>(slot.index) < a.inputs_finite.size() &&
-         a.inputs_finite[slot.index] != 0;
+         (a.inputs_finite[slot.index] & kFinite) != 0;
 }
 }  // namespace
 
@@ -221,11 +221,14 @@ void PrimitiveKernel::run(KernelState* state, const KernelArgs& a) const {
     c += call.finite_path;  // the exact form ran: skip the finite one
   }
   s->stream.wait();
-  for (std::size_t f = 0; f < finals.size(); ++f) {
+  const bool repairs_needless = skip_finals_for_input >= 0 &&
+                                static_cast<std::size_t>(skip_finals_for_input) < a.inputs_finite.size() &&
+                                (a.inputs_finite[skip_finals_for_input] & skip_finals_flags) == skip_finals_flags;
+  for (std::size_t f = 0; f < finals.size() && !repairs_needless; ++f) {
     if (finite_form_ran && f >= exact_finals_from) continue;
     finals[f](s->data);
   }
-  if (finite_form_ran && finite_form_bounds_output && !a.outputs_finite.empty()) a.outputs_finite[0] = 1;
+  if (finite_form_ran && !a.outputs_finite.empty()) a.outputs_finite[0] = finite_form_vouches;
 }
 
 int source(PrimitiveKernel& k, const KernelRequest& r, int i, const md_t& have, const md_t& want, bool pack) {

@@ -93,9 +93,15 @@ class PrimitiveKernel final : public Kernel {
   // Our own passes after the calls, over the slots' data pointers.
   std::vector<std::function<void(std::span<void* const>)>> finals;
   std::size_t exact_finals_from = SIZE_MAX;  // finals only the exact form of a when_finite call needs
-  // The finite form ends in a clip to finite bounds: when it ran, the output
-  // holds no NaN or ±inf whatever the primitive computed (KernelArgs::outputs_finite).
-  bool finite_form_bounds_output = false;
+  // What the output holds whatever the primitive computed when the finite
+  // form ran (ValueFlags, KernelArgs::outputs_finite): kFinite after a clip to
+  // finite bounds, kNoNanNoMinusInf after any max(x, lo) (relu: an overflow to
+  // +inf may remain), nothing otherwise.
+  std::uint8_t finite_form_vouches = 0;
+  // The finals are repairs that input `skip_finals_for_input` needs only when
+  // it lacks the ValueFlags `skip_finals_flags` (max pooling's NaN repair).
+  int skip_finals_for_input = -1;
+  std::uint8_t skip_finals_flags = 0;
   std::size_t scratch = 0;
   std::size_t derived_weights = 0;  // bytes of the lazy constants
   std::string impl;
