@@ -208,20 +208,12 @@ int trim_padding_taps(Network& net) {
     if (!ok || !trims) continue;
     // The dropped taps only ever meet padding, which a convolution skips
     // (the reference's, and oneDNN's direct kernels: a NaN weight there
-    // reaches no output), so the sums are the same.
-    Tensor trimmed_w(DType::Float32, kept);
-    const float* src = w.data<float>();
-    float* dst = trimmed_w.mutable_data<float>();
-    std::vector<std::int64_t> idx(kept.size(), 0);  // the element's index in w (row-major)
-    for (std::int64_t i = 0; i < w.numel(); ++i) {
-      bool inside = true;
-      for (std::size_t d = 0; d < spatial; ++d) {
-        inside = inside && idx[2 + d] >= first[d] && idx[2 + d] < first[d] + kept[2 + d];
-      }
-      if (inside) *dst++ = src[i];
-      for (int d = static_cast<int>(idx.size()) - 1; d >= 0 && ++idx[d] == w.sizes()[d]; --d) idx[d] = 0;
-    }
-    auto* wt = net.add_constant(net.unique_layer_name(conv->name + "_trimmed_weight"), trimmed_w);
+    // reaches no output), so the sums are the same. The kept taps: a view of
+    // the weight (its own strides), copied.
+    std::int64_t offset = w.storage_offset();
+    for (std::size_t d = 0; d < spatial; ++d) offset += first[d] * w.strides()[2 + d];
+    const Tensor kept_taps(w.storage(), w.dtype(), kept, w.strides(), offset);
+    auto* wt = net.add_constant(net.unique_layer_name(conv->name + "_trimmed_weight"), kept_taps.contiguous());
     NetworkTensor* bias = conv->inputs.size() == 3 ? conv->input(2) : nullptr;
     auto* y = net.add_convolution(net.unique_layer_name(conv->name + "_trimmed"), conv->input(0), wt, bias, q);
     net.replace_all_uses(conv->output(), y);
