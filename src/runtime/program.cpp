@@ -32,9 +32,7 @@ bool fusable_kind(network::LayerKind k) {
 
 // Batch norm takes activations only (the CPU backend's own pass applies them).
 bool takes_post_op(const Step& step, PostOpKind op) {
-  if (fusable_kind(step.kind())) return true;
-  const auto* norm = std::get_if<network::NormalizationParams>(&step.params);
-  return op == PostOpKind::Activation && norm && norm->op == network::NormalizationOp::Batch;
+  return fusable_kind(step.kind()) || (op == PostOpKind::Activation && step.is_batch_norm());
 }
 
 }  // namespace
@@ -49,6 +47,11 @@ void Program::normalize() {
     }
     network::fill_param_defaults(step.params, descs);
   }
+}
+
+bool Step::is_batch_norm() const {
+  const auto* norm = std::get_if<network::NormalizationParams>(&params);
+  return norm && norm->op == network::NormalizationOp::Batch;
 }
 
 std::size_t quantized_channels(const Step& step, const Dims& weight_dims) {

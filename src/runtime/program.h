@@ -80,6 +80,8 @@ struct Step {
   network::LayerKind kind() const { return network::kind_of(params); }
   // Number of inputs the layer kind itself takes (the rest are post-op operands).
   std::size_t layer_input_count() const;
+  // A batch normalization (inference statistics): it takes activation post-ops.
+  bool is_batch_norm() const;
 };
 
 struct Program {

@@ -21,16 +21,10 @@ class CpuBackend final : public Backend {
  public:
   std::string_view name() const override { return "cpu"; }
 
-  // Inference batch norm: our own pass applies fused activations (own::make_batch_norm).
-  static bool batch_norm(const Step& step) {
-    const auto* norm = std::get_if<network::NormalizationParams>(&step.params);
-    return norm && norm->op == network::NormalizationOp::Batch;
-  }
-
   bool takes_post_ops(const Program& program, const Step& step) const override {
     const auto k = step.kind();
     const bool primitive = k == network::LayerKind::Convolution || k == network::LayerKind::Deconvolution ||
-                           k == network::LayerKind::MatMul || batch_norm(step);
+                           k == network::LayerKind::MatMul || step.is_batch_norm();
     return primitive && step.outputs.size() == 1 && program.tensors[step.outputs[0]].dtype == DType::Float32;
   }
 
@@ -38,7 +32,7 @@ class CpuBackend final : public Backend {
                           int operand_tensor) const override {
     if (!takes_post_ops(program, step)) return false;
     if (op.kind == PostOpKind::Activation) return true;  // oneDNN's form, or our pass after it
-    if (batch_norm(step)) return false;  // own::make_batch_norm applies activations only
+    if (step.is_batch_norm()) return false;  // own::make_batch_norm applies activations only
     if (has_own_tail(step)) return false;
     if (program.tensors[operand_tensor].dtype != DType::Float32) return false;
     // MatMul post-ops need oneDNN's dst dims: rank >= 2 operands.

@@ -30,10 +30,6 @@ bool activation_has_chain(const Step& step) {
   return onednn::eltwise_chain(std::get<network::ActivationParams>(step.params)).has_value();
 }
 
-bool batch_norm(const Step& step) {
-  return std::get<network::NormalizationParams>(step.params).op == network::NormalizationOp::Batch;
-}
-
 // A concatenation along channels whose every input is a whole number of
 // 16-channel blocks (the larger of oneDNN's AVX2 and AVX-512 blocks): the
 // blocked result is the inputs' runs back to back (make_concatenation).
@@ -84,7 +80,7 @@ bool accepts_blocked(const Step& step, std::size_t input, const Program& program
       return false;
     }
     case LayerKind::Pooling: return input == 0;
-    case LayerKind::Normalization: return input == 0 && batch_norm(step);
+    case LayerKind::Normalization: return input == 0 && step.is_batch_norm();
     case LayerKind::Concatenation: return concat_of_whole_blocks(step, program);
     case LayerKind::Cast: return same_dtype_cast(step, program);
     case LayerKind::Activation: return activation_has_chain(step);
@@ -108,7 +104,7 @@ bool may_produce_blocked(const Step& step, const Program& program) {
     case LayerKind::Convolution:
     case LayerKind::Deconvolution:
     case LayerKind::Pooling: return true;
-    case LayerKind::Normalization: return batch_norm(step);
+    case LayerKind::Normalization: return step.is_batch_norm();
     case LayerKind::Concatenation: return concat_of_whole_blocks(step, program);
     case LayerKind::Cast: return same_dtype_cast(step, program);
     case LayerKind::Activation: return activation_has_chain(step);
