@@ -437,10 +437,11 @@ NetworkTensor* batch_norm(Network& n, NetworkTensor* x, std::int64_t channels, s
 // DenseNet's blocks: conv outputs concatenated along channels, a batch norm
 // (pre-activation: no conv before it to fold into), relu, the next conv; and
 // a one-input concatenation's copy (a same-dtype cast). With whole 16-channel
-// blocks the copy, the concatenation and the batch norm keep the convs'
-// blocked layout: no reorder step, and oneDNN's jit batch norm instead of
-// its generic plain one (5-6x slower). With 12 channels the blocks do not
-// divide and the plain path runs. Both match the reference.
+// blocks (AVX2's nChw8c, or avx512's channels-last) the copy, the
+// concatenation and the batch norm keep the convs' layout: no reorder step,
+// and no generic plain batch norm (oneDNN's was 5-6x slower). With 12
+// channels blocks of 8 do not divide and the plain path may run. Both match
+// the reference.
 TEST(KernelChoice, DenseBlockStaysBlockedFromConvToConv) {
   for (const std::int64_t channels : {16, 12}) {
     const auto make = [channels] {

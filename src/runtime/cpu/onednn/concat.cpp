@@ -1,5 +1,5 @@
-// Concatenation of channel-blocked inputs (convolution outputs) along
-// channels, keeping the blocked layout: DenseNet-style blocks concatenate conv
+// Concatenation of channel-blocked or channels-last inputs (convolution
+// outputs) along channels, keeping that layout: DenseNet-style blocks concatenate conv
 // outputs and feed the result to batch norm and the next conv, which then
 // read it with no reorder to plain and back.
 #include "runtime/cpu/onednn/makers.h"
@@ -17,18 +17,20 @@ KernelChoice make_concatenation(const KernelRequest& r) {
   if ((p.axis < 0 ? p.axis + rank : p.axis) != 1) return {};
   const md_t first = desc_of(r.inputs[0], dt::f32);
   const auto out = same_channel_blocking(first, y.dims);
-  const auto b = compat::blocking_of(first);
-  if (!out || b.inner_nblks != 1 || b.inner_idxs[0] != 1) return {};
+  const std::int64_t run = channel_run(first, r.inputs[0].tensor->dims);
+  if (!out || run == 0) return {};
+  const bool channels_last = compat::blocking_of(first).inner_nblks == 0;
   // With every input in the same blocking and a whole number of blocks, each
   // batch index of input i is one run of C_i * spatial values, placed in the
   // result as a plain concatenation along channels places its runs: our own
   // run copy does it (oneDNN 2.6's simple concat took about
-  // ten times as long on DenseNet's blocks here).
+  // ten times as long on DenseNet's blocks here). Channels-last: each pixel
+  // of input i is one run of C_i values.
   for (const auto& in : r.inputs) {
-    if (in.tensor->dims[1] % b.inner_blks[0] != 0) return {};
+    if (!channels_last && in.tensor->dims[1] % run != 0) return {};
     if (same_channel_blocking(first, in.tensor->dims) != desc_of(in, dt::f32)) return {};
   }
-  auto k = own::make_concatenation_runs(r);
+  auto k = own::make_concatenation_runs(r, channels_last);
   if (!k) return {};
   Layout layout;
   layout.blocked = std::make_shared<BlockedDesc>(*out);

@@ -33,17 +33,16 @@ KernelChoice make_normalization(const KernelRequest& r) {
     return {std::move(k), {Layout{}}};
   }
   if (p.op == N::Batch && x.dims.size() >= 2 && numel_of(x.dims) > 0) {
-    // Our own pass (own::make_batch_norm) in the input's layout, plain or
-    // channel-blocked (a conv's or a concatenation's output, DenseNet's
+    // Our own pass (own::make_batch_norm) in the input's layout, plain,
+    // channel-blocked or channels-last (a conv's or a concatenation's output, DenseNet's
     // pre-activation batch norms), with the relu after it fused: one read
     // and one write, where oneDNN's jit batch norm and a relu step took two
     // of each (and its plain NCHW kernel was 5-6x slower again).
+    // Channels-last (avx512's brgconv output) is one run of all C channels.
     std::int64_t block = 1;
     if (!r.inputs[0].layout.is_plain()) {
-      const md_t md = desc_of(r.inputs[0], dt::f32);
-      const auto b = compat::blocking_of(md);
-      if (b.inner_nblks != 1 || b.inner_idxs[0] != 1 || same_channel_blocking(md, x.dims) != md) return {};
-      block = b.inner_blks[0];
+      block = channel_run(desc_of(r.inputs[0], dt::f32), x.dims);
+      if (block == 0) return {};
     }
     const std::int64_t out_block = r.blocked_output_allowed ? block : 1;
     auto k = own::make_batch_norm(r, block, out_block);

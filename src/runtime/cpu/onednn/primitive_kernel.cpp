@@ -16,6 +16,7 @@ std::size_t layout_bytes(const Layout& layout, const ProgramTensor& t) {
 std::string layout_name(const Layout& layout) {
   if (layout.is_plain()) return "plain";
   const auto b = onednn::compat::blocking_of(layout.blocked->md);
+  if (b.inner_nblks == 0 && b.ndims >= 3 && b.strides[1] == 1) return "channels_last";
   std::string s = "blocked(";
   for (int i = 0; i < b.inner_nblks; ++i) {
     s += std::to_string(b.inner_blks[i]) + (i + 1 < b.inner_nblks ? "x" : "");
@@ -60,12 +61,36 @@ std::optional<md_t> same_channel_blocking(const md_t& like, const Dims& dims) {
   using tag = memory::format_tag;
   const memory::dims like_dims = like.dims();
   if (like_dims.size() != dims.size()) return std::nullopt;
-  for (tag t : {tag::nCw8c, tag::nChw8c, tag::nCdhw8c, tag::nCw16c, tag::nChw16c, tag::nCdhw16c}) {
-    const std::size_t rank = (t == tag::nCw8c || t == tag::nCw16c) ? 3 : (t == tag::nChw8c || t == tag::nChw16c) ? 4 : 5;
-    if (rank != dims.size()) continue;
+  const auto in_format = [&](tag t) -> std::optional<md_t> {
     if (md_t(like_dims, like.data_type(), t) == like) return md_t(mdims(dims), like.data_type(), t);
+    return std::nullopt;
+  };
+  switch (dims.size()) {
+    case 3:
+      for (tag t : {tag::nCw8c, tag::nCw16c, tag::nwc}) {
+        if (auto md = in_format(t)) return md;
+      }
+      break;
+    case 4:
+      for (tag t : {tag::nChw8c, tag::nChw16c, tag::nhwc}) {
+        if (auto md = in_format(t)) return md;
+      }
+      break;
+    case 5:
+      for (tag t : {tag::nCdhw8c, tag::nCdhw16c, tag::ndhwc}) {
+        if (auto md = in_format(t)) return md;
+      }
+      break;
+    default: break;
   }
   return std::nullopt;
+}
+
+std::int64_t channel_run(const md_t& md, const Dims& dims) {
+  if (dims.size() < 3 || same_channel_blocking(md, dims) != md) return 0;
+  const auto b = compat::blocking_of(md);
+  if (b.inner_nblks == 0) return dims[1];  // channels-last: one pixel's channels
+  return b.inner_blks[0];
 }
 
 namespace {

@@ -41,9 +41,13 @@ memory::dims mdims(const Dims& d);  // 0-d → {1}
 memory::dims to_mdims(const Dims& d);
 md_t plain_md(const Dims& dims, dt type);
 md_t desc_of(const KernelInput& op, dt type);  // the operand's layout, or plain
-// `dims` in the channel-blocked format of `like` (nChw8c, nChw16c and their
-// 1-d/3-d forms, what convolutions produce); null for any other layout.
+// `dims` in the channel-blocked format of `like` (nChw8c, nChw16c, channels-
+// last nhwc and their 1-d/3-d forms: what convolutions produce; oneDNN's
+// avx512 brgconv kernels choose channels-last); null for any other layout.
 std::optional<md_t> same_channel_blocking(const md_t& like, const Dims& dims);
+// The channels of one interleaved run in `md`, a same_channel_blocking
+// layout: 8 or 16 for channel blocks, all C for channels-last; 0 otherwise.
+std::int64_t channel_run(const md_t& md, const Dims& dims);
 
 // A constant the kernel derives itself (Winograd's transformed weights), made
 // when the first context is rather than when the engine is: an engine made

@@ -78,11 +78,18 @@ std::unique_ptr<Kernel> slice(const KernelRequest& r) {
   });
 }
 
-std::unique_ptr<Kernel> concatenation_runs(const KernelRequest& r) {
-  const auto& out = r.outputs[0]->dims;
+std::unique_ptr<Kernel> concatenation_runs(const KernelRequest& r, bool channels_last) {
+  // The dims in storage order: channels-last moves dim 1 to the end.
+  const auto stored = [channels_last](Dims d) {
+    if (channels_last) std::rotate(d.begin() + 1, d.begin() + 2, d.end());
+    return d;
+  };
+  const Dims out = stored(r.outputs[0]->dims);
   const int rank = static_cast<int>(out.size());
   std::int64_t axis = std::get<network::ConcatenationParams>(r.step->params).axis;
   if (axis < 0) axis += rank;
+  if (channels_last && (axis != 1 || rank < 3)) return nullptr;
+  if (channels_last) axis = rank - 1;
   const std::size_t elem = element_size(r.outputs[0]->dtype);
   std::int64_t outer = 1, inner = 1;
   for (int i = 0; i < rank; ++i) {
@@ -90,7 +97,7 @@ std::unique_ptr<Kernel> concatenation_runs(const KernelRequest& r) {
     if (i > axis) inner *= out[i];
   }
   std::vector<std::int64_t> chunk;  // bytes per outer index, per input
-  for (const auto& in : r.inputs) chunk.push_back(in.tensor->dims[axis] * inner * elem);
+  for (const auto& in : r.inputs) chunk.push_back(stored(in.tensor->dims)[axis] * inner * elem);
   const std::int64_t row = out[axis] * inner * elem;
   const std::int64_t total = outer * row;
   return fn_kernel([=](const KernelArgs& a) {
@@ -258,7 +265,9 @@ std::unique_ptr<Kernel> padding(const KernelRequest& r) {
 
 }  // namespace
 
-std::unique_ptr<Kernel> make_concatenation_runs(const KernelRequest& r) { return concatenation_runs(r); }
+std::unique_ptr<Kernel> make_concatenation_runs(const KernelRequest& r, bool channels_last) {
+  return concatenation_runs(r, channels_last);
+}
 
 KernelChoice make_shuffle(const KernelRequest& r) {
   KernelChoice c;
@@ -276,7 +285,7 @@ std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r) {
   switch (r.step->kind()) {
     case LayerKind::Shuffle: return shuffle(r);
     case LayerKind::Slice: return slice(r);
-    case LayerKind::Concatenation: return concatenation_runs(r);
+    case LayerKind::Concatenation: return concatenation_runs(r, false);
     case LayerKind::Gather: return gather(r);
     case LayerKind::Cast: return cast(r);
     case LayerKind::Shape: return shape(r);

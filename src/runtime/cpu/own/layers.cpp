@@ -207,26 +207,31 @@ std::unique_ptr<Kernel> batch_norm_kernel(const KernelRequest& r, std::int64_t i
           scale[ch] = static_cast<float>(s);
           shift[ch] = ch < c ? static_cast<float>(beta[ch] - mean[ch] * static_cast<double>(scale[ch])) : 0.0f;
         }
-        parallel_for(n * blocks, std::max<std::int64_t>(1, kSimpleGrain / std::max<std::int64_t>(row, 1)),
+        // Shares of pixels rather than of whole rows: a channels-last x at
+        // batch 1 is a single row (one block of all C channels).
+        parallel_for(n * blocks * spatial, std::max<std::int64_t>(1, kSimpleGrain / in_block),
                      [&](std::int64_t begin, std::int64_t end) {
-                       for (std::int64_t nb = begin; nb < end; ++nb) {
+                       for (std::int64_t at = begin; at < end;) {
+                         const std::int64_t nb = at / spatial, i0 = at % spatial;
+                         const std::int64_t len = std::min(spatial - i0, end - at);
+                         at += len;
                          const std::int64_t b = nb % blocks, c0 = b * in_block;
-                         const float* xr = x + nb * row;
+                         const float* xr = x + nb * row + i0 * in_block;
                          if (out_block == in_block) {
-                           float* yr = y + nb * row;
-                           affine_block_row(xr, yr, scale + c0, shift + c0, spatial, in_block);
-                           for (const auto& act : acts) apply_activation_here(act, yr, yr, row);
+                           float* yr = y + nb * row + i0 * in_block;
+                           affine_block_row(xr, yr, scale + c0, shift + c0, len, in_block);
+                           for (const auto& act : acts) apply_activation_here(act, yr, yr, len * in_block);
                            // A padded block's padding channels stay zero (sigmoid(0) is not).
-                           for (std::int64_t i = 0; c0 + in_block > c && i < spatial; ++i) {
+                           for (std::int64_t i = 0; c0 + in_block > c && i < len; ++i) {
                              std::fill(yr + i * in_block + (c - c0), yr + (i + 1) * in_block, 0.0f);
                            }
                            continue;
                          }
                          // Blocked in, plain out: each channel's run of the result.
                          for (std::int64_t j = 0; j < in_block && c0 + j < c; ++j) {
-                           float* yc = y + ((nb / blocks) * c + c0 + j) * spatial;
-                           for (std::int64_t i = 0; i < spatial; ++i) yc[i] = xr[i * in_block + j] * scale[c0 + j] + shift[c0 + j];
-                           for (const auto& act : acts) apply_activation_here(act, yc, yc, spatial);
+                           float* yc = y + ((nb / blocks) * c + c0 + j) * spatial + i0;
+                           for (std::int64_t i = 0; i < len; ++i) yc[i] = xr[i * in_block + j] * scale[c0 + j] + shift[c0 + j];
+                           for (const auto& act : acts) apply_activation_here(act, yc, yc, len);
                          }
                        }
                      });

@@ -69,7 +69,8 @@ std::int64_t activation_grain(const network::ActivationParams& p);
 // sqrt(var + eps) and t = beta - mean * s, then the step's fused activations
 // (post-ops), applied to each run of the result while it is in cache. x is
 // in channel blocks of in_block (1: plain NCHW), y in blocks of out_block
-// (in_block or 1); padded channels of a blocked y are written zero.
+// (in_block or 1); padded channels of a blocked y are written zero. A
+// channels-last x is one block of all C channels.
 // (layers.cpp)
 std::unique_ptr<Kernel> make_batch_norm(const KernelRequest& r, std::int64_t in_block, std::int64_t out_block);
 
@@ -79,8 +80,10 @@ std::unique_ptr<Kernel> make_data_kernel(const KernelRequest& r);
 // A concatenation as runs of bytes: per index of the dims before the axis,
 // each input's run in turn, whatever the layouts say. The caller vouches that
 // this is the concatenation: plain tensors (make_data_kernel), or channel-
-// blocked ones of whole blocks along channels (onednn/concat.cpp).
-std::unique_ptr<Kernel> make_concatenation_runs(const KernelRequest& r);
+// blocked ones of whole blocks along channels (onednn/concat.cpp). With
+// channels_last (axis 1 of tensors stored [N, *spatial, C]) the runs are per
+// pixel.
+std::unique_ptr<Kernel> make_concatenation_runs(const KernelRequest& r, bool channels_last = false);
 // A Shuffle step; a reshape (no permutation) offers its input's buffer as its
 // output's (KernelChoice::in_place_input): where the engine takes the offer,
 // the copy is skipped, e.g. the views around a transformer's linear layers.
