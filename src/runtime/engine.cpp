@@ -107,15 +107,20 @@ void Engine::Impl::compile() {
     }
     return !consumers[id].empty();
   };
-  std::vector<bool> blocked_output(program.steps.size(), false);
+  std::vector<bool> blocked_output(program.steps.size(), false), bf16_output(program.steps.size(), false);
   for (std::size_t s = 0; s < program.steps.size(); ++s) {
     const Step& step = program.steps[s];
     blocked_output[s] = step.outputs.size() == 1 && blocked_allowed(step.outputs[0]);
+    if (!blocked_output[s] || !cpu::may_produce_bf16(step)) continue;
+    bf16_output[s] = true;
+    for (auto [c, i] : consumers[step.outputs[0]]) {
+      bf16_output[s] = bf16_output[s] && cpu::accepts_bf16(program.steps[c], i, program);
+    }
   }
   const ScopedOpenMpThreads threads(options.num_threads);  // kernels keep the team they are made with
   kernel_threads = options.num_threads > 0 ? options.num_threads : openmp_max_threads();
   for (int s = 0; s < static_cast<int>(program.steps.size()); ++s) {
-    add_step(s, blocked_output);
+    add_step(s, blocked_output, bf16_output);
     for (int id : program.steps[s].inputs) {
       if (buffers[id].where == Where::Constant && !consumers[id].empty() && consumers[id].back().first == s) {
         drop_plain_if_packed(id);
@@ -195,7 +200,7 @@ void Engine::Impl::plan_arena() {
   memory.naive_bytes = naive;
 }
 
-void Engine::Impl::add_step(int s, const std::vector<bool>& blocked_output) {
+void Engine::Impl::add_step(int s, const std::vector<bool>& blocked_output, const std::vector<bool>& bf16_output) {
   const Step& step = program.steps[s];
   cpu::KernelRequest req;
   req.step = &step;
@@ -203,6 +208,7 @@ void Engine::Impl::add_step(int s, const std::vector<bool>& blocked_output) {
   for (int id : step.inputs) req.inputs.push_back({&program.tensors[id], buffers[id].layout});
   for (int id : step.outputs) req.outputs.push_back(&program.tensors[id]);
   req.blocked_output_allowed = blocked_output[s];
+  req.bf16_output_allowed = bf16_output[s];
   req.packs = packs.get();
 
   ExecStep exec;

@@ -72,7 +72,7 @@ struct Engine::Impl {
  private:
   // Picks the step's kernel from the provider table, inserting ToPlain steps
   // for blocked inputs before a provider that reads plain only.
-  void add_step(int s, const std::vector<bool>& blocked_output);
+  void add_step(int s, const std::vector<bool>& blocked_output, const std::vector<bool>& bf16_output);
   // Plans the arena: lifetimes from the plan, outputs run in place of the
   // inputs their kernels allow when those die there, then placement.
   void plan_arena();

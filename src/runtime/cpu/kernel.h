@@ -80,6 +80,10 @@ struct KernelRequest {
   std::vector<KernelInput> inputs;
   std::vector<const ProgramTensor*> outputs;
   bool blocked_output_allowed = false;  // every consumer accepts a blocked layout
+  // Blocked, and every consumer computes in bf16 from it (bf16_activations):
+  // the output may be stored in bf16, so that activations stay bf16 from one
+  // bf16 convolution to the next instead of a float32 round trip.
+  bool bf16_output_allowed = false;
   bool prepack_weights = true;
   WeightPacks* packs = nullptr;  // the engine's pre-packed weights (weight_packs.h)
 };

@@ -131,4 +131,13 @@ bool accepts_blocked(const Step& step, std::size_t input, const Program& program
   return onednn::accepts_blocked(step, input, program);
 }
 
+bool may_produce_bf16(const Step& step) {
+  return step.kind() == network::LayerKind::Convolution && step.precision == Precision::BFloat16;
+}
+
+bool accepts_bf16(const Step& step, std::size_t input, const Program& program) {
+  return step.kind() == network::LayerKind::Convolution && step.precision == Precision::BFloat16 &&
+         onednn::accepts_blocked(step, input, program);
+}
+
 }  // namespace atenrt::runtime::cpu

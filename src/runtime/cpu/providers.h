@@ -47,6 +47,13 @@ std::span<const KernelProvider> kernel_providers();
 // agree).
 bool may_produce_blocked(const Step& step, const Program& program);
 bool accepts_blocked(const Step& step, std::size_t input, const Program& program);
+// bf16 activations between steps: whether a step may write its (blocked)
+// output in bf16, and whether it reads input `input` in bf16 as it reads
+// float32 (a bf16 convolution's source and residual: it rounds them to bf16
+// anyway). The engine stores a tensor in bf16 only when its producer and
+// every consumer agree; a reorder to plain float32 serves any other reader.
+bool may_produce_bf16(const Step& step);
+bool accepts_bf16(const Step& step, std::size_t input, const Program& program);
 // A reorder of a blocked tensor into plain row-major (the ToPlain step).
 std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTensor& tensor);
 

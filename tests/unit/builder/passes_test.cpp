@@ -519,6 +519,67 @@ TEST(Precision, BFloat16ComputeForConvAndMatmul) {
   }
 }
 
+// bf16 activations: between bf16 convolutions (a clip after the first two,
+// as MobileNet's relu6; a residual add into the third) the tensors are stored
+// in bf16, and only the engine's output is float32. NaN and ±inf in x go the
+// exact way (the clip's finite form checks the bf16 source) and land where
+// the float32 reference puts them; finite values within bf16's error.
+TEST(Precision, Bf16ActivationsStayBf16BetweenConvs) {
+  if (!native_bf16()) GTEST_SKIP() << "no bf16 kernels on this CPU: bf16 builds are fp32";
+  const auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {1, 16, 12, 12});
+    auto* a = n.add_activation("clip_a", conv(n, x, 16, 32, 61), ActivationOp::Clip, 0.0, 6.0);
+    auto* b = n.add_activation("clip_b", conv(n, a, 32, 32, 62), ActivationOp::Clip, 0.0, 6.0);
+    auto* c = n.add_elementwise("residual", conv(n, b, 32, 32, 63), a, ElementwiseOp::Add);
+    n.mark_output(conv(n, c, 32, 16, 64));
+    return n;
+  };
+  BuilderConfig bf16;
+  bf16.precision = runtime::Precision::BFloat16;
+  auto engine = builder::build(make(), bf16);
+  const auto steps = engine.steps();
+  ASSERT_EQ(steps.size(), 4u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(steps[i].precision, runtime::Precision::BFloat16) << steps[i].name;
+    EXPECT_NE(steps[i].output_layout.find(" bf16"), std::string::npos) << steps[i].name << ": " << steps[i].output_layout;
+  }
+  EXPECT_EQ(steps[3].output_layout, "plain");
+  auto ctx = engine.create_context();
+  Network ref = make();
+  for (const bool odd : {false, true}) {
+    SCOPED_TRACE(odd ? "NaN and inf in x" : "finite x");
+    auto inputs = random_inputs(ref);
+    if (odd) {
+      float* x = inputs["x"].mutable_data<float>();
+      x[5] = std::nanf("");
+      x[700] = INFINITY;
+      x[1500] = -INFINITY;
+    }
+    const auto want = reference::run(ref, inputs).begin()->second;
+    const auto got = ctx.run(inputs).begin()->second;
+    double scale = 1.0, worst = 0.0;
+    int odd_values = 0;
+    for (std::int64_t i = 0; i < want.numel(); ++i) {
+      const float w = want.data<float>()[i], g = got.data<float>()[i];
+      ASSERT_EQ(std::isnan(w), std::isnan(g)) << "at " << i << ": " << g << " vs " << w;
+      ASSERT_EQ(std::isinf(w), std::isinf(g)) << "at " << i << ": " << g << " vs " << w;
+      if (!std::isfinite(w)) {
+        ++odd_values;
+        if (std::isinf(w)) {
+          EXPECT_EQ(w, g) << "at " << i;
+        }
+        continue;
+      }
+      scale = std::max(scale, std::fabs(double(w)));
+      worst = std::max(worst, std::fabs(double(g) - w));
+    }
+    EXPECT_EQ(odd_values > 0, odd);
+    EXPECT_LE(worst, 3e-2 * scale);
+    EXPECT_GT(worst, 0.0);  // really computed in bf16
+  }
+}
+
 // A backend without fast bf16 kernels: conv and matmul stay fp32 and the
 // builder says why, whatever this CPU has.
 class NoBf16 final : public runtime::Backend {

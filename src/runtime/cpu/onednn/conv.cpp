@@ -191,9 +191,21 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
     scales = int8_output_scales(step);
     compat::set_output_scales(attr, 1 << 1, scales);
   }
-  const auto prim = compat::convolution(deconv, x_any, w_any, has_bias ? &b_md : nullptr, y_any,
-                                        to_mdims(p.stride), minus_one(p.dilation), to_mdims(p.padding_pre),
-                                        to_mdims(pad_post), attr);
+  const auto make_prim = [&](const md_t& dst) {
+    return compat::convolution(deconv, x_any, w_any, has_bias ? &b_md : nullptr, dst, to_mdims(p.stride),
+                               minus_one(p.dilation), to_mdims(p.padding_pre), to_mdims(pad_post), attr);
+  };
+  // bf16 activations: where every reader is a bf16 convolution, the result
+  // is stored in bf16 (in its blocked layout, which a tail may run over:
+  // tail_keeps_zero). A bf16 source and result made oneDNN's bf16 kernels
+  // about twice as fast as fp32 here; with a float32 round trip around each
+  // (a reorder in, float32 out) they were slower than fp32 on MobileNetV2.
+  compat::Primitive prim;
+  if (r.bf16_output_allowed && !deconv && compute == dt::bf16 && tail_keeps_zero(*post)) {
+    prim = make_prim(md_t(to_mdims(y.dims), dt::bf16, memory::format_tag::any));
+    if (prim.ok && prim.impl.find("ref") != std::string::npos) prim.ok = false;
+  }
+  if (!prim.ok) prim = make_prim(y_any);
   if (!prim.ok) return {};
   // Relu and clip as oneDNN's max/min post-ops while the inputs are finite
   // (finite_form.h): cheaper than the NaN-keeping forms.

@@ -7,17 +7,22 @@
 namespace atenrt::runtime::cpu::onednn {
 namespace {
 
-// Whether a float slot the kernel holds at build time (a pre-packed
-// constant, or a step input that is a program constant) is all finite;
-// nullopt when its values come only at run time.
+// Whether a float32 or bf16 slot the kernel holds at build time (a
+// pre-packed constant, or a step input that is a program constant) is all
+// finite; nullopt when its values come only at run time.
 std::optional<bool> finite_at_build(const PrimitiveKernel& k, const KernelRequest& r, int slot) {
   const Slot& s = k.slots[slot];
-  if (s.md.data_type() != dt::f32) return false;  // only float32 forms are made
+  const bool bf16 = s.md.data_type() == dt::bf16;
+  if (s.md.data_type() != dt::f32 && !bf16) return false;  // float32 and bf16 forms only
   if (s.source == Slot::Source::Constant) {
-    return own::all_finite(static_cast<const float*>(s.constant.get_data_handle()),
-                           static_cast<std::int64_t>(s.md.get_size() / sizeof(float)));
+    const void* data = s.constant.get_data_handle();
+    return bf16 ? own::all_finite_bf16(static_cast<const std::uint16_t*>(data),
+                                       static_cast<std::int64_t>(s.md.get_size() / sizeof(std::uint16_t)))
+                : own::all_finite(static_cast<const float*>(data),
+                                  static_cast<std::int64_t>(s.md.get_size() / sizeof(float)));
   }
-  if (s.source == Slot::Source::Input) {
+  // A float32 constant read as bf16 may round past bf16's range to inf: checked each run.
+  if (s.source == Slot::Source::Input && !bf16) {
     const Tensor& v = r.inputs[s.index].tensor->value;
     if (v.defined()) return own::all_finite(v.data<float>(), v.numel());
   }
@@ -27,7 +32,7 @@ std::optional<bool> finite_at_build(const PrimitiveKernel& k, const KernelReques
 }  // namespace
 
 std::optional<PostOps> finite_form_post_ops(const KernelRequest& r, const Dims& dst_dims, const PostOps& exact) {
-  if (r.step->precision != Precision::Float32) return std::nullopt;
+  if (r.step->precision == Precision::Int8) return std::nullopt;
   auto form = make_post_ops(r, dst_dims, /*for_finite_inputs=*/true);
   if (!form || !form->drops_nan || !form->tail.empty() || form->binary != exact.binary ||
       form->sum_input != exact.sum_input) {

@@ -1,5 +1,6 @@
 #include "runtime/cpu/onednn/post_ops.h"
 
+#include <cstring>
 #include <algorithm>
 
 #include "runtime/cpu/own/parallel.h"
@@ -159,11 +160,48 @@ bool tail_keeps_zero(const PostOps& post) {
   return true;
 }
 
+namespace {
+
+// bf16 <-> float32 bits, rounding to nearest even (ir/element.h's rule,
+// inline here: a tail converts every element of a bf16 result).
+float widen(std::uint16_t b) {
+  const std::uint32_t u = static_cast<std::uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+std::uint16_t narrow(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((u >> 16) | 0x40u);  // a quiet NaN
+  return static_cast<std::uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+}  // namespace
+
 void add_tail(PrimitiveKernel& k, const PostOps& post, int slot) {
   if (post.tail.empty()) return;
-  const auto n = static_cast<std::int64_t>(k.slots[slot].md.get_size() / sizeof(float));
   std::int64_t grain = own::kSimpleGrain;
   for (const auto& a : post.tail) grain = std::min(grain, own::activation_grain(a));
+  if (k.slots[slot].md.data_type() == dt::bf16) {  // a bf16 result (bf16 activations): in float chunks
+    const auto n = static_cast<std::int64_t>(k.slots[slot].md.get_size() / sizeof(std::uint16_t));
+    k.finals.push_back([tail = post.tail, slot, n, grain](std::span<void* const> data) {
+      auto* y = static_cast<std::uint16_t*>(data[slot]);
+      own::parallel_for(n, grain, [&](std::int64_t begin, std::int64_t end) {
+        constexpr std::int64_t kChunk = 512;
+        float buf[kChunk];
+        for (std::int64_t at = begin; at < end; at += kChunk) {
+          const std::int64_t m = std::min(kChunk, end - at);
+          for (std::int64_t i = 0; i < m; ++i) buf[i] = widen(y[at + i]);
+          for (const auto& a : tail) own::apply_activation_here(a, buf, buf, m);
+          for (std::int64_t i = 0; i < m; ++i) y[at + i] = narrow(buf[i]);
+        }
+      });
+    });
+    return;
+  }
+  const auto n = static_cast<std::int64_t>(k.slots[slot].md.get_size() / sizeof(float));
   k.finals.push_back([tail = post.tail, slot, n, grain](std::span<void* const> data) {
     auto* y = static_cast<float*>(data[slot]);
     // One region for the whole tail; each thread runs every activation over

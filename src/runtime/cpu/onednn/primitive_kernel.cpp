@@ -16,12 +16,14 @@ std::size_t layout_bytes(const Layout& layout, const ProgramTensor& t) {
 std::string layout_name(const Layout& layout) {
   if (layout.is_plain()) return "plain";
   const auto b = onednn::compat::blocking_of(layout.blocked->md);
-  if (b.inner_nblks == 0 && b.ndims >= 3 && b.strides[1] == 1) return "channels_last";
+  // A bf16 activation (bf16_output_allowed) says so: "channels_last bf16".
+  const std::string type = layout.blocked->md.data_type() == dnnl::memory::data_type::bf16 ? " bf16" : "";
+  if (b.inner_nblks == 0 && b.ndims >= 3 && b.strides[1] == 1) return "channels_last" + type;
   std::string s = "blocked(";
   for (int i = 0; i < b.inner_nblks; ++i) {
     s += std::to_string(b.inner_blks[i]) + (i + 1 < b.inner_nblks ? "x" : "");
   }
-  return s + ")";
+  return s + ")" + type;
 }
 
 namespace onednn {
@@ -130,7 +132,8 @@ bool vouched_finite(const Slot& slot, const KernelArgs& a) {
 
 void PrimitiveKernel::check_finite(Call& call, const std::vector<int>& finite) const {
   for (int slot : finite) {
-    call.finite_slots.push_back({slot, static_cast<std::int64_t>(slots[slot].md.get_size() / sizeof(float))});
+    const std::size_t elem = slots[slot].md.data_type() == dt::bf16 ? 2 : sizeof(float);
+    call.finite_slots.push_back({slot, static_cast<std::int64_t>(slots[slot].md.get_size() / elem)});
   }
 }
 
@@ -229,7 +232,10 @@ void PrimitiveKernel::run(KernelState* state, const KernelArgs& a) const {
       bool finite = true;
       for (auto [slot, n] : call.finite_slots) {
         if (vouched_finite(slots[slot], a)) continue;  // an earlier step's clip bounded it this run
-        finite = finite && own::all_finite(static_cast<const float*>(s->data[slot]), n);
+        if (!finite) break;
+        finite = slots[slot].md.data_type() == dt::bf16
+                     ? own::all_finite_bf16(static_cast<const std::uint16_t*>(s->data[slot]), n)
+                     : own::all_finite(static_cast<const float*>(s->data[slot]), n);
       }
       if (finite) {
         if (call.when_finite) call.when_finite.execute(s->stream, s->args[c]);

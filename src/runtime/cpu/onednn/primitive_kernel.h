@@ -75,7 +75,7 @@ struct Call {
   // point at the same buffer: the engine ran the step in place.
   int copy_from = -1, copy_to = -1;
   // When set, it runs in place of `prim` (same arguments) if every slot in
-  // `finite_slots` (slot, floats) holds no NaN or ±inf, checked before the
+  // `finite_slots` (slot, values: float32 or bf16 as the slot) holds no NaN or ±inf, checked before the
   // call each run: a form whose fused relu or clip is oneDNN's max/min, exact
   // on such inputs and cheaper, where `prim` keeps NaN as PyTorch does (with
   // a longer post-op chain, or our own pass after it: the kernel's finals

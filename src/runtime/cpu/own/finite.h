@@ -10,5 +10,7 @@ namespace atenrt::runtime::cpu::own {
 // threads, 8 floats wide on AVX2 (nan_repair.cpp, beside the NaN repairs'
 // own checks, which softmax's repair shares).
 bool all_finite(const float* x, std::int64_t n);
+// The same for n bf16 values (bit patterns), bf16 activations' checks.
+bool all_finite_bf16(const std::uint16_t* x, std::int64_t n);
 
 }  // namespace atenrt::runtime::cpu::own

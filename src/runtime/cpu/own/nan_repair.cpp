@@ -64,9 +64,17 @@ ATENRT_AVX2_CLONES bool has_non_finite(const float* x, std::int64_t n) {
   return hit != 0;
 }
 
+// bf16 bits whose exponent is all ones: NaN or ±inf.
+ATENRT_AVX2_CLONES bool has_non_finite_bf16(const std::uint16_t* x, std::int64_t n) {
+  int hit = 0;
+  for (std::int64_t i = 0; i < n; ++i) hit |= static_cast<int>((x[i] & 0x7f80u) == 0x7f80u);
+  return hit != 0;
+}
+
 // Whether block_has finds anything in x[0, n), on the engine's threads; a
 // thread stops after the block where it, or another thread, found something.
-bool any_block_has(bool (*block_has)(const float*, std::int64_t), const float* x, std::int64_t n) {
+template <typename T>
+bool any_block_has(bool (*block_has)(const T*, std::int64_t), const T* x, std::int64_t n) {
   std::atomic<bool> found{false};
   parallel_for(n, kSimpleGrain, [&](std::int64_t begin, std::int64_t end) {
     constexpr std::int64_t kBlock = 4096;
@@ -115,6 +123,8 @@ void torch_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex&
 }  // namespace
 
 bool all_finite(const float* x, std::int64_t n) { return !any_block_has(has_non_finite, x, n); }
+
+bool all_finite_bf16(const std::uint16_t* x, std::int64_t n) { return !any_block_has(has_non_finite_bf16, x, n); }
 
 void repair_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex& xi, std::int64_t n, float* y,
                      const BlockedIndex& yi) {
