@@ -131,7 +131,8 @@ void Engine::Impl::compile() {
   plan_arena();
   memory.scratch_bytes = scratch_bytes;
   finish_weights();
-  for (const auto& e : plan) memory.packed_bytes += e.kernel->derived_weight_bytes();
+  for (const auto& e : plan) memory.derived_bytes += e.kernel->derived_weight_bytes();
+  memory.packed_bytes += memory.derived_bytes;
   check_plan(memory, memory_limit);
 
   for (int id : program.inputs) {
@@ -434,6 +435,9 @@ ExecutionContext::ExecutionContext(const Engine& engine) : state_(std::make_uniq
   }
   for (const auto& info : e.input_info) s.staging.emplace_back(info.dtype, info.dims);
   s.bound.assign(e.input_info.size(), nullptr);
+  // A kernel's state may derive weights (Winograd's transforms, with oneDNN
+  // reorders): on the engine's thread count too.
+  const ScopedOpenMpThreads threads(e.options.num_threads);
   for (const auto& step : e.plan) {
     s.states.push_back(step.kernel->make_state());
     s.in_ptrs.emplace_back(step.inputs.size(), nullptr);

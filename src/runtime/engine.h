@@ -81,6 +81,7 @@ struct MemoryStats {
   std::size_t constant_bytes = 0; // weights kernels read plain
   std::size_t packed_bytes = 0;   // weights pre-packed into the kernels' layouts
   std::size_t mapped_bytes = 0;   // of the two above: pages of the mapped engine file (shared by processes)
+  std::size_t derived_bytes = 0;  // of packed_bytes: what kernels derive from weights (Winograd's transforms), never in a file
   std::size_t repacked_weights = 0;  // stored packs this CPU wanted in another layout (repacked at load)
 };
 

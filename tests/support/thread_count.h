@@ -28,8 +28,10 @@ template <typename EngineT, typename Inputs>
 int threads_a_run_starts(const EngineT& engine, const Inputs& inputs) {
   int started = -1;
   std::thread runner([&] {
-    auto ctx = engine.create_context();
+    // Counted from before the context: making it may run kernels' own
+    // setup (Winograd's weight transform) on the same team.
     const auto before = process_threads();
+    auto ctx = engine.create_context();
     ctx.run(inputs);
     started = 0;
     for (const auto& id : process_threads()) started += before.count(id) == 0;

@@ -92,6 +92,18 @@ inline Primitive convolution(bool deconv, const md_t& src, const md_t& weights, 
   return detail::make<D>(d, attr);
 }
 
+// oneDNN's Winograd convolution (2.6: avx512_core and up; 3x3, stride 1).
+inline Primitive convolution_winograd(const md_t& src, const md_t& weights, const md_t* bias, const md_t& dst,
+                                      const dims_t& pad_l, const dims_t& pad_r, const dnnl::primitive_attr& attr) {
+  using C = dnnl::convolution_forward;
+  const auto inference = dnnl::prop_kind::forward_inference;
+  const auto alg = dnnl::algorithm::convolution_winograd;
+  const dims_t one{1, 1};
+  const auto d = bias ? C::desc(inference, alg, src, weights, *bias, dst, one, pad_l, pad_r)
+                      : C::desc(inference, alg, src, weights, dst, one, pad_l, pad_r);
+  return detail::make<C>(d, attr);
+}
+
 inline Primitive matmul(const md_t& a, const md_t& b, const md_t& c, const dnnl::primitive_attr& attr) {
   return detail::make<dnnl::matmul>(dnnl::matmul::desc(a, b, c), attr);
 }

@@ -149,7 +149,7 @@ class PrimitiveKernel final : public Kernel {
   std::string implementation() const override { return "onednn:" + impl; }
   bool finite_input_form() const override {
     for (const auto& c : calls) {
-      if (c.when_finite) return true;
+      if (c.when_finite || c.finite_path > 0) return true;  // a max/min form, or a Winograd path
     }
     return false;
   }
