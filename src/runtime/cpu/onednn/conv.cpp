@@ -38,12 +38,23 @@ bool onednn_has_winograd() {
   }
 }
 
-// Whether this fp32 2-d conv (groups 1, channels in whole 16-blocks) takes
-// nChw16c source and result on a CPU where oneDNN has Winograd (avx512_core
-// and up): a 3x3 stride-1 conv (for onednn_winograd), and a conv whose
-// source already is nChw16c (what follows one: a reorder back to
-// channels-last would eat the gain). Depthwise convs keep channels-last
-// (nChw16c made MobileNetV2 20% slower).
+// Whether oneDNN's Winograd serves this fp32 conv (onednn_winograd): 3x3,
+// stride 1, groups 1, channels in 16-blocks, and weights of at most 256x256
+// taps. Its transformed weights are 16/9 or 4x the conv's, made when the
+// first context is; for 512-channel convs (ResNet's last stage) they cost
+// 9-38 MB each, and its gain there was least (0.59 -> 0.49 ms at 512@7²).
+bool winograd_conv(const Dims& x, const Dims& w, const network::ConvolutionParams& p) {
+  if (x.size() != 4 || p.groups != 1 || w[2] != 3 || w[3] != 3) return false;
+  if (p.stride != Dims{1, 1} || p.dilation != Dims{1, 1}) return false;
+  return x[1] % 16 == 0 && w[0] % 16 == 0 && x[1] * w[0] <= 256 * 256;
+}
+
+// Whether this fp32 2-d conv takes nChw16c source and result on a CPU where
+// oneDNN has Winograd (avx512_core and up): a Winograd conv, and a 1x1 conv
+// whose source already is nChw16c (what follows one: its nChw16c kernel is
+// as fast as brgconv's channels-last there, and a reorder back would eat the
+// gain). Others keep oneDNN's pick: depthwise convs in nChw16c made
+// MobileNetV2 20% slower, and 3x3 ones not taking Winograd run slower there.
 template <typename Params>
 bool blocked16_conv(const KernelRequest& r, const Params& p, bool deconv) {
   if constexpr (!std::is_same_v<Params, network::ConvolutionParams>) {
@@ -54,9 +65,9 @@ bool blocked16_conv(const KernelRequest& r, const Params& p, bool deconv) {
     const auto& y = r.outputs[0]->dims;
     const auto& w = r.inputs[1].tensor->dims;
     if (x.size() != 4 || x[1] % 16 != 0 || y[1] % 16 != 0) return false;
+    if (winograd_conv(x, w, p)) return true;
     const md_t blocked(to_mdims(x), dt::f32, memory::format_tag::nChw16c);
-    if (!r.inputs[0].layout.is_plain() && desc_of(r.inputs[0], dt::f32) == blocked) return true;
-    return w[2] == 3 && w[3] == 3 && p.stride == Dims{1, 1} && p.dilation == Dims{1, 1};
+    return w[2] == 1 && w[3] == 1 && !r.inputs[0].layout.is_plain() && desc_of(r.inputs[0], dt::f32) == blocked;
   }
 }
 
@@ -125,9 +136,7 @@ std::optional<compat::Primitive> onednn_winograd(const KernelRequest& r, const n
                                                  const compat::Primitive& prim, const md_t* bias, const Dims& pad_post,
                                                  const dnnl::post_ops& ops) {
   if (r.step->precision != Precision::Float32 || !onednn_has_winograd()) return std::nullopt;
-  const auto& w = r.inputs[1].tensor->dims;
-  if (r.inputs[0].tensor->dims.size() != 4 || p.groups != 1 || w[2] != 3 || w[3] != 3) return std::nullopt;
-  if (p.stride != Dims{1, 1} || p.dilation != Dims{1, 1}) return std::nullopt;
+  if (!winograd_conv(r.inputs[0].tensor->dims, r.inputs[1].tensor->dims, p)) return std::nullopt;
   if (r.inputs[1].tensor->role != TensorRole::Constant || !r.prepack_weights) return std::nullopt;
   const md_t w_any(prim.weights.dims(), dt::f32, memory::format_tag::any);
   auto wino = compat::convolution_winograd(prim.src, w_any, bias, prim.dst, to_mdims(p.padding_pre), to_mdims(pad_post),

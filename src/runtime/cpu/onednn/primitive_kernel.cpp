@@ -1,5 +1,7 @@
 #include "runtime/cpu/onednn/primitive_kernel.h"
 
+#include <malloc.h>
+
 #include <cstdlib>
 
 #include "runtime/cpu/isa.h"
@@ -195,6 +197,9 @@ std::unique_ptr<KernelState> PrimitiveKernel::make_state() const {
       std::call_once(lazy.once, [&lazy] {
         lazy.made = lazy.make();
         lazy.make = nullptr;  // lets go of what it was made from
+        // The make's temporaries (a plain copy of a conv's weights, MBs) end
+        // in malloc's heap once its mmap threshold has grown: give them back.
+        malloc_trim(0);
       });
       m = lazy.made;
     }
