@@ -57,15 +57,6 @@ std::uint16_t float_to_half(float f) {
   return static_cast<std::uint16_t>(sign | half);
 }
 
-float bf16_to_float(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
-
-std::uint16_t float_to_bf16(float f) {
-  const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((x >> 16) | 0x40u);  // quiet NaN
-  const std::uint32_t odd = (x >> 16) & 1u;
-  return static_cast<std::uint16_t>((x + 0x7fffu + odd) >> 16);  // never wraps: NaN is handled above
-}
-
 namespace {
 
 // Truncation into int64 / int32 as cvttsd2si does: NaN and out-of-range give

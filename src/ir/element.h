@@ -4,6 +4,7 @@
 // conversion-time constants and lowering's constant folder all go through here).
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -16,8 +17,14 @@ namespace atenrt::ir {
 // NaN of the same sign.
 float half_to_float(std::uint16_t h);
 std::uint16_t float_to_half(float f);
-float bf16_to_float(std::uint16_t b);
-std::uint16_t float_to_bf16(float f);
+// (bf16's two inline: kernels convert every element of a bf16 tensor.)
+inline float bf16_to_float(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
+inline std::uint16_t float_to_bf16(float f) {
+  const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((x >> 16) | 0x40u);  // quiet NaN
+  const std::uint32_t odd = (x >> 16) & 1u;
+  return static_cast<std::uint16_t>((x + 0x7fffu + odd) >> 16);  // never wraps: NaN is handled above
+}
 
 // A float value as the integer dtype `to` holds it, the rule torch's casts
 // follow on x86 (what cvttsd2si does), without C++'s undefined behaviour:

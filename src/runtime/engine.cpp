@@ -112,10 +112,10 @@ void Engine::Impl::compile() {
     const Step& step = program.steps[s];
     blocked_output[s] = step.outputs.size() == 1 && blocked_allowed(step.outputs[0]);
     if (!blocked_output[s] || !cpu::may_produce_bf16(step)) continue;
-    bf16_output[s] = true;
-    for (auto [c, i] : consumers[step.outputs[0]]) {
-      bf16_output[s] = bf16_output[s] && cpu::accepts_bf16(program.steps[c], i, program);
-    }
+    const auto& readers = consumers[step.outputs[0]];
+    bf16_output[s] = std::all_of(readers.begin(), readers.end(), [&](const auto& reader) {
+      return cpu::accepts_bf16(program.steps[reader.first], reader.second, program);
+    });
   }
   const ScopedOpenMpThreads threads(options.num_threads);  // kernels keep the team they are made with
   kernel_threads = options.num_threads > 0 ? options.num_threads : openmp_max_threads();

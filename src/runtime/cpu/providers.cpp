@@ -136,8 +136,7 @@ bool may_produce_bf16(const Step& step) {
 }
 
 bool accepts_bf16(const Step& step, std::size_t input, const Program& program) {
-  return step.kind() == network::LayerKind::Convolution && step.precision == Precision::BFloat16 &&
-         onednn::accepts_blocked(step, input, program);
+  return may_produce_bf16(step) && onednn::accepts_blocked(step, input, program);  // a bf16 conv, both ways
 }
 
 }  // namespace atenrt::runtime::cpu

@@ -147,14 +147,22 @@ std::optional<compat::Primitive> onednn_winograd(const KernelRequest& r, const n
   return wino;
 }
 
-// oneDNN's Winograd weights (their own opaque format) from the direct
-// primitive's packed ones, through plain oihw.
-memory onednn_winograd_weights(memory packed, const md_t& want) {
-  const memory::dims d = packed.get_desc().dims();
-  memory plain(md_t(d, dt::f32, memory::format_tag::oihw), cpu_engine());
-  memory out(want, cpu_engine());
+// A conv's pre-packed float32 weights back in plain oihw, what both
+// Winograds transform.
+memory unpacked_oihw(memory packed) {
+  memory plain(md_t(packed.get_desc().dims(), dt::f32, memory::format_tag::oihw), cpu_engine());
   dnnl::stream stream(cpu_engine());
   dnnl::reorder(packed, plain).execute(stream, packed, plain);
+  stream.wait();
+  return plain;
+}
+
+// oneDNN's Winograd weights (their own opaque format: oneDNN reorders into it
+// only from plain) from the direct primitive's packed ones.
+memory onednn_winograd_weights(memory packed, const md_t& want) {
+  memory plain = unpacked_oihw(std::move(packed));
+  memory out(want, cpu_engine());
+  dnnl::stream stream(cpu_engine());
   dnnl::reorder(plain, out).execute(stream, plain, out);
   stream.wait();
   return out;
@@ -175,10 +183,8 @@ std::optional<compat::Primitive> winograd_gemms(const own::winograd::Shape& s) {
 // U = G g G^T from the conv's packed weights `packed`, in the matmul's layout.
 memory winograd_weights(const own::winograd::Shape& s, memory packed, const md_t& want) {
   const std::int64_t aa = s.alpha() * s.alpha();
-  memory plain(md_t({s.c_out, s.c_in, 3, 3}, dt::f32, memory::format_tag::oihw), cpu_engine());
+  const memory plain = unpacked_oihw(std::move(packed));
   dnnl::stream stream(cpu_engine());
-  dnnl::reorder(packed, plain).execute(stream, packed, plain);
-  stream.wait();
   std::vector<float> u = own::winograd::transform_weights(s, static_cast<const float*>(plain.get_data_handle()));
   memory u_plain(md_t({aa, s.c_in, s.c_out}, dt::f32, memory::format_tag::abc), cpu_engine(), u.data());
   memory out(want, cpu_engine());
@@ -249,7 +255,8 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   // fp32 on avx512: oneDNN 2.6 would pick brgconv's channels-last, but its
   // Winograd (onednn_winograd) takes only nChw16c; its nChw16c jit kernels
   // are as fast as brgconv on ResNet's 1x1 shapes (blocked16_conv).
-  if (blocked16_conv(r, p, deconv)) {
+  const bool blocked16 = blocked16_conv(r, p, deconv);
+  if (blocked16) {
     x_any = md_t(to_mdims(x.dims), dt::f32, memory::format_tag::nChw16c);
     y_any = md_t(to_mdims(y.dims), dt::f32, memory::format_tag::nChw16c);
   }
@@ -291,7 +298,7 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
     if (prim.ok && prim.impl.find("ref") != std::string::npos) prim.ok = false;
   }
   if (!prim.ok) prim = make_prim(y_any);
-  if ((!prim.ok || prim.impl.find("ref") != std::string::npos) && x_any.data.format_kind != dnnl_format_kind_any) {
+  if (blocked16 && (!prim.ok || prim.impl.find("ref") != std::string::npos)) {
     x_any = md_t(to_mdims(x.dims), src_type, memory::format_tag::any);  // nChw16c found no kernel: oneDNN's pick
     y_any = md_t(to_mdims(y.dims), dt::f32, memory::format_tag::any);
     prim = make_prim(y_any);

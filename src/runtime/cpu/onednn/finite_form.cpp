@@ -14,13 +14,7 @@ std::optional<bool> finite_at_build(const PrimitiveKernel& k, const KernelReques
   const Slot& s = k.slots[slot];
   const bool bf16 = s.md.data_type() == dt::bf16;
   if (s.md.data_type() != dt::f32 && !bf16) return false;  // float32 and bf16 forms only
-  if (s.source == Slot::Source::Constant) {
-    const void* data = s.constant.get_data_handle();
-    return bf16 ? own::all_finite_bf16(static_cast<const std::uint16_t*>(data),
-                                       static_cast<std::int64_t>(s.md.get_size() / sizeof(std::uint16_t)))
-                : own::all_finite(static_cast<const float*>(data),
-                                  static_cast<std::int64_t>(s.md.get_size() / sizeof(float)));
-  }
+  if (s.source == Slot::Source::Constant) return all_finite(s.md, s.constant.get_data_handle());
   // A float32 constant read as bf16 may round past bf16's range to inf: checked each run.
   if (s.source == Slot::Source::Input && !bf16) {
     const Tensor& v = r.inputs[s.index].tensor->value;

@@ -1,8 +1,8 @@
 #include "runtime/cpu/onednn/post_ops.h"
 
-#include <cstring>
 #include <algorithm>
 
+#include "ir/element.h"
 #include "runtime/cpu/own/parallel.h"
 #include "runtime/cpu/own/util.h"
 #include "reference/scalar_math.h"
@@ -160,26 +160,6 @@ bool tail_keeps_zero(const PostOps& post) {
   return true;
 }
 
-namespace {
-
-// bf16 <-> float32 bits, rounding to nearest even (ir/element.h's rule,
-// inline here: a tail converts every element of a bf16 result).
-float widen(std::uint16_t b) {
-  const std::uint32_t u = static_cast<std::uint32_t>(b) << 16;
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-std::uint16_t narrow(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((u >> 16) | 0x40u);  // a quiet NaN
-  return static_cast<std::uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
-
-}  // namespace
-
 void add_tail(PrimitiveKernel& k, const PostOps& post, int slot) {
   if (post.tail.empty()) return;
   std::int64_t grain = own::kSimpleGrain;
@@ -193,9 +173,9 @@ void add_tail(PrimitiveKernel& k, const PostOps& post, int slot) {
         float buf[kChunk];
         for (std::int64_t at = begin; at < end; at += kChunk) {
           const std::int64_t m = std::min(kChunk, end - at);
-          for (std::int64_t i = 0; i < m; ++i) buf[i] = widen(y[at + i]);
+          for (std::int64_t i = 0; i < m; ++i) buf[i] = ir::bf16_to_float(y[at + i]);
           for (const auto& a : tail) own::apply_activation_here(a, buf, buf, m);
-          for (std::int64_t i = 0; i < m; ++i) y[at + i] = narrow(buf[i]);
+          for (std::int64_t i = 0; i < m; ++i) y[at + i] = ir::float_to_bf16(buf[i]);
         }
       });
     });

@@ -97,6 +97,14 @@ std::int64_t channel_run(const md_t& md, const Dims& dims) {
   return b.inner_blks[0];
 }
 
+bool all_finite(const md_t& md, const void* data) {
+  if (md.data_type() == dt::bf16) {
+    return own::all_finite_bf16(static_cast<const std::uint16_t*>(data),
+                                static_cast<std::int64_t>(md.get_size() / sizeof(std::uint16_t)));
+  }
+  return own::all_finite(static_cast<const float*>(data), static_cast<std::int64_t>(md.get_size() / sizeof(float)));
+}
+
 namespace {
 std::size_t align64(std::size_t n) { return (n + 63) / 64 * 64; }
 }  // namespace
@@ -133,10 +141,7 @@ bool vouched_finite(const Slot& slot, const KernelArgs& a) {
 }  // namespace
 
 void PrimitiveKernel::check_finite(Call& call, const std::vector<int>& finite) const {
-  for (int slot : finite) {
-    const std::size_t elem = slots[slot].md.data_type() == dt::bf16 ? 2 : sizeof(float);
-    call.finite_slots.push_back({slot, static_cast<std::int64_t>(slots[slot].md.get_size() / elem)});
-  }
+  call.finite_slots.insert(call.finite_slots.end(), finite.begin(), finite.end());
 }
 
 void PrimitiveKernel::finite_path(std::vector<int> finite, const std::function<void()>& path, const std::string& name) {
@@ -235,12 +240,10 @@ void PrimitiveKernel::run(KernelState* state, const KernelArgs& a) const {
     if (call.when_finite || call.finite_path > 0) {
       s->stream.wait();  // the calls before it wrote what it checks
       bool finite = true;
-      for (auto [slot, n] : call.finite_slots) {
+      for (int slot : call.finite_slots) {
         if (vouched_finite(slots[slot], a)) continue;  // an earlier step's clip bounded it this run
         if (!finite) break;
-        finite = slots[slot].md.data_type() == dt::bf16
-                     ? own::all_finite_bf16(static_cast<const std::uint16_t*>(s->data[slot]), n)
-                     : own::all_finite(static_cast<const float*>(s->data[slot]), n);
+        finite = all_finite(slots[slot].md, s->data[slot]);
       }
       if (finite) {
         if (call.when_finite) call.when_finite.execute(s->stream, s->args[c]);

@@ -48,6 +48,8 @@ std::optional<md_t> same_channel_blocking(const md_t& like, const Dims& dims);
 // The channels of one interleaved run in `md`, a same_channel_blocking
 // layout: 8 or 16 for channel blocks, all C for channels-last; 0 otherwise.
 std::int64_t channel_run(const md_t& md, const Dims& dims);
+// Whether the float32 or bf16 values `md` describes at `data` hold no NaN or ±inf.
+bool all_finite(const md_t& md, const void* data);
 
 // A constant the kernel derives itself (Winograd's transformed weights), made
 // when the first context is rather than when the engine is: an engine made
@@ -75,13 +77,13 @@ struct Call {
   // point at the same buffer: the engine ran the step in place.
   int copy_from = -1, copy_to = -1;
   // When set, it runs in place of `prim` (same arguments) if every slot in
-  // `finite_slots` (slot, values: float32 or bf16 as the slot) holds no NaN or ±inf, checked before the
+  // `finite_slots` (float32 or bf16, as the slot's md) holds no NaN or ±inf, checked before the
   // call each run: a form whose fused relu or clip is oneDNN's max/min, exact
   // on such inputs and cheaper, where `prim` keeps NaN as PyTorch does (with
   // a longer post-op chain, or our own pass after it: the kernel's finals
   // from exact_finals_from on, which are skipped then).
   dnnl::primitive when_finite{};
-  std::vector<std::pair<int, std::int64_t>> finite_slots{};
+  std::vector<int> finite_slots{};
   // Or, when finite_path > 0, the next finite_path calls are the finite
   // form (an own algorithm: conv's Winograd), run in place of `prim` under
   // the same check and skipped otherwise.
