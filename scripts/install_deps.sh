@@ -5,6 +5,9 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake pkg-config git
+  # GCC's own headers and libraries the builds resolve (libgomp, the intrinsics
+  # headers): named, not left to build-essential's dependencies.
+  libgcc-12-dev
   # Debian's oneDNN CMake config calls find_package(OpenCL REQUIRED): its dev package.
   libdnnl-dev ocl-icd-opencl-dev nlohmann-json3-dev libzip-dev libcli11-dev
   # LAPACK (and the BLAS it needs) for the linear-algebra layers: Debian's reference
