@@ -113,9 +113,15 @@ void Engine::Impl::compile() {
     blocked_output[s] = step.outputs.size() == 1 && blocked_allowed(step.outputs[0]);
     if (!blocked_output[s] || !cpu::may_produce_bf16(step)) continue;
     const auto& readers = consumers[step.outputs[0]];
-    bf16_output[s] = std::all_of(readers.begin(), readers.end(), [&](const auto& reader) {
-      return cpu::accepts_bf16(program.steps[reader.first], reader.second, program);
-    });
+    const auto every_reader = [&](auto&& holds) {
+      return std::all_of(readers.begin(), readers.end(), [&](const auto& r) { return holds(r.first, r.second); });
+    };
+    // bf16 only where a side computes in bf16 anyway (providers.h).
+    bf16_output[s] = every_reader([&](int r, std::size_t i) {
+      return cpu::accepts_bf16(program.steps[r], i, program);
+    }) && (cpu::computes_in_bf16(step) || every_reader([&](int r, std::size_t) {
+      return cpu::computes_in_bf16(program.steps[r]);
+    }));
   }
   const ScopedOpenMpThreads threads(options.num_threads);  // kernels keep the team they are made with
   kernel_threads = options.num_threads > 0 ? options.num_threads : openmp_max_threads();

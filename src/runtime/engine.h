@@ -56,7 +56,7 @@ struct StepInfo {
   std::string kind;
   std::string implementation;          // "onednn:<impl>", "own", "reference"
   std::vector<std::string> fused;      // layers folded in as post-ops
-  std::string output_layout;           // "plain" or "blocked(...)"
+  std::string output_layout;           // "plain", "blocked(8)", "channels_last", ... (+ " bf16")
   Precision precision = Precision::Float32;
   double flops = 0.0;                  // per run: 2 x multiply-adds (convolution, matmul); 0 for others
   std::string in_place_of;             // the input tensor whose buffer the output takes over ("": its own)

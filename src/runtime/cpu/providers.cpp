@@ -131,12 +131,18 @@ bool accepts_blocked(const Step& step, std::size_t input, const Program& program
   return onednn::accepts_blocked(step, input, program);
 }
 
-bool may_produce_bf16(const Step& step) {
+bool computes_in_bf16(const Step& step) {
   return step.kind() == network::LayerKind::Convolution && step.precision == Precision::BFloat16;
 }
 
+bool may_produce_bf16(const Step& step) { return computes_in_bf16(step) || onednn::binary_in_layout(step); }
+
 bool accepts_bf16(const Step& step, std::size_t input, const Program& program) {
-  return may_produce_bf16(step) && onednn::accepts_blocked(step, input, program);  // a bf16 conv, both ways
+  if (!onednn::accepts_blocked(step, input, program)) return false;
+  // A bf16 convolution's source or residual; oneDNN's binary and reduction
+  // read any data type they are given.
+  return computes_in_bf16(step) || step.kind() == network::LayerKind::Elementwise ||
+         step.kind() == network::LayerKind::Reduce;
 }
 
 }  // namespace atenrt::runtime::cpu

@@ -47,11 +47,16 @@ std::span<const KernelProvider> kernel_providers();
 // agree).
 bool may_produce_blocked(const Step& step, const Program& program);
 bool accepts_blocked(const Step& step, std::size_t input, const Program& program);
-// bf16 activations between steps: whether a step may write its (blocked)
-// output in bf16, and whether it reads input `input` in bf16 as it reads
-// float32 (a bf16 convolution's source and residual: it rounds them to bf16
-// anyway). The engine stores a tensor in bf16 only when its producer and
-// every consumer agree; a reorder to plain float32 serves any other reader.
+// bf16 activations between steps. A blocked tensor is stored in bf16 when
+// its producer may write bf16 (may_produce_bf16) and every reader reads it
+// as it reads float32 (accepts_bf16), and either side computes in bf16
+// anyway (computes_in_bf16): a bf16 convolution's result is only ~8 bits
+// good already, and a reader that is one rounds its source to bf16. So an
+// elementwise gate between two bf16 convolutions (EfficientNet's
+// squeeze-excitation x * sigmoid(s)) reads and writes bf16, while two float32
+// steps never trade through bf16. A reorder to plain float32 serves any
+// other reader.
+bool computes_in_bf16(const Step& step);
 bool may_produce_bf16(const Step& step);
 bool accepts_bf16(const Step& step, std::size_t input, const Program& program);
 // A reorder of a blocked tensor into plain row-major (the ToPlain step).
@@ -63,6 +68,8 @@ namespace onednn {
 KernelChoice call(MakeKernel make, const KernelRequest& r);
 bool may_produce_blocked(const Step& step, const Program& program);
 bool accepts_blocked(const Step& step, std::size_t input, const Program& program);
+// Elementwise steps make_binary runs through oneDNN's binary, in any layout.
+bool binary_in_layout(const Step& step);
 }  // namespace onednn
 namespace own {
 KernelChoice call(MakeKernel make, const KernelRequest& r);

@@ -519,6 +519,32 @@ TEST(Precision, BFloat16ComputeForConvAndMatmul) {
   }
 }
 
+// Compares a bf16 engine's output with the float32 reference: NaN and ±inf
+// where the reference has them (odd: it has some), finite values within
+// bf16's error, and not exactly (it really computed in bf16).
+void expect_bf16_result(const Tensor& want, const Tensor& got, bool odd) {
+  ASSERT_EQ(want.numel(), got.numel());
+  double scale = 0.0, worst = 0.0;
+  int odd_values = 0;
+  for (std::int64_t i = 0; i < want.numel(); ++i) {
+    const float w = want.data<float>()[i], g = got.data<float>()[i];
+    ASSERT_EQ(std::isnan(w), std::isnan(g)) << "at " << i << ": " << g << " vs " << w;
+    ASSERT_EQ(std::isinf(w), std::isinf(g)) << "at " << i << ": " << g << " vs " << w;
+    if (!std::isfinite(w)) {
+      ++odd_values;
+      if (std::isinf(w)) {
+        EXPECT_EQ(w, g) << "at " << i;
+      }
+      continue;
+    }
+    scale = std::max(scale, std::fabs(double(w)));
+    worst = std::max(worst, std::fabs(double(g) - w));
+  }
+  EXPECT_EQ(odd_values > 0, odd);
+  EXPECT_LE(worst, 3e-2 * scale);
+  EXPECT_GT(worst, 0.0);
+}
+
 // bf16 activations: between bf16 convolutions (a clip after the first two,
 // as MobileNet's relu6; a residual add into the third) the tensors are stored
 // in bf16, and only the engine's output is float32. NaN and ±inf in x go the
@@ -556,27 +582,38 @@ TEST(Precision, Bf16ActivationsStayBf16BetweenConvs) {
       x[700] = INFINITY;
       x[1500] = -INFINITY;
     }
-    const auto want = reference::run(ref, inputs).begin()->second;
-    const auto got = ctx.run(inputs).begin()->second;
-    double scale = 1.0, worst = 0.0;
-    int odd_values = 0;
-    for (std::int64_t i = 0; i < want.numel(); ++i) {
-      const float w = want.data<float>()[i], g = got.data<float>()[i];
-      ASSERT_EQ(std::isnan(w), std::isnan(g)) << "at " << i << ": " << g << " vs " << w;
-      ASSERT_EQ(std::isinf(w), std::isinf(g)) << "at " << i << ": " << g << " vs " << w;
-      if (!std::isfinite(w)) {
-        ++odd_values;
-        if (std::isinf(w)) {
-          EXPECT_EQ(w, g) << "at " << i;
-        }
-        continue;
-      }
-      scale = std::max(scale, std::fabs(double(w)));
-      worst = std::max(worst, std::fabs(double(g) - w));
-    }
-    EXPECT_EQ(odd_values > 0, odd);
-    EXPECT_LE(worst, 3e-2 * scale);
-    EXPECT_GT(worst, 0.0);  // really computed in bf16
+    expect_bf16_result(reference::run(ref, inputs).begin()->second, ctx.run(inputs).begin()->second, odd);
+  }
+}
+
+// A squeeze-excitation gate between bf16 convolutions (EfficientNet's
+// x * sigmoid(conv(mean(x)))): the mean and the gate read the convolution's
+// bf16 result, and the gate writes bf16 for the convolution after it.
+TEST(Precision, Bf16ActivationsFlowThroughASqueezeExcitationGate) {
+  if (!native_bf16()) GTEST_SKIP() << "no bf16 kernels on this CPU: bf16 builds are fp32";
+  const auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {1, 16, 12, 12});
+    auto* a = n.add_activation("silu_a", conv(n, x, 16, 32, 71), ActivationOp::Silu);
+    auto* m = n.add_reduce("mean", a, ReduceOp::Mean, {2, 3}, true);
+    auto* g = n.add_activation("gate", conv(n, m, 32, 32, 72), ActivationOp::Sigmoid);
+    auto* y = n.add_elementwise("scaled", a, g, ElementwiseOp::Mul);
+    n.mark_output(conv(n, y, 32, 16, 73));
+    return n;
+  };
+  BuilderConfig bf16;
+  bf16.precision = runtime::Precision::BFloat16;
+  auto engine = builder::build(make(), bf16);
+  std::map<std::string, std::string> layout;
+  for (const auto& s : engine.steps()) layout[s.kind] += s.output_layout + ";";
+  EXPECT_NE(layout["Convolution"].find(" bf16;"), std::string::npos) << layout["Convolution"];  // the gated one
+  EXPECT_NE(layout["Elementwise"].find(" bf16"), std::string::npos) << layout["Elementwise"];
+  EXPECT_EQ(layout["Reduce"].find("bf16"), std::string::npos) << layout["Reduce"];  // its reader computes in bf16, it not
+  auto ctx = engine.create_context();
+  Network ref = make();
+  for (std::uint32_t seed : {1u, 2u}) {
+    auto inputs = random_inputs(ref, seed);
+    expect_bf16_result(reference::run(ref, inputs).begin()->second, ctx.run(inputs).begin()->second, false);
   }
 }
 

@@ -200,4 +200,12 @@ inline bool is_blocked_without_extra(const md_t& md) {
   return md.data.format_kind == dnnl_blocked && md.data.extra.flags == 0;
 }
 
+// `md`'s layout holding another data type (a float32 activation's format
+// for its bf16 copy); strides count elements, so they stay as they are.
+inline md_t with_data_type(const md_t& md, dnnl::memory::data_type type) {
+  md_t out = md;
+  out.data.data_type = static_cast<dnnl_data_type_t>(type);
+  return out;
+}
+
 }  // namespace atenrt::runtime::cpu::onednn::compat

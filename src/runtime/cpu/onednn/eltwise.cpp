@@ -61,26 +61,32 @@ KernelChoice make_binary(const KernelRequest& r) {
   // kernel together: an SE block's per-channel scale, and ConvNeXt's residual
   // adds of a plain branch to a blocked one, ran there. So the plain operand
   // is reordered into the blocked one's layout first.
+  // A full-size operand may be a bf16 activation (providers.h): it is read
+  // as it is; the plain float32 operand takes its format, not its type.
   md_t a_want = a, b_want = b;
   const md_t plain = plain_md(y.dims, dt::f32);
   const memory::dims bd = b.dims();
   if (bd == a.dims()) {
-    if (a == plain && same_channel_blocking(b, y.dims)) a_want = b;
-    if (b == plain && same_channel_blocking(a, y.dims)) b_want = a;
+    if (a == plain && same_channel_blocking(b, y.dims)) a_want = compat::with_data_type(b, dt::f32);
+    if (b == plain && same_channel_blocking(a, y.dims)) b_want = compat::with_data_type(a, dt::f32);
   } else {
     bool per_channel = bd.size() >= 2;
     for (std::size_t d = 0; d < bd.size(); ++d) per_channel = per_channel && (d == 1 || bd[d] == 1);
     if (per_channel && a != plain) {
-      if (auto blocked = same_channel_blocking(a, Dims(bd.begin(), bd.end()))) b_want = *blocked;
+      if (auto blocked = same_channel_blocking(a, Dims(bd.begin(), bd.end()))) {
+        b_want = compat::with_data_type(*blocked, dt::f32);
+      }
     }
   }
-  const auto prim = compat::binary(alg, a_want, b_want, a_want, make_attr());
+  // The result in src0's format: bf16 where every reader is a bf16 convolution.
+  const md_t c = compat::with_data_type(a_want, r.bf16_output_allowed ? dt::bf16 : dt::f32);
+  const auto prim = compat::binary(alg, a_want, b_want, c, make_attr());
   // oneDNN's reference binary (its answer to a broadcast over a middle dim,
   // Swin's window mask [1, W, 1, N, N] onto [1, W, H, N, N]) is ~30x slower
   // than our own kernel's vectorized runs (own/math.cpp).
   if (!prim.ok || prim.impl.find("ref") != std::string::npos) return {};
   auto k = std::make_unique<PrimitiveKernel>();
-  const Destination dst = destination(*k, r, a_want, dt::f32);
+  const Destination dst = destination(*k, r, c, dt::f32);
   k->primitive(prim, {{DNNL_ARG_SRC_0, k->as(k->input(i0, a), a_want)},
                       {DNNL_ARG_SRC_1, k->as(k->input(i1, b), b_want)},
                       {DNNL_ARG_DST, dst.slot}});

@@ -89,14 +89,20 @@ KernelChoice make_reduction(const KernelRequest& r) {
   // in any layout.
   bool spatial_mean = p.op == R::Mean && rank >= 3 && rank <= 5;
   for (int d = 0; d < rank; ++d) spatial_mean = spatial_mean && (kept[d] == 1) == (d >= 2 || x.dims[d] == 1);
-  compat::Primitive prim;
-  if (blocked && spatial_mean) {
-    const memory::dims window(x.dims.begin() + 2, x.dims.end());
-    const memory::dims none(window.size(), 0);
-    prim = compat::pooling(dnnl::algorithm::pooling_avg_exclude_padding, src, dst_any, window, window, none, none,
-                           none, make_attr());
-  } else {
-    prim = compat::reduction(alg, src, blocked ? dst_any : plain, make_attr());
+  const auto make_prim = [&](const md_t& dst) {
+    if (blocked && spatial_mean) {
+      const memory::dims window(x.dims.begin() + 2, x.dims.end());
+      const memory::dims none(window.size(), 0);
+      return compat::pooling(dnnl::algorithm::pooling_avg_exclude_padding, src, dst, window, window, none, none, none,
+                             make_attr());
+    }
+    return compat::reduction(alg, src, blocked ? dst : plain, make_attr());
+  };
+  compat::Primitive prim = make_prim(dst_any);
+  // A bf16 source (an SE block's depthwise output, providers.h): oneDNN's jit
+  // pooling wants the result in bf16 too; finish() converts it to float32.
+  if (blocked && src.data_type() == dt::bf16 && (!prim.ok || prim.impl.find("ref") != std::string::npos)) {
+    prim = make_prim(md_t(to_mdims(kept), dt::bf16, memory::format_tag::any));
   }
   if (!prim.ok || (blocked && prim.impl.find("ref") != std::string::npos)) return {};
   auto k = std::make_unique<PrimitiveKernel>();

@@ -282,7 +282,7 @@ Destination destination(PrimitiveKernel& k, const KernelRequest& r, const md_t& 
   const md_t plain = plain_md(r.outputs[0]->dims, type);
   if (produced == plain) {
     d.slot = d.out_slot = k.output(0, plain);
-  } else if (r.blocked_output_allowed && allow_blocked) {
+  } else if (r.blocked_output_allowed && allow_blocked && (produced.data_type() == type || r.bf16_output_allowed)) {
     d.slot = d.out_slot = k.output(0, produced);
     d.layout.blocked = std::make_shared<BlockedDesc>(produced);
   } else {

@@ -172,7 +172,8 @@ class PrimitiveKernel final : public Kernel {
 int source(PrimitiveKernel& k, const KernelRequest& r, int i, const md_t& have, const md_t& want, bool pack);
 
 // The slot the primitive writes its result to; `finish` reorders it to the
-// step's output when the output must be plain and the primitive chose otherwise.
+// step's output when the output must be plain and the primitive chose
+// otherwise, or chose bf16 where the output may not be (bf16_output_allowed).
 struct Destination {
   int slot = -1;
   int out_slot = -1;

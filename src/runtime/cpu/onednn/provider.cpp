@@ -19,13 +19,6 @@ bool has_zero_dim(const KernelRequest& r) {
   return false;
 }
 
-// Elementwise ops make_binary runs through oneDNN's binary (any layout).
-bool binary_in_layout(const Step& step) {
-  using E = network::ElementwiseOp;
-  const auto op = std::get<network::ElementwiseParams>(step.params).op;
-  return step.post_ops.empty() && (op == E::Add || op == E::Sub || op == E::Mul || op == E::Div);
-}
-
 bool activation_has_chain(const Step& step) {
   return onednn::eltwise_chain(std::get<network::ActivationParams>(step.params)).has_value();
 }
@@ -53,6 +46,13 @@ bool same_dtype_cast(const Step& step, const Program& program) {
 }  // namespace
 
 namespace onednn {
+
+bool binary_in_layout(const Step& step) {
+  if (step.kind() != LayerKind::Elementwise) return false;
+  using E = network::ElementwiseOp;
+  const auto op = std::get<network::ElementwiseParams>(step.params).op;
+  return step.post_ops.empty() && (op == E::Add || op == E::Sub || op == E::Mul || op == E::Div);
+}
 
 KernelChoice call(MakeKernel make, const KernelRequest& r) {
   if (has_zero_dim(r)) return {};
