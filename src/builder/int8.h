@@ -5,7 +5,8 @@
 // convolutions and constant-weight matmuls where int8 pays Int8 steps with
 // per-channel symmetric int8 weights (runtime/program.h, Quantization).
 // Everything else stays fp32: each int8 step quantizes its own input and
-// returns float32.
+// returns float32 (where only int8 convolutions read a result, the engine
+// stores it quantized instead: runtime/cpu/README.md, int8 activations).
 #pragma once
 
 #include <map>

@@ -76,7 +76,7 @@ void Engine::Impl::compile() {
   begin_weights();
   const int n = static_cast<int>(program.tensors.size());
   buffers.assign(n, {});
-  std::vector<std::vector<std::pair<int, std::size_t>>> consumers(n);  // (step, input index)
+  Consumers consumers(n);
   std::vector<int> producer(n, -1);
   for (int s = 0; s < static_cast<int>(program.steps.size()); ++s) {
     const auto& step = program.steps[s];
@@ -99,34 +99,11 @@ void Engine::Impl::compile() {
   }
   for (std::size_t i = 0; i < program.inputs.size(); ++i) buffers[program.inputs[i]].index = static_cast<int>(i);
 
-  auto blocked_allowed = [&](int id) {
-    if (!options.blocked_layout || output_ids.count(id) || producer[id] < 0) return false;
-    if (!cpu::may_produce_blocked(program.steps[producer[id]], program)) return false;
-    for (auto [s, i] : consumers[id]) {
-      if (!cpu::accepts_blocked(program.steps[s], i, program)) return false;
-    }
-    return !consumers[id].empty();
-  };
-  std::vector<bool> blocked_output(program.steps.size(), false), bf16_output(program.steps.size(), false);
-  for (std::size_t s = 0; s < program.steps.size(); ++s) {
-    const Step& step = program.steps[s];
-    blocked_output[s] = step.outputs.size() == 1 && blocked_allowed(step.outputs[0]);
-    if (!blocked_output[s] || !cpu::may_produce_bf16(step)) continue;
-    const auto& readers = consumers[step.outputs[0]];
-    const auto every_reader = [&](auto&& holds) {
-      return std::all_of(readers.begin(), readers.end(), [&](const auto& r) { return holds(r.first, r.second); });
-    };
-    // bf16 only where a side computes in bf16 anyway (providers.h).
-    bf16_output[s] = every_reader([&](int r, std::size_t i) {
-      return cpu::accepts_bf16(program.steps[r], i, program);
-    }) && (cpu::computes_in_bf16(step) || every_reader([&](int r, std::size_t) {
-      return cpu::computes_in_bf16(program.steps[r]);
-    }));
-  }
+  const std::vector<OutputForm> forms = output_forms(consumers, producer, output_ids);
   const ScopedOpenMpThreads threads(options.num_threads);  // kernels keep the team they are made with
   kernel_threads = options.num_threads > 0 ? options.num_threads : openmp_max_threads();
   for (int s = 0; s < static_cast<int>(program.steps.size()); ++s) {
-    add_step(s, blocked_output, bf16_output);
+    add_step(s, forms[s]);
     for (int id : program.steps[s].inputs) {
       if (buffers[id].where == Where::Constant && !consumers[id].empty() && consumers[id].back().first == s) {
         drop_plain_if_packed(id);
@@ -149,6 +126,46 @@ void Engine::Impl::compile() {
     const auto& t = program.tensors[id];
     output_info.push_back({t.name, t.dtype, t.dims});
   }
+}
+
+std::vector<Engine::Impl::OutputForm> Engine::Impl::output_forms(const Consumers& consumers,
+                                                                 const std::vector<int>& producer,
+                                                                 const std::set<int>& output_ids) const {
+  auto blocked_allowed = [&](int id) {
+    if (!options.blocked_layout || output_ids.count(id) || producer[id] < 0) return false;
+    if (!cpu::may_produce_blocked(program.steps[producer[id]], program)) return false;
+    for (auto [s, i] : consumers[id]) {
+      if (!cpu::accepts_blocked(program.steps[s], i, program)) return false;
+    }
+    return !consumers[id].empty();
+  };
+  std::vector<OutputForm> forms(program.steps.size());
+  for (std::size_t s = 0; s < program.steps.size(); ++s) {
+    const Step& step = program.steps[s];
+    if (step.outputs.size() != 1 || !blocked_allowed(step.outputs[0])) continue;
+    forms[s].blocked = true;
+    const auto& readers = consumers[step.outputs[0]];
+    const auto every_reader = [&](auto&& holds) {
+      return std::all_of(readers.begin(), readers.end(), [&](const auto& r) { return holds(r.first, r.second); });
+    };
+    // bf16 only where a side computes in bf16 anyway (providers.h).
+    forms[s].bf16 = cpu::may_produce_bf16(step) &&
+                    every_reader([&](int r, std::size_t i) { return cpu::accepts_bf16(program.steps[r], i, program); }) &&
+                    (cpu::computes_in_bf16(step) ||
+                     every_reader([&](int r, std::size_t) { return cpu::computes_in_bf16(program.steps[r]); }));
+    // Quantized between int8 convolutions: every reader quantizes it as its
+    // source with one scale and signedness, so the producer may do that once.
+    const Quantization& q = program.steps[readers.front().first].quant;
+    const bool int8_chain =
+        step.precision == Precision::Int8 && step.kind() == network::LayerKind::Convolution &&
+        every_reader([&](int r, std::size_t i) {
+          const Step& reader = program.steps[r];
+          return i == 0 && reader.precision == Precision::Int8 && reader.kind() == network::LayerKind::Convolution &&
+                 reader.quant.input_scale == q.input_scale && reader.quant.input_unsigned == q.input_unsigned;
+        });
+    if (int8_chain) forms[s].int8 = cpu::KernelRequest::QuantizedOutput{q.input_scale, q.input_unsigned};
+  }
+  return forms;
 }
 
 void Engine::Impl::plan_arena() {
@@ -207,15 +224,16 @@ void Engine::Impl::plan_arena() {
   memory.naive_bytes = naive;
 }
 
-void Engine::Impl::add_step(int s, const std::vector<bool>& blocked_output, const std::vector<bool>& bf16_output) {
+void Engine::Impl::add_step(int s, const OutputForm& form) {
   const Step& step = program.steps[s];
   cpu::KernelRequest req;
   req.step = &step;
   req.prepack_weights = options.prepack_weights;
   for (int id : step.inputs) req.inputs.push_back({&program.tensors[id], buffers[id].layout});
   for (int id : step.outputs) req.outputs.push_back(&program.tensors[id]);
-  req.blocked_output_allowed = blocked_output[s];
-  req.bf16_output_allowed = bf16_output[s];
+  req.blocked_output_allowed = form.blocked;
+  req.bf16_output_allowed = form.bf16;
+  req.int8_output = form.int8;
   req.packs = packs.get();
 
   ExecStep exec;

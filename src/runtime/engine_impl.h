@@ -3,6 +3,8 @@
 
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <vector>
 
 #include "runtime/cpu/kernel.h"
@@ -70,9 +72,18 @@ struct Engine::Impl {
   void compile();
 
  private:
+  // How a step may store its output (KernelRequest): blocked, in bf16, quantized.
+  struct OutputForm {
+    bool blocked = false;
+    bool bf16 = false;
+    std::optional<cpu::KernelRequest::QuantizedOutput> int8;
+  };
+  using Consumers = std::vector<std::vector<std::pair<int, std::size_t>>>;  // per tensor: (step, input index)
+  std::vector<OutputForm> output_forms(const Consumers& consumers, const std::vector<int>& producer,
+                                       const std::set<int>& output_ids) const;
   // Picks the step's kernel from the provider table, inserting ToPlain steps
   // for blocked inputs before a provider that reads plain only.
-  void add_step(int s, const std::vector<bool>& blocked_output, const std::vector<bool>& bf16_output);
+  void add_step(int s, const OutputForm& form);
   // Plans the arena: lifetimes from the plan, outputs run in place of the
   // inputs their kernels allow when those die there, then placement.
   void plan_arena();

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -84,6 +85,15 @@ struct KernelRequest {
   // the output may be stored in bf16, so that activations stay bf16 from one
   // bf16 convolution to the next instead of a float32 round trip.
   bool bf16_output_allowed = false;
+  // Blocked, produced by an int8 step and read only as the quantized source
+  // of int8 steps with this input scale and signedness (int8 activations):
+  // the output may be stored quantized, q = saturate(round_even(y / scale))
+  // in uint8 or int8, which is what each reader would compute from float32.
+  struct QuantizedOutput {
+    float scale = 0.0f;
+    bool is_unsigned = false;
+  };
+  std::optional<QuantizedOutput> int8_output;
   bool prepack_weights = true;
   WeightPacks* packs = nullptr;  // the engine's pre-packed weights (weight_packs.h)
 };

@@ -138,6 +138,76 @@ TEST(Int8Kernels, WithoutDotProductOnlyExactStepsGoToOneDnn) {
   check_conv(true, 2, true, runtime::cpu::kInt8WeightLimitWithoutDotProduct);
 }
 
+// An int8 convolution read only by int8 convolutions with one input scale
+// writes its result quantized (uint8 after relu, int8 otherwise) and they
+// read it as is: still exactly each step's definition, the second computed
+// from the first's float32 result. A third reader with another scale keeps
+// the result float32.
+Step int8_conv(const std::string& name, int x, int w, int b, int y, const runtime::QuantizedWeight& qw, float in_scale,
+               bool in_unsigned, bool relu) {
+  network::ConvolutionParams conv;
+  conv.stride = {1, 1};
+  conv.dilation = {1, 1};
+  conv.padding_pre = conv.padding_post = {1, 1};
+  conv.groups = 1;
+  Step step;
+  step.name = name;
+  step.params = conv;
+  step.inputs = {x, w, b};
+  step.outputs = {y};
+  if (relu) {
+    runtime::PostOp post;
+    post.activation.op = network::ActivationOp::Relu;
+    step.post_ops = {post};
+  }
+  step.precision = Precision::Int8;
+  step.quant = {in_scale, in_unsigned, qw.scales};
+  return step;
+}
+
+void check_int8_chain(bool relu, bool third_reader) {
+  SCOPED_TRACE(std::string(relu ? "relu" : "no relu") + (third_reader ? ", a reader with another scale" : ""));
+  if (!runtime::cpu::cpu_has_int8_dot_product()) GTEST_SKIP() << "no int8 dot-product instructions: signed inputs stay fp32";
+  const Tensor x = random_tensor(DType::Float32, {1, 16, 9, 9}, 11, -2.0, 2.0);
+  const auto qa = runtime::quantize_weight(random_tensor(DType::Float32, {32, 16, 3, 3}, 12, -0.5, 0.5), 0, 127);
+  const auto qb = runtime::quantize_weight(random_tensor(DType::Float32, {24, 32, 3, 3}, 13, -0.5, 0.5), 0, 127);
+  const Tensor ba = random_tensor(DType::Float32, {32}, 14, -1.0, 1.0), bb = random_tensor(DType::Float32, {24}, 15, -1.0, 1.0);
+  ProgramMaker m;
+  const int xi = m.tensor("x", DType::Float32, {1, 16, 9, 9}, TensorRole::Input);
+  const int wa = m.tensor("wa", DType::Int8, {32, 16, 3, 3}, TensorRole::Constant, qa.values);
+  const int wb = m.tensor("wb", DType::Int8, {24, 32, 3, 3}, TensorRole::Constant, qb.values);
+  const int bai = m.tensor("ba", DType::Float32, {32}, TensorRole::Constant, ba);
+  const int bbi = m.tensor("bb", DType::Float32, {24}, TensorRole::Constant, bb);
+  const int ya = m.tensor("ya", DType::Float32, {1, 32, 9, 9}, TensorRole::Activation);
+  const int yb = m.tensor("yb", DType::Float32, {1, 24, 9, 9}, TensorRole::Activation);
+  const int yc = m.tensor("yc", DType::Float32, {1, 24, 9, 9}, TensorRole::Activation);
+  // A's results reach ~10: a scale that clips some of them, as calibration's percentile does.
+  const float b_scale = 8.0f / (relu ? 255.0f : 127.0f);
+  m.p.steps = {int8_conv("a", xi, wa, bai, ya, qa, 2.0f / 127.0f, false, relu),
+               int8_conv("b", ya, wb, bbi, yb, qb, b_scale, relu, false)};
+  if (third_reader) m.p.steps.push_back(int8_conv("c", ya, wb, bbi, yc, qb, b_scale * 1.5f, relu, false));
+  m.p.inputs = {xi};
+  m.p.outputs = third_reader ? std::vector<int>{yb, yc} : std::vector<int>{yb};
+  runtime::Engine engine(m.p);
+  const std::string a_layout = engine.steps()[0].output_layout;
+  if (third_reader) {
+    EXPECT_EQ(a_layout.find('8'), std::string::npos) << a_layout;
+  } else {
+    EXPECT_NE(a_layout.find(relu ? " u8" : " s8"), std::string::npos) << a_layout;
+  }
+  auto ctx = engine.create_context();
+  const auto got = ctx.run({x});
+  const Tensor want_a = expected(m.p.steps[0], x, qa.values, {ba});
+  EXPECT_TRUE(close(got[0], expected(m.p.steps[1], want_a, qb.values, {bb}), 1e-4));
+  if (third_reader) EXPECT_TRUE(close(got[1], expected(m.p.steps[2], want_a, qb.values, {bb}), 1e-4));
+}
+
+TEST(Int8Kernels, QuantizedActivationsBetweenConvolutions) {
+  check_int8_chain(true, false);
+  check_int8_chain(false, false);
+  check_int8_chain(true, true);
+}
+
 TEST(Int8Kernels, MatMulByAConstantMatrix) {
   for (bool transposed : {false, true}) {
     SCOPED_TRACE(transposed ? "weight [N, K]" : "weight [K, N]");

@@ -283,9 +283,9 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
     scales = int8_output_scales(step);
     compat::set_output_scales(attr, 1 << 1, scales);
   }
-  const auto make_prim = [&](const md_t& dst) {
+  const auto make_prim = [&](const md_t& dst, const dnnl::primitive_attr& with) {
     return compat::convolution(deconv, x_any, w_any, has_bias ? &b_md : nullptr, dst, to_mdims(p.stride),
-                               minus_one(p.dilation), to_mdims(p.padding_pre), to_mdims(pad_post), attr);
+                               minus_one(p.dilation), to_mdims(p.padding_pre), to_mdims(pad_post), with);
   };
   // bf16 activations: where every reader is a bf16 convolution, the result
   // is stored in bf16 (in its blocked layout, which a tail may run over:
@@ -294,14 +294,30 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   // (a reorder in, float32 out) they were slower than fp32 on MobileNetV2.
   compat::Primitive prim;
   if (r.bf16_output_allowed && !deconv && compute == dt::bf16 && tail_keeps_zero(*post)) {
-    prim = make_prim(md_t(to_mdims(y.dims), dt::bf16, memory::format_tag::any));
+    prim = make_prim(md_t(to_mdims(y.dims), dt::bf16, memory::format_tag::any), attr);
     if (prim.ok && prim.impl.find("ref") != std::string::npos) prim.ok = false;
   }
-  if (!prim.ok) prim = make_prim(y_any);
+  // int8 activations: where every reader is an int8 step quantizing this
+  // result with one scale (KernelRequest::int8_output), it is quantized here
+  // instead: a linear post-op multiplies by 1 / scale and the store rounds
+  // to nearest even and saturates, what the readers' quantize reorder does
+  // to the float32 result. A sum post-op (residual) would read dst in its
+  // type, and a tail runs over float32: those write float32.
+  const auto q_post = int8 && r.int8_output && r.blocked_output_allowed ? make_post_ops(r, y.dims, true) : std::nullopt;
+  if (q_post && q_post->sum_input < 0 && q_post->tail.empty()) {
+    dnnl::post_ops ops = q_post->ops;
+    compat::append_eltwise(ops, dnnl::algorithm::eltwise_linear, 1.0f / r.int8_output->scale, 0.0f);
+    dnnl::primitive_attr q_attr = make_attr(&ops);
+    compat::set_output_scales(q_attr, 1 << 1, scales);
+    const dt q_type = r.int8_output->is_unsigned ? dt::u8 : dt::s8;
+    prim = make_prim(md_t(to_mdims(y.dims), q_type, memory::format_tag::any), q_attr);
+    if (prim.ok && prim.impl.find("ref") != std::string::npos) prim.ok = false;
+  }
+  if (!prim.ok) prim = make_prim(y_any, attr);
   if (blocked16 && (!prim.ok || prim.impl.find("ref") != std::string::npos)) {
     x_any = md_t(to_mdims(x.dims), src_type, memory::format_tag::any);  // nChw16c found no kernel: oneDNN's pick
     y_any = md_t(to_mdims(y.dims), dt::f32, memory::format_tag::any);
-    prim = make_prim(y_any);
+    prim = make_prim(y_any, attr);
   }
   if (!prim.ok) return {};
   // Relu and clip as oneDNN's max/min post-ops while the inputs are finite
@@ -318,7 +334,9 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   auto k = std::make_unique<PrimitiveKernel>();
   Args args;
   const int x_in = k->input(0, desc_of(r.inputs[0], dt::f32));
-  args.push_back({DNNL_ARG_SRC, int8 ? k->quantize(x_in, prim.src, step.quant.input_scale) : k->as(x_in, prim.src)});
+  const float x_scale = r.inputs[0].layout.is_plain() ? 0.0f : r.inputs[0].layout.blocked->scale;  // int8 activation
+  args.push_back({DNNL_ARG_SRC, int8 ? k->quantize(x_in, prim.src, step.quant.input_scale, x_scale)
+                                     : k->as(x_in, prim.src)});
   args.push_back({DNNL_ARG_WEIGHTS, source(*k, r, 1, w_have, prim.weights, r.prepack_weights)});
   if (has_bias && int8) {
     memory bias(b_md, cpu_engine());

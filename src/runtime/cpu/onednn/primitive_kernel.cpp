@@ -18,8 +18,10 @@ std::size_t layout_bytes(const Layout& layout, const ProgramTensor& t) {
 std::string layout_name(const Layout& layout) {
   if (layout.is_plain()) return "plain";
   const auto b = onednn::compat::blocking_of(layout.blocked->md);
-  // A bf16 activation (bf16_output_allowed) says so: "channels_last bf16".
-  const std::string type = layout.blocked->md.data_type() == dnnl::memory::data_type::bf16 ? " bf16" : "";
+  // A bf16 or quantized activation says so: "channels_last bf16", "channels_last u8".
+  using dt = dnnl::memory::data_type;
+  const dt t = layout.blocked->md.data_type();
+  const std::string type = t == dt::bf16 ? " bf16" : t == dt::u8 ? " u8" : t == dt::s8 ? " s8" : "";
   if (b.inner_nblks == 0 && b.ndims >= 3 && b.strides[1] == 1) return "channels_last" + type;
   std::string s = "blocked(";
   for (int i = 0; i < b.inner_nblks; ++i) {
@@ -160,10 +162,12 @@ int PrimitiveKernel::as(int from, const md_t& want) {
   return to;
 }
 
-int PrimitiveKernel::quantize(int from, const md_t& want, float scale) {
+int PrimitiveKernel::quantize(int from, const md_t& want, float scale, float from_scale) {
+  // Already quantized with this scale and type (an int8 activation): as is.
+  if (from_scale == scale && slots[from].md.data_type() == want.data_type()) return as(from, want);
   const int to = temp(want);
   dnnl::primitive_attr attr;
-  compat::set_output_scales(attr, 0, {1.0f / scale});
+  compat::set_output_scales(attr, 0, {from_scale > 0.0f ? from_scale / scale : 1.0f / scale});
   dnnl::reorder::primitive_desc pd(cpu_engine(), slots[from].md, cpu_engine(), slots[to].md, attr);
   calls.push_back({dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}});
   return to;
@@ -276,15 +280,22 @@ int source(PrimitiveKernel& k, const KernelRequest& r, int i, const md_t& have, 
   return k.as(k.input(i, have), want);
 }
 
+bool stored_type_allowed(const KernelRequest& r, dt stored, dt type) {
+  if (stored == type) return true;
+  if (stored == dt::bf16) return r.bf16_output_allowed;
+  return r.int8_output && stored == (r.int8_output->is_unsigned ? dt::u8 : dt::s8);
+}
+
 Destination destination(PrimitiveKernel& k, const KernelRequest& r, const md_t& produced, dt type,
                         bool allow_blocked) {
   Destination d;
   const md_t plain = plain_md(r.outputs[0]->dims, type);
   if (produced == plain) {
     d.slot = d.out_slot = k.output(0, plain);
-  } else if (r.blocked_output_allowed && allow_blocked && (produced.data_type() == type || r.bf16_output_allowed)) {
+  } else if (r.blocked_output_allowed && allow_blocked && stored_type_allowed(r, produced.data_type(), type)) {
     d.slot = d.out_slot = k.output(0, produced);
-    d.layout.blocked = std::make_shared<BlockedDesc>(produced);
+    const bool quantized = produced.data_type() == dt::u8 || produced.data_type() == dt::s8;
+    d.layout.blocked = std::make_shared<BlockedDesc>(produced, quantized ? r.int8_output->scale : 0.0f);
   } else {
     d.slot = k.temp(produced);
     d.out_slot = k.output(0, plain);

@@ -24,8 +24,11 @@ namespace atenrt::runtime::cpu {
 
 class BlockedDesc {
  public:
-  explicit BlockedDesc(dnnl::memory::desc d) : md(std::move(d)) {}
+  explicit BlockedDesc(dnnl::memory::desc d, float quant_scale = 0.0f) : md(std::move(d)), scale(quant_scale) {}
   dnnl::memory::desc md;
+  // A uint8/int8 md holds a float32 tensor quantized (KernelRequest::
+  // int8_output): the value is q * scale. 0 for float32 and bf16.
+  float scale = 0.0f;
 };
 
 namespace onednn {
@@ -143,8 +146,11 @@ class PrimitiveKernel final : public Kernel {
   // Slot `from` copied into `to` (same layout) unless both are one buffer.
   void copy(int from, int to);
   // Slot `from` (float32) quantized into a new int8/uint8 slot of layout
-  // `want`: round-half-even of x * (1 / scale), saturated (an Int8 step's input).
-  int quantize(int from, const md_t& want, float scale);
+  // `want`: round-half-even of x * (1 / scale), saturated (an Int8 step's
+  // input). A `from` already quantized with `from_scale` (an int8
+  // activation, BlockedDesc::scale) is rescaled, or taken as is when the
+  // scales and types agree.
+  int quantize(int from, const md_t& want, float scale, float from_scale = 0.0f);
 
   std::size_t scratch_bytes() const override { return scratch; }
   std::size_t derived_weight_bytes() const override { return derived_weights; }
@@ -173,7 +179,8 @@ int source(PrimitiveKernel& k, const KernelRequest& r, int i, const md_t& have, 
 
 // The slot the primitive writes its result to; `finish` reorders it to the
 // step's output when the output must be plain and the primitive chose
-// otherwise, or chose bf16 where the output may not be (bf16_output_allowed).
+// otherwise, or chose bf16 or int8 where the output may not be
+// (bf16_output_allowed, int8_output).
 struct Destination {
   int slot = -1;
   int out_slot = -1;
@@ -181,6 +188,9 @@ struct Destination {
 };
 Destination destination(PrimitiveKernel& k, const KernelRequest& r, const md_t& produced, dt type,
                         bool allow_blocked = true);
+// Whether a result of type `stored` may be the step's output, where the
+// tensor is of type `type`: bf16 and uint8/int8 only where the request allows.
+bool stored_type_allowed(const KernelRequest& r, dt stored, dt type);
 void finish(PrimitiveKernel& k, const Destination& d);
 
 // Attributes with a user scratchpad (and the post-ops, when given).

@@ -119,7 +119,15 @@ std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTe
   using namespace onednn;
   auto k = std::make_unique<PrimitiveKernel>();
   k->impl = "reorder";
-  k->reorder(k->input(0, from.blocked->md), k->output(0, plain_md(tensor.dims, *to_dt(tensor.dtype))));
+  const int in = k->input(0, from.blocked->md), out = k->output(0, plain_md(tensor.dims, *to_dt(tensor.dtype)));
+  if (from.blocked->scale > 0.0f) {  // a quantized activation: q * scale
+    dnnl::primitive_attr attr;
+    compat::set_output_scales(attr, 0, {from.blocked->scale});
+    dnnl::reorder::primitive_desc pd(cpu_engine(), from.blocked->md, cpu_engine(), k->slots[out].md, attr);
+    k->calls.push_back({dnnl::reorder(pd), {{DNNL_ARG_FROM, in}, {DNNL_ARG_TO, out}}});
+  } else {
+    k->reorder(in, out);
+  }
   return k;
 }
 
