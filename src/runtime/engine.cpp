@@ -154,15 +154,26 @@ std::vector<Engine::Impl::OutputForm> Engine::Impl::output_forms(const Consumers
                     (cpu::computes_in_bf16(step) ||
                      every_reader([&](int r, std::size_t) { return cpu::computes_in_bf16(program.steps[r]); }));
     // Quantized between int8 convolutions: every reader quantizes it as its
-    // source with one scale and signedness, so the producer may do that once.
-    const Quantization& q = program.steps[readers.front().first].quant;
-    const bool int8_chain =
-        step.precision == Precision::Int8 && step.kind() == network::LayerKind::Convolution &&
-        every_reader([&](int r, std::size_t i) {
-          const Step& reader = program.steps[r];
-          return i == 0 && reader.precision == Precision::Int8 && reader.kind() == network::LayerKind::Convolution &&
-                 reader.quant.input_scale == q.input_scale && reader.quant.input_unsigned == q.input_unsigned;
-        });
+    // source with one scale and signedness, so the producer may do that once;
+    // or adds it as its residual (a ResNet block's output, read by the next
+    // block's first convolution and its residual add): that add then reads
+    // it quantized, the one place where this changes a value.
+    const auto int8_conv = [&](int r) {
+      return program.steps[r].precision == Precision::Int8 && program.steps[r].kind() == network::LayerKind::Convolution;
+    };
+    const auto source = std::find_if(readers.begin(), readers.end(), [&](const auto& r) {
+      return r.second == 0 && int8_conv(r.first);
+    });
+    if (step.outputs.size() != 1 || !int8_conv(static_cast<int>(s)) || source == readers.end()) continue;
+    const Quantization& q = program.steps[source->first].quant;
+    const bool int8_chain = every_reader([&](int r, std::size_t i) {
+      const Step& reader = program.steps[r];
+      if (!int8_conv(r)) return false;
+      if (i == 0) return reader.quant.input_scale == q.input_scale && reader.quant.input_unsigned == q.input_unsigned;
+      return std::any_of(reader.post_ops.begin(), reader.post_ops.end(), [&](const PostOp& op) {
+        return op.kind == PostOpKind::Add && op.operand == static_cast<int>(i);
+      });
+    });
     if (int8_chain) forms[s].int8 = cpu::KernelRequest::QuantizedOutput{q.input_scale, q.input_unsigned};
   }
   return forms;

@@ -77,9 +77,13 @@ void Engine::Impl::finish_weights() {
   memory.repacked_weights = totals.repacked;
   packs->finish();
   if (file && totals.repacked) {
+    const bool same_cpu = file->packing_key == cpu::packing_key();
     load_note = "repacked " + std::to_string(totals.repacked) + " weights (" + megabytes(totals.private_bytes) +
-                " in memory): packed for " + cpu::packing_key_name(file->packing_key) + ", this CPU wants " +
-                cpu::packing_key_name(cpu::packing_key());
+                " in memory): " +
+                (same_cpu ? "this build of atenrt picks other kernels for them than the one that wrote the file "
+                            "(compile it again to store them packed)"
+                          : "packed for " + cpu::packing_key_name(file->packing_key) + ", this CPU wants " +
+                                cpu::packing_key_name(cpu::packing_key()));
   }
 }
 

@@ -208,6 +208,103 @@ TEST(Int8Kernels, QuantizedActivationsBetweenConvolutions) {
   check_int8_chain(true, true);
 }
 
+// ResNet's bottleneck pattern, quantized all through: a block's output is
+// read by the next block's first convolution (its source) and by the next
+// block's residual add, so it is stored quantized (uint8) and the add reads
+// it quantized: there, and only there, a value differs from float32, by the
+// rounding to the reader's grid (q * scale). Residuals reach the adds three
+// ways: uint8 alike (a sum post-op scaled by the residual's scale), float32
+// (a binary post-op; `float_block_input`: a float32 convolution reads the
+// block input too, so it stays float32), and uint8 into a float32 result
+// (dequantized).
+Step with_residual(Step step, int residual) {
+  runtime::PostOp add;
+  add.kind = runtime::PostOpKind::Add;
+  add.operand = static_cast<int>(step.inputs.size());
+  step.inputs.push_back(residual);
+  step.post_ops.insert(step.post_ops.begin(), add);  // relu(conv + residual)
+  return step;
+}
+
+void check_int8_residual_chain(bool float_block_input) {
+  SCOPED_TRACE(float_block_input ? "float32 block input" : "uint8 block input");
+  const Dims d{1, 16, 9, 9};
+  const Tensor x = random_tensor(DType::Float32, d, 21, -2.0, 2.0);
+  ProgramMaker m;
+  const int xi = m.tensor("x", DType::Float32, d, TensorRole::Input);
+  std::vector<runtime::QuantizedWeight> qw;
+  std::vector<Tensor> bias;
+  std::vector<int> w_ids, b_ids, y_ids;
+  for (int i = 0; i < 5; ++i) {
+    qw.push_back(runtime::quantize_weight(random_tensor(DType::Float32, {16, 16, 3, 3}, 30 + i, -0.3, 0.3), 0, 127));
+    bias.push_back(random_tensor(DType::Float32, {16}, 40 + i, -0.5, 0.5));
+    const std::string n = std::to_string(i);
+    w_ids.push_back(m.tensor("w" + n, DType::Int8, {16, 16, 3, 3}, TensorRole::Constant, qw.back().values));
+    b_ids.push_back(m.tensor("b" + n, DType::Float32, {16}, TensorRole::Constant, bias.back()));
+    y_ids.push_back(m.tensor("y" + n, DType::Float32, d, TensorRole::Activation));
+  }
+  // y0 = a(x); y1 = b(y0); y2 = relu(c(y1) + y0); y3 = e(y2); y4 = relu(f(y3) + y2)
+  const float s = 6.0f / 255.0f;  // outputs after relu reach ~5-8: some clip, as with a percentile
+  auto conv = [&](int i, int in, float in_scale, bool in_unsigned) {
+    return int8_conv("c" + std::to_string(i), in, w_ids[i], b_ids[i], y_ids[i], qw[i], in_scale, in_unsigned, true);
+  };
+  m.p.steps = {conv(0, xi, 2.0f / 127.0f, false), conv(1, y_ids[0], s, true),
+               with_residual(conv(2, y_ids[1], s, true), y_ids[0]), conv(3, y_ids[2], s, true),
+               with_residual(conv(4, y_ids[3], s, true), y_ids[2])};
+  if (float_block_input) {  // a float32 convolution reads y0 too
+    Step side = conv(0, y_ids[0], 0.0f, false);
+    side.name = "side";
+    side.precision = Precision::Float32;
+    side.quant = {};
+    side.inputs[1] = m.tensor("w_side", DType::Float32, {16, 16, 3, 3}, TensorRole::Constant,
+                              random_tensor(DType::Float32, {16, 16, 3, 3}, 50, -0.3, 0.3));
+    side.outputs = {m.tensor("y_side", DType::Float32, d, TensorRole::Activation)};
+    m.p.steps.insert(m.p.steps.begin() + 1, side);
+  }
+  m.p.inputs = {xi};
+  m.p.outputs = {y_ids[4]};
+  if (float_block_input) m.p.outputs.push_back(m.p.steps[1].outputs[0]);
+  runtime::Engine engine(m.p);
+  auto steps = engine.steps();
+  if (float_block_input) steps.erase(steps.begin() + 1);
+  ASSERT_EQ(steps.size(), 5u);
+  for (int i = 0; i < 4; ++i) {
+    const bool quantized = !(float_block_input && i == 0);
+    EXPECT_EQ(steps[i].output_layout.find(" u8") != std::string::npos, quantized) << i << ": " << steps[i].output_layout;
+  }
+  // The definition, with each residual as stored: q * s where quantized.
+  const auto fq = [&](const Tensor& t) { return runtime::fake_quantize_input(t, runtime::Quantization{s, true, {}}); };
+  const auto layer = [&](int i, const Tensor& in, const Tensor* residual) {
+    const Step& st = m.p.steps[float_block_input && i > 0 ? i + 1 : i];
+    std::vector<Tensor> args{runtime::fake_quantize_input(in, st.quant),
+                             runtime::dequantize_weight(qw[i].values, qw[i].scales, 0), bias[i]};
+    Tensor y = reference::run_kernel(st.name, st.params, args)[0];
+    if (residual) {
+      y = reference::run_kernel("add", network::ElementwiseParams{network::ElementwiseOp::Add}, {y, *residual})[0];
+    }
+    return relu(y);
+  };
+  const Tensor y0 = layer(0, x, nullptr), y1 = layer(1, y0, nullptr);
+  const Tensor y0_stored = float_block_input ? y0 : fq(y0);
+  const Tensor y2 = layer(2, y1, &y0_stored), y3 = layer(3, y2, nullptr);
+  const Tensor y2_stored = fq(y2);
+  const Tensor want = layer(4, y3, &y2_stored);
+  auto ctx = engine.create_context();
+  const auto got = ctx.run({x});
+  // A value on a rounding boundary may land one step of s apart when the
+  // engine's float32 epilogue and the double reference round differently:
+  // 2 % of the output's range allows a few such steps and nothing more.
+  EXPECT_TRUE(close(got[0], want, 2e-2));
+  // The add read y2 quantized: float32 y2 there differs by more than that.
+  EXPECT_FALSE(close(got[0], layer(4, y3, &y2), 1e-3));
+}
+
+TEST(Int8Kernels, QuantizedResidualChain) {
+  if (!runtime::cpu::cpu_has_int8_dot_product()) GTEST_SKIP() << "no int8 dot-product instructions: signed inputs stay fp32";
+  check_int8_residual_chain(false);
+  check_int8_residual_chain(true);
+}
+
 TEST(Int8Kernels, MatMulByAConstantMatrix) {
   for (bool transposed : {false, true}) {
     SCOPED_TRACE(transposed ? "weight [N, K]" : "weight [K, N]");

@@ -301,17 +301,35 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   // result with one scale (KernelRequest::int8_output), it is quantized here
   // instead: a linear post-op multiplies by 1 / scale and the store rounds
   // to nearest even and saturates, what the readers' quantize reorder does
-  // to the float32 result. A sum post-op (residual) would read dst in its
-  // type, and a tail runs over float32: those write float32.
-  const auto q_post = int8 && r.int8_output && r.blocked_output_allowed ? make_post_ops(r, y.dims, true) : std::nullopt;
-  if (q_post && q_post->sum_input < 0 && q_post->tail.empty()) {
+  // to the float32 result. Relu and clip as oneDNN's max/min: NaN has no
+  // int8 form, and oneDNN 2.6 wrote wrong uint8 values after the
+  // NaN-keeping elu chain. A residual (sum post-op) is read from dst in
+  // dst's type: one quantized alike (an int8 activation of that type) is
+  // added times its own scale; a float32 one is a binary post-op instead
+  // (a ResNet downsample branch). A tail runs over float32: those write
+  // float32.
+  const dt q_type = r.int8_output && r.int8_output->is_unsigned ? dt::u8 : dt::s8;
+  std::optional<PostOps> q_post;
+  if (int8 && r.int8_output && r.blocked_output_allowed) {
+    const float residual_scale = post->sum_input < 0 || r.inputs[post->sum_input].layout.is_plain()
+                                     ? 0.0f
+                                     : r.inputs[post->sum_input].layout.blocked->scale;
+    if (post->sum_input < 0) {
+      q_post = make_post_ops(r, y.dims, true);
+    } else if (residual_scale == 0.0f) {
+      q_post = make_post_ops(r, y.dims, true, 1.0f, /*residual_as_binary=*/true);
+    } else if (r.inputs[post->sum_input].layout.blocked->md.data_type() == q_type) {
+      q_post = make_post_ops(r, y.dims, true, residual_scale);
+    }
+  }
+  if (q_post && q_post->tail.empty()) {
     dnnl::post_ops ops = q_post->ops;
     compat::append_eltwise(ops, dnnl::algorithm::eltwise_linear, 1.0f / r.int8_output->scale, 0.0f);
     dnnl::primitive_attr q_attr = make_attr(&ops);
     compat::set_output_scales(q_attr, 1 << 1, scales);
-    const dt q_type = r.int8_output->is_unsigned ? dt::u8 : dt::s8;
     prim = make_prim(md_t(to_mdims(y.dims), q_type, memory::format_tag::any), q_attr);
     if (prim.ok && prim.impl.find("ref") != std::string::npos) prim.ok = false;
+    if (prim.ok) post = std::move(q_post);  // what binds the operands below
   }
   if (!prim.ok) prim = make_prim(y_any, attr);
   if (blocked16 && (!prim.ok || prim.impl.find("ref") != std::string::npos)) {

@@ -92,12 +92,13 @@ std::optional<Elt> finite_input_form(const network::ActivationParams& p) {
 }
 }  // namespace
 
-std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims, bool for_finite_inputs) {
+std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims, bool for_finite_inputs,
+                                     float sum_scale, bool residual_as_binary) {
   PostOps p;
   int index = 0;
-  const int leading_sum = leading_sum_position(r);
+  const int leading_sum = residual_as_binary ? -1 : leading_sum_position(r);
   if (leading_sum >= 0) {
-    p.ops.append_sum(1.f);
+    p.ops.append_sum(sum_scale);
     p.sum_input = r.step->post_ops[leading_sum].operand;
     ++index;
   }
@@ -199,7 +200,14 @@ int bind_post_ops(PrimitiveKernel& k, const KernelRequest& r, const PostOps& pos
     args.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(post.binary[i].first) | DNNL_ARG_SRC_1, slot});
   }
   if (post.sum_input < 0) return -1;
-  const int residual = k.input(post.sum_input, desc_of(r.inputs[post.sum_input], dt::f32));
+  const KernelInput& in = r.inputs[post.sum_input];
+  const int residual = k.input(post.sum_input, desc_of(in, dt::f32));
+  const float residual_scale = in.layout.is_plain() ? 0.0f : in.layout.blocked->scale;
+  if (residual_scale > 0.0f && k.slots[dst_slot].md.data_type() == dt::f32) {
+    k.dequantize(residual, dst_slot, residual_scale);  // an int8 activation into a float32 result
+    return -1;
+  }
+  // A quantized result's sum post-op scales the quantized residual itself (conv.cpp).
   k.copy(residual, dst_slot);
   const Slot& dst = k.slots[dst_slot];
   const bool same_buffer_possible = dst.source == Slot::Source::Output && dst.index == 0 &&

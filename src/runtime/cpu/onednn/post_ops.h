@@ -46,7 +46,12 @@ struct PostOps {
 // every other value (±inf included), cheaper than the NaN-keeping relu chain
 // and fused where clip is otherwise our own pass: for a primitive that runs
 // only when its inputs hold no NaN or ±inf (PrimitiveKernel's when_finite).
-std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims, bool for_finite_inputs = false);
+// `sum_scale`: what the residual in dst is multiplied by (a quantized
+// residual's scale; 1 for float32). `residual_as_binary`: no sum, a
+// full-size Add is a binary post-op reading the operand in its own layout
+// and type (a float32 residual of a quantized result).
+std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims, bool for_finite_inputs = false,
+                                     float sum_scale = 1.0f, bool residual_as_binary = false);
 
 // Whether act(0) == 0 for the whole tail: only then may it run over a blocked
 // buffer, whose padding must stay zero.

@@ -173,6 +173,13 @@ int PrimitiveKernel::quantize(int from, const md_t& want, float scale, float fro
   return to;
 }
 
+void PrimitiveKernel::dequantize(int from, int to, float scale) {
+  dnnl::primitive_attr attr;
+  compat::set_output_scales(attr, 0, {scale});
+  dnnl::reorder::primitive_desc pd(cpu_engine(), slots[from].md, cpu_engine(), slots[to].md, attr);
+  calls.push_back({dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}});
+}
+
 void PrimitiveKernel::reorder(int from, int to) {
   dnnl::reorder::primitive_desc pd(cpu_engine(), slots[from].md, cpu_engine(), slots[to].md);
   calls.push_back({dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}});

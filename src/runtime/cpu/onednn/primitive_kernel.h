@@ -143,6 +143,8 @@ class PrimitiveKernel final : public Kernel {
   // Slot `from` reordered into a new slot of layout `want` (or `from` itself).
   int as(int from, const md_t& want);
   void reorder(int from, int to);
+  // Slot `from` (uint8/int8, quantized with `scale`) into `to` as q * scale.
+  void dequantize(int from, int to, float scale);
   // Slot `from` copied into `to` (same layout) unless both are one buffer.
   void copy(int from, int to);
   // Slot `from` (float32) quantized into a new int8/uint8 slot of layout

@@ -121,10 +121,7 @@ std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTe
   k->impl = "reorder";
   const int in = k->input(0, from.blocked->md), out = k->output(0, plain_md(tensor.dims, *to_dt(tensor.dtype)));
   if (from.blocked->scale > 0.0f) {  // a quantized activation: q * scale
-    dnnl::primitive_attr attr;
-    compat::set_output_scales(attr, 0, {from.blocked->scale});
-    dnnl::reorder::primitive_desc pd(cpu_engine(), from.blocked->md, cpu_engine(), k->slots[out].md, attr);
-    k->calls.push_back({dnnl::reorder(pd), {{DNNL_ARG_FROM, in}, {DNNL_ARG_TO, out}}});
+    k->dequantize(in, out, from.blocked->scale);
   } else {
     k->reorder(in, out);
   }
