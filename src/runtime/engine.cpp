@@ -140,41 +140,60 @@ std::vector<Engine::Impl::OutputForm> Engine::Impl::output_forms(const Consumers
     return !consumers[id].empty();
   };
   std::vector<OutputForm> forms(program.steps.size());
+  const auto every_reader = [&](std::size_t s, auto&& holds) {
+    const auto& readers = consumers[program.steps[s].outputs[0]];
+    return std::all_of(readers.begin(), readers.end(), [&](const auto& r) { return holds(r.first, r.second); });
+  };
   for (std::size_t s = 0; s < program.steps.size(); ++s) {
     const Step& step = program.steps[s];
     if (step.outputs.size() != 1 || !blocked_allowed(step.outputs[0])) continue;
     forms[s].blocked = true;
-    const auto& readers = consumers[step.outputs[0]];
-    const auto every_reader = [&](auto&& holds) {
-      return std::all_of(readers.begin(), readers.end(), [&](const auto& r) { return holds(r.first, r.second); });
-    };
     // bf16 only where a side computes in bf16 anyway (providers.h).
-    forms[s].bf16 = cpu::may_produce_bf16(step) &&
-                    every_reader([&](int r, std::size_t i) { return cpu::accepts_bf16(program.steps[r], i, program); }) &&
-                    (cpu::computes_in_bf16(step) ||
-                     every_reader([&](int r, std::size_t) { return cpu::computes_in_bf16(program.steps[r]); }));
-    // Quantized between int8 convolutions: every reader quantizes it as its
-    // source with one scale and signedness, so the producer may do that once;
-    // or adds it as its residual (a ResNet block's output, read by the next
-    // block's first convolution and its residual add): that add then reads
-    // it quantized, the one place where this changes a value.
-    const auto int8_conv = [&](int r) {
-      return program.steps[r].precision == Precision::Int8 && program.steps[r].kind() == network::LayerKind::Convolution;
+    forms[s].bf16 =
+        cpu::may_produce_bf16(step) &&
+        every_reader(s, [&](int r, std::size_t i) { return cpu::accepts_bf16(program.steps[r], i, program); }) &&
+        (cpu::computes_in_bf16(step) ||
+         every_reader(s, [&](int r, std::size_t) { return cpu::computes_in_bf16(program.steps[r]); }));
+  }
+  // Quantized between int8 convolutions: every reader quantizes it as its
+  // source with one scale and signedness, so the producer may do that once;
+  // or adds it as its residual (a ResNet block's output, read by the next
+  // block's first convolution and its residual add): that add then reads it
+  // quantized, the one place where this changes a value. A max pooling
+  // passes a quantized tensor through (max commutes with the monotone
+  // rounding), so it reads as the source of its own readers. Readers come
+  // later in the plan: decided from the last step back.
+  const auto int8_conv = [&](int r) {
+    return program.steps[r].precision == Precision::Int8 && program.steps[r].kind() == network::LayerKind::Convolution;
+  };
+  const auto max_pooling = [&](int r) {
+    const Step& st = program.steps[r];
+    return st.kind() == network::LayerKind::Pooling &&
+           std::get<network::PoolingParams>(st.params).op == network::PoolingOp::Max;
+  };
+  for (std::size_t s = program.steps.size(); s-- > 0;) {
+    if (!forms[s].blocked || !(int8_conv(static_cast<int>(s)) || max_pooling(static_cast<int>(s)))) continue;
+    // What reader r quantizes input i as, if it reads it as its source.
+    const auto source_quant = [&](int r, std::size_t i) -> std::optional<cpu::KernelRequest::QuantizedOutput> {
+      if (i != 0) return std::nullopt;
+      if (int8_conv(r)) return cpu::KernelRequest::QuantizedOutput{program.steps[r].quant.input_scale,
+                                                                   program.steps[r].quant.input_unsigned};
+      if (max_pooling(r)) return forms[r].int8;
+      return std::nullopt;
     };
-    const auto source = std::find_if(readers.begin(), readers.end(), [&](const auto& r) {
-      return r.second == 0 && int8_conv(r.first);
+    std::optional<cpu::KernelRequest::QuantizedOutput> q;
+    for (const auto& [r, i] : consumers[program.steps[s].outputs[0]]) {
+      if (!q) q = source_quant(r, i);
+    }
+    if (!q) continue;
+    const bool int8_chain = every_reader(s, [&](int r, std::size_t i) {
+      if (const auto rq = source_quant(r, i)) return rq->scale == q->scale && rq->is_unsigned == q->is_unsigned;
+      return int8_conv(r) && std::any_of(program.steps[r].post_ops.begin(), program.steps[r].post_ops.end(),
+                                         [&](const PostOp& op) {
+                                           return op.kind == PostOpKind::Add && op.operand == static_cast<int>(i);
+                                         });
     });
-    if (step.outputs.size() != 1 || !int8_conv(static_cast<int>(s)) || source == readers.end()) continue;
-    const Quantization& q = program.steps[source->first].quant;
-    const bool int8_chain = every_reader([&](int r, std::size_t i) {
-      const Step& reader = program.steps[r];
-      if (!int8_conv(r)) return false;
-      if (i == 0) return reader.quant.input_scale == q.input_scale && reader.quant.input_unsigned == q.input_unsigned;
-      return std::any_of(reader.post_ops.begin(), reader.post_ops.end(), [&](const PostOp& op) {
-        return op.kind == PostOpKind::Add && op.operand == static_cast<int>(i);
-      });
-    });
-    if (int8_chain) forms[s].int8 = cpu::KernelRequest::QuantizedOutput{q.input_scale, q.input_unsigned};
+    if (int8_chain) forms[s].int8 = q;
   }
   return forms;
 }

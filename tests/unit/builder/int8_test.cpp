@@ -202,6 +202,52 @@ void check_int8_chain(bool relu, bool third_reader) {
   if (third_reader) EXPECT_TRUE(close(got[1], expected(m.p.steps[2], want_a, qb.values, {bb}), 1e-4));
 }
 
+// ResNet's stem: conv, relu, 3x3/2 max pooling (padding 1), then two int8
+// convolutions reading the pooled tensor with one scale. The pooling passes
+// the quantized tensor through (max commutes with the rounding), so the stem
+// conv writes uint8 and the readers' definitions hold as they are.
+TEST(Int8Kernels, QuantizedActivationsPassThroughMaxPooling) {
+  if (!runtime::cpu::cpu_has_int8_dot_product()) GTEST_SKIP() << "no int8 dot-product instructions: signed inputs stay fp32";
+  const Tensor x = random_tensor(DType::Float32, {1, 16, 10, 10}, 61, -2.0, 2.0);
+  const auto qa = runtime::quantize_weight(random_tensor(DType::Float32, {32, 16, 3, 3}, 62, -0.5, 0.5), 0, 127);
+  const auto qb = runtime::quantize_weight(random_tensor(DType::Float32, {24, 32, 3, 3}, 63, -0.5, 0.5), 0, 127);
+  const Tensor ba = random_tensor(DType::Float32, {32}, 64, -1.0, 1.0), bb = random_tensor(DType::Float32, {24}, 65, -1.0, 1.0);
+  ProgramMaker m;
+  const int xi = m.tensor("x", DType::Float32, {1, 16, 10, 10}, TensorRole::Input);
+  const int wa = m.tensor("wa", DType::Int8, {32, 16, 3, 3}, TensorRole::Constant, qa.values);
+  const int wb = m.tensor("wb", DType::Int8, {24, 32, 3, 3}, TensorRole::Constant, qb.values);
+  const int bai = m.tensor("ba", DType::Float32, {32}, TensorRole::Constant, ba);
+  const int bbi = m.tensor("bb", DType::Float32, {24}, TensorRole::Constant, bb);
+  const int ya = m.tensor("ya", DType::Float32, {1, 32, 10, 10}, TensorRole::Activation);
+  const int yp = m.tensor("yp", DType::Float32, {1, 32, 5, 5}, TensorRole::Activation);
+  const int yb = m.tensor("yb", DType::Float32, {1, 24, 5, 5}, TensorRole::Activation);
+  const int yc = m.tensor("yc", DType::Float32, {1, 24, 5, 5}, TensorRole::Activation);
+  network::PoolingParams pool;
+  pool.kernel = {3, 3};
+  pool.stride = {2, 2};
+  pool.padding_pre = {1, 1};
+  pool.padding_post = {1, 1};
+  Step pooling;
+  pooling.name = "pool";
+  pooling.params = pool;
+  pooling.inputs = {ya};
+  pooling.outputs = {yp};
+  const float s = 8.0f / 255.0f;
+  m.p.steps = {int8_conv("a", xi, wa, bai, ya, qa, 2.0f / 127.0f, false, true), pooling,
+               int8_conv("b", yp, wb, bbi, yb, qb, s, true, false), int8_conv("c", yp, wb, bbi, yc, qb, s, true, true)};
+  m.p.inputs = {xi};
+  m.p.outputs = {yb, yc};
+  runtime::Engine engine(m.p);
+  const auto steps = engine.steps();
+  EXPECT_NE(steps[0].output_layout.find(" u8"), std::string::npos) << steps[0].output_layout;
+  EXPECT_NE(steps[1].output_layout.find(" u8"), std::string::npos) << steps[1].output_layout;
+  auto ctx = engine.create_context();
+  const auto got = ctx.run({x});
+  const Tensor want_p = reference::run_kernel("pool", pool, {expected(m.p.steps[0], x, qa.values, {ba})})[0];
+  EXPECT_TRUE(close(got[0], expected(m.p.steps[2], want_p, qb.values, {bb}), 1e-4));
+  EXPECT_TRUE(close(got[1], expected(m.p.steps[3], want_p, qb.values, {bb}), 1e-4));
+}
+
 TEST(Int8Kernels, QuantizedActivationsBetweenConvolutions) {
   check_int8_chain(true, false);
   check_int8_chain(false, false);

@@ -54,7 +54,16 @@ KernelChoice make_pooling(const KernelRequest& r) {
                         : p.count_include_pad           ? dnnl::algorithm::pooling_avg_include_padding
                                                         : dnnl::algorithm::pooling_avg_exclude_padding;
   const md_t src = desc_of(r.inputs[0], dt::f32);
-  const md_t dst_any(to_mdims(y.dims), dt::f32, memory::format_tag::any);
+  // A quantized input (an int8 activation) passes through a max pooling
+  // with its scale: max commutes with the monotone rounding, and there is
+  // no NaN to repair. Only where the readers take it (int8_output, alike).
+  const float in_scale = r.inputs[0].layout.is_plain() ? 0.0f : r.inputs[0].layout.blocked->scale;
+  const bool quantized = in_scale > 0.0f;
+  if (quantized && (p.op != network::PoolingOp::Max || !r.int8_output || r.int8_output->scale != in_scale ||
+                    src.data_type() != (r.int8_output->is_unsigned ? dt::u8 : dt::s8))) {
+    return {};  // the next provider gets it dequantized (ToPlain)
+  }
+  const md_t dst_any(to_mdims(y.dims), quantized ? src.data_type() : dt::f32, memory::format_tag::any);
   const auto prim = compat::pooling(alg, src, dst_any, to_mdims(stride), to_mdims(kernel), to_mdims(dil),
                                     to_mdims(pre), to_mdims(post), make_attr());
   if (!prim.ok) return {};
@@ -65,7 +74,7 @@ KernelChoice make_pooling(const KernelRequest& r) {
   args.push_back({DNNL_ARG_DST, dst.slot});
   k->primitive(prim, std::move(args));
   finish(*k, dst);
-  if (p.op == network::PoolingOp::Max) {
+  if (p.op == network::PoolingOp::Max && !quantized) {
     const own::MaxPoolWindows w{x.dims, y.dims, kernel, stride, pre, dil};
     const own::BlockedIndex in_index = index_of(k->slots[src_slot].md);
     const own::BlockedIndex out_index = index_of(k->slots[dst.out_slot].md);
