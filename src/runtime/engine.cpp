@@ -188,10 +188,10 @@ std::vector<Engine::Impl::OutputForm> Engine::Impl::output_forms(const Consumers
     if (!q) continue;
     const bool int8_chain = every_reader(s, [&](int r, std::size_t i) {
       if (const auto rq = source_quant(r, i)) return rq->scale == q->scale && rq->is_unsigned == q->is_unsigned;
-      return int8_conv(r) && std::any_of(program.steps[r].post_ops.begin(), program.steps[r].post_ops.end(),
-                                         [&](const PostOp& op) {
-                                           return op.kind == PostOpKind::Add && op.operand == static_cast<int>(i);
-                                         });
+      // The residual of a sum post-op: the reader's first post-op (a later
+      // Add is a binary post-op, which would read the integers unscaled).
+      const auto& ops = program.steps[r].post_ops;
+      return int8_conv(r) && !ops.empty() && ops[0].kind == PostOpKind::Add && ops[0].operand == static_cast<int>(i);
     });
     if (int8_chain) forms[s].int8 = q;
   }

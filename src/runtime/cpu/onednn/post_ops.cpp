@@ -134,6 +134,8 @@ std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dim
         // sends AVX2 convolutions and the gemm-based matmul to oneDNN's
         // reference kernels (EfficientNetV2's silu-then-residual convs did).
         const md_t md = desc_of(r.inputs[op.operand], dt::f32);
+        const Layout& layout = r.inputs[op.operand].layout;
+        if (!layout.is_plain() && layout.blocked->scale > 0.0f) return std::nullopt;  // integers q, not q * scale
         p.ops.append_binary(dnnl::algorithm::binary_add, md);
         p.binary.push_back({index, op.operand});
         p.binary_md.push_back(md);
