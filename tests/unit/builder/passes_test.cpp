@@ -617,6 +617,33 @@ TEST(Precision, Bf16ActivationsFlowThroughASqueezeExcitationGate) {
   }
 }
 
+// Two bf16 convolutions multiplied, the product read by a float32 step:
+// oneDNN's jit binary wants src0 and dst of one type, so the convolutions
+// write float32 for it (bf16 inputs with a float32 result sent the product
+// to our plain kernel behind two reorders).
+TEST(Precision, AFloat32ElementwiseResultKeepsItsInputsFloat32) {
+  if (!native_bf16()) GTEST_SKIP() << "no bf16 kernels on this CPU: bf16 builds are fp32";
+  const auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {1, 16, 12, 12});
+    auto* y = n.add_elementwise("product", conv(n, x, 16, 32, 81), conv(n, x, 16, 32, 82), ElementwiseOp::Mul);
+    n.mark_output(n.add_activation("gate", y, ActivationOp::Sigmoid));
+    return n;
+  };
+  BuilderConfig bf16;
+  bf16.precision = runtime::Precision::BFloat16;
+  auto engine = builder::build(make(), bf16);
+  for (const auto& s : engine.steps()) {
+    EXPECT_NE(s.kind, "Reorder") << s.name;
+    EXPECT_EQ(s.output_layout.find("bf16"), std::string::npos) << s.name << ": " << s.output_layout;
+    if (s.kind == "Elementwise") EXPECT_EQ(s.implementation.rfind("onednn:", 0), 0u) << s.implementation;
+  }
+  auto ctx = engine.create_context();
+  Network ref = make();
+  const auto inputs = random_inputs(ref);
+  expect_bf16_result(reference::run(ref, inputs).begin()->second, ctx.run(inputs).begin()->second, false);
+}
+
 // A backend without fast bf16 kernels: conv and matmul stay fp32 and the
 // builder says why, whatever this CPU has.
 class NoBf16 final : public runtime::Backend {

@@ -78,9 +78,16 @@ KernelChoice make_binary(const KernelRequest& r) {
       }
     }
   }
-  // The result in src0's format: bf16 where every reader is a bf16 convolution.
-  const md_t c = compat::with_data_type(a_want, r.bf16_output_allowed ? dt::bf16 : dt::f32);
-  const auto prim = compat::binary(alg, a_want, b_want, c, make_attr());
+  // The result in src0's format: bf16 where every reader is a bf16
+  // convolution (oneDNN's jit binary then wants src0 in bf16 too: a float32
+  // one, whose producer could not write bf16, gets a float32 result).
+  md_t c = compat::with_data_type(a_want, r.bf16_output_allowed ? dt::bf16 : dt::f32);
+  auto prim = compat::binary(alg, a_want, b_want, c, make_attr());
+  if (c.data_type() == dt::bf16 && a_want.data_type() == dt::f32 &&
+      (!prim.ok || prim.impl.find("ref") != std::string::npos)) {
+    c = compat::with_data_type(a_want, dt::f32);
+    prim = compat::binary(alg, a_want, b_want, c, make_attr());
+  }
   // oneDNN's reference binary (its answer to a broadcast over a middle dim,
   // Swin's window mask [1, W, 1, N, N] onto [1, W, H, N, N]) is ~30x slower
   // than our own kernel's vectorized runs (own/math.cpp).
