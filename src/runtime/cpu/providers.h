@@ -54,8 +54,9 @@ bool accepts_blocked(const Step& step, std::size_t input, const Program& program
 // good already, and a reader that is one rounds its source to bf16. So an
 // elementwise gate between two bf16 convolutions (EfficientNet's
 // squeeze-excitation x * sigmoid(s)) reads and writes bf16, while two float32
-// steps never trade through bf16. A reorder to plain float32 serves any
-// other reader.
+// steps never trade through bf16 (and an elementwise step reads bf16 only
+// where it writes bf16: Engine::Impl::output_forms). A reorder to plain
+// float32 serves any other reader.
 bool computes_in_bf16(const Step& step);
 bool may_produce_bf16(const Step& step);
 bool accepts_bf16(const Step& step, std::size_t input, const Program& program);
