@@ -475,6 +475,12 @@ TEST(Layout, WeightPrepackingOffGivesSameResults) {
 // has bf16 instructions (avx512_bf16, AMX), fp32 elsewhere (avx2).
 bool native_bf16() { return runtime::cpu_backend().precision_unavailable(runtime::Precision::BFloat16).empty(); }
 
+runtime::Engine build_bf16(Network net) {
+  BuilderConfig bf16;
+  bf16.precision = runtime::Precision::BFloat16;
+  return builder::build(std::move(net), bf16);
+}
+
 // ctest runs this suite a second time under ONEDNN_MAX_CPU_ISA=AVX2 with
 // ATENRT_TEST_NO_NATIVE_BF16=1: there the fp32 fallback must be what ran.
 TEST(Precision, ForcedAvx2HasNoNativeBf16) {
@@ -561,9 +567,7 @@ TEST(Precision, Bf16ActivationsStayBf16BetweenConvs) {
     n.mark_output(conv(n, c, 32, 16, 64));
     return n;
   };
-  BuilderConfig bf16;
-  bf16.precision = runtime::Precision::BFloat16;
-  auto engine = builder::build(make(), bf16);
+  auto engine = build_bf16(make());
   const auto steps = engine.steps();
   ASSERT_EQ(steps.size(), 4u);
   for (std::size_t i = 0; i < 3; ++i) {
@@ -601,9 +605,7 @@ TEST(Precision, Bf16ActivationsFlowThroughASqueezeExcitationGate) {
     n.mark_output(conv(n, y, 32, 16, 73));
     return n;
   };
-  BuilderConfig bf16;
-  bf16.precision = runtime::Precision::BFloat16;
-  auto engine = builder::build(make(), bf16);
+  auto engine = build_bf16(make());
   std::map<std::string, std::string> layout;
   for (const auto& s : engine.steps()) layout[s.kind] += s.output_layout + ";";
   EXPECT_NE(layout["Convolution"].find(" bf16;"), std::string::npos) << layout["Convolution"];  // the gated one
@@ -630,9 +632,7 @@ TEST(Precision, AFloat32ElementwiseResultKeepsItsInputsFloat32) {
     n.mark_output(n.add_activation("gate", y, ActivationOp::Sigmoid));
     return n;
   };
-  BuilderConfig bf16;
-  bf16.precision = runtime::Precision::BFloat16;
-  auto engine = builder::build(make(), bf16);
+  auto engine = build_bf16(make());
   for (const auto& s : engine.steps()) {
     EXPECT_NE(s.kind, "Reorder") << s.name;
     EXPECT_EQ(s.output_layout.find("bf16"), std::string::npos) << s.name << ": " << s.output_layout;

@@ -308,18 +308,14 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   // added times its own scale; a float32 one is a binary post-op instead
   // (a ResNet downsample branch). A tail runs over float32: those write
   // float32.
-  const dt q_type = r.int8_output && r.int8_output->is_unsigned ? dt::u8 : dt::s8;
   std::optional<PostOps> q_post;
   if (int8 && r.int8_output && r.blocked_output_allowed) {
-    const float residual_scale = post->sum_input < 0 || r.inputs[post->sum_input].layout.is_plain()
-                                     ? 0.0f
-                                     : r.inputs[post->sum_input].layout.blocked->scale;
     if (post->sum_input < 0) {
       q_post = make_post_ops(r, y.dims, true);
-    } else if (residual_scale == 0.0f) {
+    } else if (const Layout& residual = r.inputs[post->sum_input].layout; quant_scale(residual) == 0.0f) {
       q_post = make_post_ops(r, y.dims, true, 1.0f, /*residual_as_binary=*/true);
-    } else if (r.inputs[post->sum_input].layout.blocked->md.data_type() == q_type) {
-      q_post = make_post_ops(r, y.dims, true, residual_scale);
+    } else if (residual.blocked->md.data_type() == quantized_type(*r.int8_output)) {
+      q_post = make_post_ops(r, y.dims, true, quant_scale(residual));
     }
   }
   if (q_post && q_post->tail.empty()) {
@@ -327,7 +323,7 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
     compat::append_eltwise(ops, dnnl::algorithm::eltwise_linear, 1.0f / r.int8_output->scale, 0.0f);
     dnnl::primitive_attr q_attr = make_attr(&ops);
     compat::set_output_scales(q_attr, 1 << 1, scales);
-    prim = make_prim(md_t(to_mdims(y.dims), q_type, memory::format_tag::any), q_attr);
+    prim = make_prim(md_t(to_mdims(y.dims), quantized_type(*r.int8_output), memory::format_tag::any), q_attr);
     if (prim.ok && prim.impl.find("ref") != std::string::npos) prim.ok = false;
     if (prim.ok) post = std::move(q_post);  // what binds the operands below
   }
@@ -352,8 +348,8 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   auto k = std::make_unique<PrimitiveKernel>();
   Args args;
   const int x_in = k->input(0, desc_of(r.inputs[0], dt::f32));
-  const float x_scale = r.inputs[0].layout.is_plain() ? 0.0f : r.inputs[0].layout.blocked->scale;  // int8 activation
-  args.push_back({DNNL_ARG_SRC, int8 ? k->quantize(x_in, prim.src, step.quant.input_scale, x_scale)
+  args.push_back({DNNL_ARG_SRC, int8 ? k->quantize(x_in, prim.src, step.quant.input_scale,
+                                                  quant_scale(r.inputs[0].layout))
                                      : k->as(x_in, prim.src)});
   args.push_back({DNNL_ARG_WEIGHTS, source(*k, r, 1, w_have, prim.weights, r.prepack_weights)});
   if (has_bias && int8) {

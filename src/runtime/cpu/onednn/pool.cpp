@@ -57,10 +57,10 @@ KernelChoice make_pooling(const KernelRequest& r) {
   // A quantized input (an int8 activation) passes through a max pooling
   // with its scale: max commutes with the monotone rounding, and there is
   // no NaN to repair. Only where the readers take it (int8_output, alike).
-  const float in_scale = r.inputs[0].layout.is_plain() ? 0.0f : r.inputs[0].layout.blocked->scale;
+  const float in_scale = quant_scale(r.inputs[0].layout);
   const bool quantized = in_scale > 0.0f;
   if (quantized && (p.op != network::PoolingOp::Max || !r.int8_output || r.int8_output->scale != in_scale ||
-                    src.data_type() != (r.int8_output->is_unsigned ? dt::u8 : dt::s8))) {
+                    src.data_type() != quantized_type(*r.int8_output))) {
     return {};  // the next provider gets it dequantized (ToPlain)
   }
   const md_t dst_any(to_mdims(y.dims), quantized ? src.data_type() : dt::f32, memory::format_tag::any);

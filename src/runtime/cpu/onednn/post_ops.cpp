@@ -134,8 +134,7 @@ std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dim
         // sends AVX2 convolutions and the gemm-based matmul to oneDNN's
         // reference kernels (EfficientNetV2's silu-then-residual convs did).
         const md_t md = desc_of(r.inputs[op.operand], dt::f32);
-        const Layout& layout = r.inputs[op.operand].layout;
-        if (!layout.is_plain() && layout.blocked->scale > 0.0f) return std::nullopt;  // integers q, not q * scale
+        if (quant_scale(r.inputs[op.operand].layout) > 0.0f) return std::nullopt;  // integers q, not q * scale
         p.ops.append_binary(dnnl::algorithm::binary_add, md);
         p.binary.push_back({index, op.operand});
         p.binary_md.push_back(md);
@@ -204,7 +203,7 @@ int bind_post_ops(PrimitiveKernel& k, const KernelRequest& r, const PostOps& pos
   if (post.sum_input < 0) return -1;
   const KernelInput& in = r.inputs[post.sum_input];
   const int residual = k.input(post.sum_input, desc_of(in, dt::f32));
-  const float residual_scale = in.layout.is_plain() ? 0.0f : in.layout.blocked->scale;
+  const float residual_scale = quant_scale(in.layout);
   if (residual_scale > 0.0f && k.slots[dst_slot].md.data_type() == dt::f32) {
     k.dequantize(residual, dst_slot, residual_scale);  // an int8 activation into a float32 result
     return -1;

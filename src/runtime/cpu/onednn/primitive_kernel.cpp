@@ -107,6 +107,10 @@ bool all_finite(const md_t& md, const void* data) {
   return own::all_finite(static_cast<const float*>(data), static_cast<std::int64_t>(md.get_size() / sizeof(float)));
 }
 
+float quant_scale(const Layout& layout) { return layout.is_plain() ? 0.0f : layout.blocked->scale; }
+
+dt quantized_type(const KernelRequest::QuantizedOutput& q) { return q.is_unsigned ? dt::u8 : dt::s8; }
+
 namespace {
 std::size_t align64(std::size_t n) { return (n + 63) / 64 * 64; }
 }  // namespace
@@ -166,16 +170,13 @@ int PrimitiveKernel::quantize(int from, const md_t& want, float scale, float fro
   // Already quantized with this scale and type (an int8 activation): as is.
   if (from_scale == scale && slots[from].md.data_type() == want.data_type()) return as(from, want);
   const int to = temp(want);
-  dnnl::primitive_attr attr;
-  compat::set_output_scales(attr, 0, {from_scale > 0.0f ? from_scale / scale : 1.0f / scale});
-  dnnl::reorder::primitive_desc pd(cpu_engine(), slots[from].md, cpu_engine(), slots[to].md, attr);
-  calls.push_back({dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}});
+  scaled_reorder(from, to, from_scale > 0.0f ? from_scale / scale : 1.0f / scale);
   return to;
 }
 
-void PrimitiveKernel::dequantize(int from, int to, float scale) {
+void PrimitiveKernel::scaled_reorder(int from, int to, float factor) {
   dnnl::primitive_attr attr;
-  compat::set_output_scales(attr, 0, {scale});
+  compat::set_output_scales(attr, 0, {factor});
   dnnl::reorder::primitive_desc pd(cpu_engine(), slots[from].md, cpu_engine(), slots[to].md, attr);
   calls.push_back({dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}});
 }
@@ -290,7 +291,7 @@ int source(PrimitiveKernel& k, const KernelRequest& r, int i, const md_t& have, 
 bool stored_type_allowed(const KernelRequest& r, dt stored, dt type) {
   if (stored == type) return true;
   if (stored == dt::bf16) return r.bf16_output_allowed;
-  return r.int8_output && stored == (r.int8_output->is_unsigned ? dt::u8 : dt::s8);
+  return r.int8_output && stored == quantized_type(*r.int8_output);
 }
 
 Destination destination(PrimitiveKernel& k, const KernelRequest& r, const md_t& produced, dt type,

@@ -53,6 +53,11 @@ std::optional<md_t> same_channel_blocking(const md_t& like, const Dims& dims);
 std::int64_t channel_run(const md_t& md, const Dims& dims);
 // Whether the float32 or bf16 values `md` describes at `data` hold no NaN or ±inf.
 bool all_finite(const md_t& md, const void* data);
+// What one step of a quantized activation is worth (BlockedDesc::scale); 0
+// for a float32, bf16 or plain layout.
+float quant_scale(const Layout& layout);
+// The integer type an int8 activation is stored in: uint8 or int8.
+dt quantized_type(const KernelRequest::QuantizedOutput& q);
 
 // A constant the kernel derives itself (Winograd's transformed weights), made
 // when the first context is rather than when the engine is: an engine made
@@ -144,7 +149,7 @@ class PrimitiveKernel final : public Kernel {
   int as(int from, const md_t& want);
   void reorder(int from, int to);
   // Slot `from` (uint8/int8, quantized with `scale`) into `to` as q * scale.
-  void dequantize(int from, int to, float scale);
+  void dequantize(int from, int to, float scale) { scaled_reorder(from, to, scale); }
   // Slot `from` copied into `to` (same layout) unless both are one buffer.
   void copy(int from, int to);
   // Slot `from` (float32) quantized into a new int8/uint8 slot of layout
@@ -167,6 +172,9 @@ class PrimitiveKernel final : public Kernel {
   void run(KernelState* state, const KernelArgs& a) const override;
 
  private:
+  // A reorder from `from` into `to` that multiplies by `factor` (rounding
+  // and saturating into an integer `to`).
+  void scaled_reorder(int from, int to, float factor);
   // Adds the slots `finite` (f32) to the values `call` checks at run time.
   void check_finite(Call& call, const std::vector<int>& finite) const;
   int add(Slot s) {

@@ -120,8 +120,8 @@ std::unique_ptr<Kernel> make_to_plain_kernel(const Layout& from, const ProgramTe
   auto k = std::make_unique<PrimitiveKernel>();
   k->impl = "reorder";
   const int in = k->input(0, from.blocked->md), out = k->output(0, plain_md(tensor.dims, *to_dt(tensor.dtype)));
-  if (from.blocked->scale > 0.0f) {  // a quantized activation: q * scale
-    k->dequantize(in, out, from.blocked->scale);
+  if (const float scale = quant_scale(from); scale > 0.0f) {  // a quantized activation: q * scale
+    k->dequantize(in, out, scale);
   } else {
     k->reorder(in, out);
   }
