@@ -165,19 +165,36 @@ Step int8_conv(const std::string& name, int x, int w, int b, int y, const runtim
   return step;
 }
 
+// Two int8 convolutions' operands: x [1, 16, hw, hw], a 16 -> 32 and b
+// 32 -> 24 (3x3, int8 weights, float32 biases), drawn from seeds seed..seed+4,
+// as tensors of a program being made.
+struct TwoConvs {
+  Tensor x, ba, bb;
+  runtime::QuantizedWeight qa, qb;
+  ProgramMaker m;
+  int xi = -1, wa = -1, wb = -1, bai = -1, bbi = -1;
+};
+
+TwoConvs two_convs(std::int64_t hw, std::uint32_t seed) {
+  TwoConvs t;
+  t.x = random_tensor(DType::Float32, {1, 16, hw, hw}, seed, -2.0, 2.0);
+  t.qa = runtime::quantize_weight(random_tensor(DType::Float32, {32, 16, 3, 3}, seed + 1, -0.5, 0.5), 0, 127);
+  t.qb = runtime::quantize_weight(random_tensor(DType::Float32, {24, 32, 3, 3}, seed + 2, -0.5, 0.5), 0, 127);
+  t.ba = random_tensor(DType::Float32, {32}, seed + 3, -1.0, 1.0);
+  t.bb = random_tensor(DType::Float32, {24}, seed + 4, -1.0, 1.0);
+  t.xi = t.m.tensor("x", DType::Float32, {1, 16, hw, hw}, TensorRole::Input);
+  t.wa = t.m.tensor("wa", DType::Int8, {32, 16, 3, 3}, TensorRole::Constant, t.qa.values);
+  t.wb = t.m.tensor("wb", DType::Int8, {24, 32, 3, 3}, TensorRole::Constant, t.qb.values);
+  t.bai = t.m.tensor("ba", DType::Float32, {32}, TensorRole::Constant, t.ba);
+  t.bbi = t.m.tensor("bb", DType::Float32, {24}, TensorRole::Constant, t.bb);
+  return t;
+}
+
 void check_int8_chain(bool relu, bool third_reader) {
   SCOPED_TRACE(std::string(relu ? "relu" : "no relu") + (third_reader ? ", a reader with another scale" : ""));
   if (!runtime::cpu::cpu_has_int8_dot_product()) GTEST_SKIP() << "no int8 dot-product instructions: signed inputs stay fp32";
-  const Tensor x = random_tensor(DType::Float32, {1, 16, 9, 9}, 11, -2.0, 2.0);
-  const auto qa = runtime::quantize_weight(random_tensor(DType::Float32, {32, 16, 3, 3}, 12, -0.5, 0.5), 0, 127);
-  const auto qb = runtime::quantize_weight(random_tensor(DType::Float32, {24, 32, 3, 3}, 13, -0.5, 0.5), 0, 127);
-  const Tensor ba = random_tensor(DType::Float32, {32}, 14, -1.0, 1.0), bb = random_tensor(DType::Float32, {24}, 15, -1.0, 1.0);
-  ProgramMaker m;
-  const int xi = m.tensor("x", DType::Float32, {1, 16, 9, 9}, TensorRole::Input);
-  const int wa = m.tensor("wa", DType::Int8, {32, 16, 3, 3}, TensorRole::Constant, qa.values);
-  const int wb = m.tensor("wb", DType::Int8, {24, 32, 3, 3}, TensorRole::Constant, qb.values);
-  const int bai = m.tensor("ba", DType::Float32, {32}, TensorRole::Constant, ba);
-  const int bbi = m.tensor("bb", DType::Float32, {24}, TensorRole::Constant, bb);
+  TwoConvs t = two_convs(9, 11);
+  auto& [x, ba, bb, qa, qb, m, xi, wa, wb, bai, bbi] = t;
   const int ya = m.tensor("ya", DType::Float32, {1, 32, 9, 9}, TensorRole::Activation);
   const int yb = m.tensor("yb", DType::Float32, {1, 24, 9, 9}, TensorRole::Activation);
   const int yc = m.tensor("yc", DType::Float32, {1, 24, 9, 9}, TensorRole::Activation);
@@ -208,16 +225,8 @@ void check_int8_chain(bool relu, bool third_reader) {
 // conv writes uint8 and the readers' definitions hold as they are.
 TEST(Int8Kernels, QuantizedActivationsPassThroughMaxPooling) {
   if (!runtime::cpu::cpu_has_int8_dot_product()) GTEST_SKIP() << "no int8 dot-product instructions: signed inputs stay fp32";
-  const Tensor x = random_tensor(DType::Float32, {1, 16, 10, 10}, 61, -2.0, 2.0);
-  const auto qa = runtime::quantize_weight(random_tensor(DType::Float32, {32, 16, 3, 3}, 62, -0.5, 0.5), 0, 127);
-  const auto qb = runtime::quantize_weight(random_tensor(DType::Float32, {24, 32, 3, 3}, 63, -0.5, 0.5), 0, 127);
-  const Tensor ba = random_tensor(DType::Float32, {32}, 64, -1.0, 1.0), bb = random_tensor(DType::Float32, {24}, 65, -1.0, 1.0);
-  ProgramMaker m;
-  const int xi = m.tensor("x", DType::Float32, {1, 16, 10, 10}, TensorRole::Input);
-  const int wa = m.tensor("wa", DType::Int8, {32, 16, 3, 3}, TensorRole::Constant, qa.values);
-  const int wb = m.tensor("wb", DType::Int8, {24, 32, 3, 3}, TensorRole::Constant, qb.values);
-  const int bai = m.tensor("ba", DType::Float32, {32}, TensorRole::Constant, ba);
-  const int bbi = m.tensor("bb", DType::Float32, {24}, TensorRole::Constant, bb);
+  TwoConvs t = two_convs(10, 61);
+  auto& [x, ba, bb, qa, qb, m, xi, wa, wb, bai, bbi] = t;
   const int ya = m.tensor("ya", DType::Float32, {1, 32, 10, 10}, TensorRole::Activation);
   const int yp = m.tensor("yp", DType::Float32, {1, 32, 5, 5}, TensorRole::Activation);
   const int yb = m.tensor("yb", DType::Float32, {1, 24, 5, 5}, TensorRole::Activation);
