@@ -43,14 +43,27 @@ inline void set_output_scales(dnnl::primitive_attr& attr, int mask, const std::v
 }
 
 namespace detail {
+// Whether a layout stores its values scaled (2.6's int8 weights for kernels
+// that would overflow their 16-bit pair sums: scaled by 1/2 when packed).
+inline bool weights_scale_adjusted(const md_t& md) {
+  return (md.data.extra.flags & dnnl_memory_extra_flag_scale_adjust) != 0 && md.data.extra.scale_adjust != 1.0f;
+}
+
 // Empty (ok false) when the primitive_desc is empty.
 template <typename Prim, typename Pd>
 Primitive made(Pd pd) {
   Primitive p;
   if (!pd) return p;
   // A primitive_desc can still fail to make its primitive (2.6: some grouped
-  // int8 convolutions' JIT kernels): the next implementation then does.
+  // int8 convolutions' JIT kernels): the next implementation then does. One
+  // that halves the weights (2.6's int8 kernels without dot-product
+  // instructions for signed sources: the weights' scale_adjust) computes
+  // something else than the step's definition: the next one too.
   for (;;) {
+    if (weights_scale_adjusted(pd.weights_desc())) {
+      if (!pd.next_impl()) return p;
+      continue;
+    }
     try {
       p.prim = Prim(pd);
       break;
