@@ -192,6 +192,31 @@ std::vector<int> int8_candidates(const Program& program) {
   return out;
 }
 
+namespace {
+// The results of candidate steps that no candidate reads as its input but
+// candidates add as their residual (the first post-op, which the engine
+// fuses as a sum: a ResNet block's downsample branch): calibrated too, so
+// that the engine may store them quantized (Quantization::output_scale).
+std::set<int> residual_outputs(const Program& program) {
+  const std::vector<int> candidates = int8_candidates(program);
+  std::set<int> produced, sources, residuals;
+  for (int s : candidates) {
+    const Step& step = program.steps[s];
+    if (step.outputs.size() == 1) produced.insert(step.outputs[0]);
+    sources.insert(step.inputs[0]);
+    if (!step.post_ops.empty() && step.post_ops[0].kind == runtime::PostOpKind::Add) {
+      residuals.insert(step.inputs[step.post_ops[0].operand]);
+    }
+  }
+  std::set<int> out;
+  for (int id : residuals) {
+    const bool output = std::find(program.outputs.begin(), program.outputs.end(), id) != program.outputs.end();
+    if (produced.count(id) && !sources.count(id) && !output) out.insert(id);
+  }
+  return out;
+}
+}  // namespace
+
 CalibrationTable calibrate(const Program& program, const CalibrationSettings& settings,
                            const runtime::EngineOptions& options) {
   if (settings.batches.empty()) throw InputError("int8 calibration: no calibration batches");
@@ -206,8 +231,10 @@ CalibrationTable calibrate(const Program& program, const CalibrationSettings& se
   };
   std::map<int, Source> watched;
   Program probe = program;
-  for (int s : int8_candidates(program)) {
-    const int id = program.steps[s].inputs[0];
+  std::vector<int> ids;
+  for (int s : int8_candidates(program)) ids.push_back(program.steps[s].inputs[0]);
+  for (int id : residual_outputs(program)) ids.push_back(id);
+  for (int id : ids) {
     if (watched.count(id)) continue;
     Source src;
     const auto in = std::find(program.inputs.begin(), program.inputs.end(), id);
@@ -263,6 +290,7 @@ int quantize_steps(Program& program, const CalibrationTable& table) {
 }
 
 int quantize_steps(Program& program, const CalibrationTable& table, const runtime::Int8Exactness& exact) {
+  const std::set<int> residuals = residual_outputs(program);  // of the candidates, before they change
   int made = 0;
   for (int s : int8_candidates(program)) {
     Step& step = program.steps[s];
@@ -278,6 +306,14 @@ int quantize_steps(Program& program, const CalibrationTable& table, const runtim
     step.quant.input_unsigned = it->second.non_negative;
     step.quant.weight_scales = std::move(q.scales);
     ++made;
+  }
+  for (int id : residuals) {
+    const auto it = table.find(program.tensors[id].name);
+    for (Step& step : program.steps) {
+      if (it == table.end() || step.precision != Precision::Int8 || step.outputs != std::vector<int>{id}) continue;
+      step.quant.output_scale = it->second.scale;
+      step.quant.output_unsigned = it->second.non_negative;
+    }
   }
   return made;
 }

@@ -168,8 +168,10 @@ std::vector<Engine::Impl::OutputForm> Engine::Impl::output_forms(const Consumers
   // block's first convolution and its residual add): that add then reads it
   // quantized, the one place where this changes a value. A max pooling
   // passes a quantized tensor through (max commutes with the monotone
-  // rounding), so it reads as the source of its own readers. Readers come
-  // later in the plan: decided from the last step back.
+  // rounding), so it reads as the source of its own readers. A result only
+  // added as a residual (a downsample branch) takes the scale calibration
+  // chose for it (Quantization::output_scale). Readers come later in the
+  // plan: decided from the last step back.
   const auto int8_conv = [&](int r) {
     return program.steps[r].precision == Precision::Int8 && program.steps[r].kind() == network::LayerKind::Convolution;
   };
@@ -191,6 +193,12 @@ std::vector<Engine::Impl::OutputForm> Engine::Impl::output_forms(const Consumers
     std::optional<cpu::KernelRequest::QuantizedOutput> q;
     for (const auto& [r, i] : consumers[program.steps[s].outputs[0]]) {
       if (!q) q = source_quant(r, i);
+    }
+    // Read by no int8 step as its input: the scale calibration chose for it
+    // as a residual (a downsample branch), if any.
+    const auto& quant = program.steps[s].quant;
+    if (!q && int8_conv(static_cast<int>(s)) && quant.output_scale > 0.0f) {
+      q = cpu::KernelRequest::QuantizedOutput{quant.output_scale, quant.output_unsigned};
     }
     if (!q) continue;
     const bool int8_chain = every_reader(s, [&](int r, std::size_t i) {

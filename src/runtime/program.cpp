@@ -86,6 +86,9 @@ void check_quantization(const Step& step, const std::vector<network::TensorDesc>
   for (float v : step.quant.weight_scales) {
     if (!good(v)) fail("a weight scale is not positive and finite");
   }
+  if (step.quant.output_scale != 0.0f && !good(step.quant.output_scale)) {
+    fail("output scale " + std::to_string(step.quant.output_scale) + " is neither 0 (none) nor positive and finite");
+  }
 }
 
 }  // namespace

@@ -62,10 +62,16 @@ struct PostOp {
 // w = w_q * weight_scales[c] per output channel c (convolution: weight dim 0;
 // matmul: the output column); the result is
 // input_scale * weight_scales[c] * sum(q * w_q) + bias, then the post-ops.
+// output_scale (0: none) is what calibration chose for the step's result
+// where no int8 step reads it as its input but int8 steps add it as their
+// residual (a ResNet downsample branch): the engine may then store it
+// quantized with that scale (runtime/cpu/README.md, int8 activations).
 struct Quantization {
   float input_scale = 0.0f;
   bool input_unsigned = false;
   std::vector<float> weight_scales;
+  float output_scale = 0.0f;
+  bool output_unsigned = false;
 };
 
 struct Step {

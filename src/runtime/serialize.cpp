@@ -57,7 +57,14 @@ EngineOptions read_options(Reader& r) {
 }
 
 
+bool has_output_scales(const Program& prog) {
+  return std::any_of(prog.steps.begin(), prog.steps.end(), [](const Step& s) {
+    return s.precision == Precision::Int8 && s.quant.output_scale != 0.0f;
+  });
+}
+
 std::vector<std::byte> encode_program(const Program& prog, const EngineOptions& options) {
+  const bool output_scales = has_output_scales(prog);
   Writer w;
   write_options(w, options);
   w.raw<std::uint64_t>(prog.tensors.size());
@@ -87,6 +94,10 @@ std::vector<std::byte> encode_program(const Program& prog, const EngineOptions& 
       w(s.quant.input_unsigned);
       w.raw<std::uint64_t>(s.quant.weight_scales.size());
       for (float v : s.quant.weight_scales) w.raw<float>(v);
+      if (output_scales) {
+        w.raw<float>(s.quant.output_scale);
+        w(s.quant.output_unsigned);
+      }
     }
   }
   write_ids(w, prog.inputs);
@@ -95,8 +106,10 @@ std::vector<std::byte> encode_program(const Program& prog, const EngineOptions& 
 }
 
 // `dynamic_dims`: a dynamic engine's network, whose activation and input dims
-// may be -1 (network::kDynamicDim).
-Program decode_program(std::span<const std::byte> bytes, EngineOptions& options, bool dynamic_dims = false) {
+// may be -1 (network::kDynamicDim). `features`: the header's required
+// features (int8 output scales change the int8 step records).
+Program decode_program(std::span<const std::byte> bytes, EngineOptions& options, std::uint32_t features,
+                       bool dynamic_dims = false) {
   Reader r(bytes.data(), bytes.size(), "program");
   options = read_options(r);
   Program prog;
@@ -140,6 +153,10 @@ Program decode_program(std::span<const std::byte> bytes, EngineOptions& options,
       r(s.quant.input_unsigned);
       s.quant.weight_scales.resize(r.count(4));
       for (auto& v : s.quant.weight_scales) v = r.raw<float>();
+      if (features & file::kFeatureInt8OutputScales) {
+        s.quant.output_scale = r.raw<float>();
+        r(s.quant.output_unsigned);
+      }
     }
   }
   prog.inputs = read_ids(r);
@@ -350,7 +367,7 @@ file::WeightPrecision weight_precision(const Program& prog) {
 std::uint32_t required_features(const Program& prog) {
   const auto p = weight_precision(prog);
   return p == file::WeightPrecision::BFloat16 ? file::kFeatureBf16
-         : p == file::WeightPrecision::Int8   ? file::kFeatureInt8
+         : p == file::WeightPrecision::Int8   ? file::kFeatureInt8 | (has_output_scales(prog) ? file::kFeatureInt8OutputScales : 0)
                                               : 0;
 }
 
@@ -439,7 +456,7 @@ Engine deserialize_span(std::span<const std::byte> bytes, std::shared_ptr<Loaded
   const file::Section* plugins = c.find(file::SectionKind::PluginKernels);
   if (plugins) file::check_plugin_kernels(c.payload(*plugins));  // before anything else: which plugin to load
   EngineOptions options;
-  Program prog = decode_program(c.payload(*c.find(file::SectionKind::Program)), options);
+  Program prog = decode_program(c.payload(*c.find(file::SectionKind::Program)), options, c.header.required_features);
   file::check_plugin_steps(prog, plugins != nullptr);
   options.max_memory_bytes = max_memory_bytes;  // a load-time setting, not stored in the file
   if (num_threads > 0) options.num_threads = num_threads;  // load-time too: before the kernels are made
@@ -548,7 +565,7 @@ file::DynamicFile file::read_dynamic_file(std::span<const std::byte> bytes, std:
   const Section* plugins = c.find(SectionKind::PluginKernels);
   if (plugins) check_plugin_kernels(c.payload(*plugins));
   DynamicFile out;
-  out.program = decode_program(c.payload(*program), out.options, /*dynamic_dims=*/true);
+  out.program = decode_program(c.payload(*program), out.options, c.header.required_features, /*dynamic_dims=*/true);
   check_plugin_steps(out.program, plugins != nullptr);
   for (const auto& step : out.program.steps) {
     if (!step.post_ops.empty() || step.precision != Precision::Float32) {

@@ -49,7 +49,10 @@ inline constexpr std::uint32_t kSectionRequired = 1;  // flags: refuse if the ki
 // Features a file's kernels need from the CPU (header.required_features).
 inline constexpr std::uint32_t kFeatureBf16 = 1;  // bf16 compute: oneDNN needs avx512_core
 inline constexpr std::uint32_t kFeatureInt8 = 2;  // int8 steps (readers before it refuse the file)
-inline constexpr std::uint32_t kKnownFeatures = kFeatureBf16 | kFeatureInt8;
+// Int8 step records carry an output scale (Quantization::output_scale):
+// readers before it would misread them, so they refuse the file.
+inline constexpr std::uint32_t kFeatureInt8OutputScales = 4;
+inline constexpr std::uint32_t kKnownFeatures = kFeatureBf16 | kFeatureInt8 | kFeatureInt8OutputScales;
 
 // The layouts a weights section's packed weights are in: Portable (0) means
 // plain layouts only, that any CPU reads (packing then happens at load);

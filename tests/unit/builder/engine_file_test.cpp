@@ -213,6 +213,9 @@ TEST(EngineFile, HeaderAndTableChecks) {
   put<std::uint32_t>(bad, 36, file::kFeatureInt8);
   expect_refused_resigned(bad, "bf16/int8 requirements do not match");
   bad = good;
+  put<std::uint32_t>(bad, 36, file::kFeatureInt8 | file::kFeatureInt8OutputScales);
+  expect_refused_resigned(bad, "bf16/int8 requirements do not match");
+  bad = good;
   put<std::uint32_t>(bad, 32, 5000);
   expect_refused_resigned(bad, "section count 5000 out of range");
   bad = good;

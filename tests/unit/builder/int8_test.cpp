@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iterator>
 #include <random>
 
@@ -14,6 +15,7 @@
 #include "reference/reference.h"
 #include "runtime/cpu/isa.h"
 #include "runtime/quantization.h"
+#include "runtime/serialize.h"
 #include "support/engine_check.h"
 
 namespace atenrt {
@@ -360,6 +362,72 @@ TEST(Int8Kernels, QuantizedResidualChain) {
   check_int8_residual_chain(true);
 }
 
+// ResNet's downsample block: y0 feeds the main branch (b, then c) and the
+// downsample branch d, whose result only c adds as its residual. With the
+// output scale calibration gave it, d writes int8 (its result is signed) and
+// c's sum reads those bytes as int8, scaled: into a uint8 result (`quantized_out`:
+// a further int8 convolution e reads c's result) or a float32 one.
+void check_int8_downsample(bool quantized_out) {
+  SCOPED_TRACE(quantized_out ? "into a uint8 result" : "into a float32 result");
+  const Dims d{1, 16, 9, 9};
+  const Tensor x = random_tensor(DType::Float32, d, 71, -2.0, 2.0);
+  ProgramMaker m;
+  const int xi = m.tensor("x", DType::Float32, d, TensorRole::Input);
+  std::vector<runtime::QuantizedWeight> qw;
+  std::vector<Tensor> bias;
+  std::vector<int> w_ids, b_ids, y_ids;
+  for (int i = 0; i < 5; ++i) {
+    qw.push_back(runtime::quantize_weight(random_tensor(DType::Float32, {16, 16, 3, 3}, 80 + i, -0.3, 0.3), 0, 127));
+    bias.push_back(random_tensor(DType::Float32, {16}, 90 + i, -0.5, 0.5));
+    const std::string n = std::to_string(i);
+    w_ids.push_back(m.tensor("w" + n, DType::Int8, {16, 16, 3, 3}, TensorRole::Constant, qw.back().values));
+    b_ids.push_back(m.tensor("b" + n, DType::Float32, {16}, TensorRole::Constant, bias.back()));
+    y_ids.push_back(m.tensor("y" + n, DType::Float32, d, TensorRole::Activation));
+  }
+  // y0 = a(x); y1 = b(y0); y2 = d(y0), no relu; y3 = relu(c(y1) + y2); y4 = e(y3)
+  const float s = 6.0f / 255.0f, sd = 4.0f / 127.0f;  // some of d's results (up to ~6) clip
+  auto conv = [&](int i, int in, float in_scale, bool in_unsigned, bool relu) {
+    return int8_conv("c" + std::to_string(i), in, w_ids[i], b_ids[i], y_ids[i], qw[i], in_scale, in_unsigned, relu);
+  };
+  Step down = conv(2, y_ids[0], s, true, false);
+  down.quant.output_scale = sd;
+  Step c = with_residual(conv(3, y_ids[1], s, true, true), y_ids[2]);
+  m.p.steps = {conv(0, xi, 2.0f / 127.0f, false, true), conv(1, y_ids[0], s, true, true), down, c};
+  if (quantized_out) m.p.steps.push_back(conv(4, y_ids[3], s, true, true));
+  m.p.inputs = {xi};
+  m.p.outputs = {y_ids[quantized_out ? 4 : 3]};
+  runtime::Engine engine(m.p);
+  const auto steps = engine.steps();
+  EXPECT_NE(steps[2].output_layout.find(" s8"), std::string::npos) << steps[2].output_layout;
+  if (quantized_out) EXPECT_NE(steps[3].output_layout.find(" u8"), std::string::npos) << steps[3].output_layout;
+  // The definition, with y2 as stored: q * sd.
+  const Tensor y0 = expected(m.p.steps[0], x, qw[0].values, {bias[0]});
+  const Tensor y1 = expected(m.p.steps[1], y0, qw[1].values, {bias[1]});
+  const Tensor y2 = expected(m.p.steps[2], y0, qw[2].values, {bias[2]});
+  const auto y3_with = [&](const Tensor& residual) {
+    std::vector<Tensor> args{runtime::fake_quantize_input(y1, c.quant), runtime::dequantize_weight(qw[3].values, qw[3].scales, 0),
+                             bias[3]};
+    const Tensor y = reference::run_kernel("c", c.params, args)[0];
+    return relu(reference::run_kernel("add", network::ElementwiseParams{network::ElementwiseOp::Add}, {y, residual})[0]);
+  };
+  const Tensor y2_stored = runtime::fake_quantize_input(y2, runtime::Quantization{sd, false, {}});
+  const Tensor y3 = y3_with(y2_stored);
+  const auto out = [&](const Tensor& y) { return quantized_out ? expected(m.p.steps[4], y, qw[4].values, {bias[4]}) : y; };
+  auto ctx = engine.create_context();
+  const auto got = ctx.run({x});
+  // One step of a grid apart where the engine and the reference round a
+  // boundary value differently (QuantizedResidualChain): 2 % of the range.
+  EXPECT_TRUE(close(got[0], out(y3), 2e-2));
+  // The add read y2 quantized (its negative values too): float32 y2 there differs by more.
+  EXPECT_FALSE(close(got[0], out(y3_with(y2)), 1e-3));
+}
+
+TEST(Int8Kernels, QuantizedDownsampleBranch) {
+  if (!runtime::cpu::cpu_has_int8_dot_product()) GTEST_SKIP() << "no int8 dot-product instructions: signed inputs stay fp32";
+  check_int8_downsample(true);
+  check_int8_downsample(false);
+}
+
 TEST(Int8Kernels, MatMulByAConstantMatrix) {
   for (bool transposed : {false, true}) {
     SCOPED_TRACE(transposed ? "weight [N, K]" : "weight [K, N]");
@@ -436,6 +504,8 @@ TEST(Int8Program, ScalesAreChecked) {
   refused([](Step& s) { s.quant.input_scale = NAN; }, "input scale");
   refused([](Step& s) { s.quant.weight_scales.pop_back(); }, "19 weight scales for 20 output channels");
   refused([](Step& s) { s.quant.weight_scales[3] = -1.0f; }, "weight scale");
+  refused([](Step& s) { s.quant.output_scale = -1.0f; }, "output scale");
+  refused([](Step& s) { s.quant.output_scale = INFINITY; }, "output scale");
   refused([](Step& s) { s.precision = Precision::Float32; }, "not int8");
 }
 
@@ -519,6 +589,72 @@ TEST(Int8Builder, CalibratesQuantizesAndStaysClose) {
   if (runtime::cpu::cpu_has_int8_dot_product()) {
     EXPECT_LT(engine.serialize().size(), builder::build(small_cnn(), {}).serialize().size() / 2);
   }
+}
+
+// A ResNet block with a downsample branch: x -> c1 -> relu -> c2 -> (+ down(x))
+// -> relu -> c3. Calibration watches the branch's result too (only added as a
+// residual, never an int8 step's input), the builder gives the branch that
+// output scale, and the engine file keeps it (a header feature bit).
+network::Network downsample_block() {
+  network::Network n;
+  auto* x = n.add_input("x", DType::Float32, {1, 16, 8, 8});
+  network::ConvolutionParams p;
+  p.padding_pre = p.padding_post = {1, 1};
+  auto conv = [&](const std::string& name, network::NetworkTensor* in, std::int64_t out, std::uint32_t seed) {
+    return n.add_convolution(name, in, n.add_constant("w_" + name, testing::weights({out, 16, 3, 3}, seed)),
+                             n.add_constant("b_" + name, testing::weights({out}, seed + 1)), p);
+  };
+  auto* c1 = n.add_activation("r1", conv("c1", x, 16, 21), network::ActivationOp::Relu);
+  auto* sum = n.add_elementwise("add", conv("c2", c1, 16, 23), conv("down", x, 16, 25), network::ElementwiseOp::Add);
+  auto* r = n.add_activation("r2", sum, network::ActivationOp::Relu);
+  n.mark_output(conv("c3", r, 16, 27));
+  return n;
+}
+
+TEST(Int8Builder, DownsampleBranchGetsAnOutputScale) {
+  if (!runtime::cpu::cpu_has_int8_dot_product()) GTEST_SKIP() << "no int8 dot-product instructions: signed inputs stay fp32";
+  builder::BuilderConfig config;
+  config.precision = Precision::Int8;
+  config.calibration = batches(builder::CalibrationMethod::MinMax, 3);
+  builder::BuildReport report;
+  runtime::Engine engine = builder::build(downsample_block(), config, &report);
+  EXPECT_EQ(report.int8_steps, 4);
+  // Which branch's conv absorbs the add is the fusion's choice: the other's
+  // result is the residual that gets the output scale.
+  const Program& prog = engine.program();
+  const Step* branch = nullptr;
+  int with_output_scale = 0;
+  for (const auto& s : prog.steps) {
+    if (s.quant.output_scale == 0.0f) continue;
+    ++with_output_scale;
+    branch = &s;
+  }
+  EXPECT_EQ(with_output_scale, 1);
+  ASSERT_NE(branch, nullptr);
+  const int residual = branch->outputs[0];
+  int added = 0;
+  for (const auto& s : prog.steps) {
+    EXPECT_NE(s.inputs[0], residual) << s.name << " reads the branch as its input";
+    added += !s.post_ops.empty() && s.post_ops[0].kind == runtime::PostOpKind::Add &&
+             s.inputs[s.post_ops[0].operand] == residual;
+  }
+  EXPECT_EQ(added, 1);
+  ASSERT_TRUE(report.calibration.count(prog.tensors[residual].name));
+  EXPECT_EQ(branch->quant.output_scale, report.calibration.at(prog.tensors[residual].name).scale);
+  bool int8_branch = false;
+  for (const auto& s : engine.steps()) int8_branch = int8_branch || s.output_layout.find(" s8") != std::string::npos;
+  EXPECT_TRUE(int8_branch);
+  // The file keeps the scale: the same results after a round trip.
+  const auto bytes = engine.serialize();
+  std::uint32_t features = 0;
+  std::memcpy(&features, bytes.data() + 36, sizeof features);
+  EXPECT_EQ(features, runtime::file::kFeatureInt8 | runtime::file::kFeatureInt8OutputScales);
+  const Tensor x = random_tensor(DType::Float32, {1, 16, 8, 8}, 9);
+  auto a = engine.create_context();
+  runtime::Engine loaded = runtime::Engine::deserialize(bytes);
+  auto b = loaded.create_context();
+  EXPECT_TRUE(testing::bit_identical(b.run({x})[0], a.run({x})[0]));
+  EXPECT_EQ(loaded.program().steps.size(), engine.program().steps.size());
 }
 
 // What the builder makes for a CPU without int8 dot-product instructions:

@@ -303,19 +303,21 @@ KernelChoice conv_like(const KernelRequest& r, bool deconv) {
   // to nearest even and saturates, what the readers' quantize reorder does
   // to the float32 result. Relu and clip as oneDNN's max/min: NaN has no
   // int8 form, and oneDNN 2.6 wrote wrong uint8 values after the
-  // NaN-keeping elu chain. A residual (sum post-op) is read from dst in
-  // dst's type: one quantized alike (an int8 activation of that type) is
-  // added times its own scale; a float32 one is a binary post-op instead
-  // (a ResNet downsample branch). A tail runs over float32: those write
-  // float32.
+  // NaN-keeping elu chain. A residual (sum post-op) is read from dst: a
+  // quantized one (an int8 activation, uint8 or int8 whatever dst's type)
+  // is added times its own scale; a float32 one is a binary post-op instead
+  // (a ResNet downsample branch calibration gave no output scale). A tail
+  // runs over float32: those write float32.
   std::optional<PostOps> q_post;
   if (int8 && r.int8_output && r.blocked_output_allowed) {
     if (post->sum_input < 0) {
       q_post = make_post_ops(r, y.dims, true);
     } else if (const Layout& residual = r.inputs[post->sum_input].layout; quant_scale(residual) == 0.0f) {
       q_post = make_post_ops(r, y.dims, true, 1.0f, /*residual_as_binary=*/true);
-    } else if (residual.blocked->md.data_type() == quantized_type(*r.int8_output)) {
+    } else if (const dt type = residual.blocked->md.data_type(); type == quantized_type(*r.int8_output)) {
       q_post = make_post_ops(r, y.dims, true, quant_scale(residual));
+    } else {  // the other integer type (an int8 downsample branch into a uint8 result)
+      q_post = make_post_ops(r, y.dims, true, quant_scale(residual), false, type);
     }
   }
   if (q_post && q_post->tail.empty()) {

@@ -93,12 +93,12 @@ std::optional<Elt> finite_input_form(const network::ActivationParams& p) {
 }  // namespace
 
 std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims, bool for_finite_inputs,
-                                     float sum_scale, bool residual_as_binary) {
+                                     float sum_scale, bool residual_as_binary, dt sum_type) {
   PostOps p;
   int index = 0;
   const int leading_sum = residual_as_binary ? -1 : leading_sum_position(r);
   if (leading_sum >= 0) {
-    p.ops.append_sum(sum_scale);
+    p.ops.append_sum(sum_scale, sum_type);
     p.sum_input = r.step->post_ops[leading_sum].operand;
     ++index;
   }
@@ -208,9 +208,16 @@ int bind_post_ops(PrimitiveKernel& k, const KernelRequest& r, const PostOps& pos
     k.dequantize(residual, dst_slot, residual_scale);  // an int8 activation into a float32 result
     return -1;
   }
-  // A quantized result's sum post-op scales the quantized residual itself (conv.cpp).
-  k.copy(residual, dst_slot);
-  const Slot& dst = k.slots[dst_slot];
+  // A quantized result's sum post-op scales the quantized residual itself
+  // (conv.cpp), read in the residual's own integer type: so it is copied
+  // byte for byte, into dst seen as that type.
+  const md_t& dst_md = k.slots[dst_slot].md;
+  const dt residual_type = k.slots[residual].md.data_type();
+  const int into = residual_scale > 0.0f && residual_type != dst_md.data_type()
+                       ? k.view(dst_slot, compat::with_data_type(dst_md, residual_type))
+                       : dst_slot;
+  k.copy(residual, into);
+  const Slot& dst = k.slots[into];
   const bool same_buffer_possible = dst.source == Slot::Source::Output && dst.index == 0 &&
                                     k.slots[residual].md == dst.md;
   return same_buffer_possible ? post.sum_input : -1;

@@ -47,11 +47,14 @@ struct PostOps {
 // and fused where clip is otherwise our own pass: for a primitive that runs
 // only when its inputs hold no NaN or ±inf (PrimitiveKernel's when_finite).
 // `sum_scale`: what the residual in dst is multiplied by (a quantized
-// residual's scale; 1 for float32). `residual_as_binary`: no sum, a
-// full-size Add is a binary post-op reading the operand in its own layout
-// and type (a float32 residual of a quantized result).
+// residual's scale; 1 for float32); `sum_type`: the type the sum reads it
+// as, where it differs from dst's (an int8 residual of a uint8 result).
+// `residual_as_binary`: no sum, a full-size Add is a binary post-op reading
+// the operand in its own layout and type (a float32 residual of a quantized
+// result).
 std::optional<PostOps> make_post_ops(const KernelRequest& r, const Dims& dst_dims, bool for_finite_inputs = false,
-                                     float sum_scale = 1.0f, bool residual_as_binary = false);
+                                     float sum_scale = 1.0f, bool residual_as_binary = false,
+                                     dt sum_type = dt::undef);
 
 // Whether act(0) == 0 for the whole tail: only then may it run over a blocked
 // buffer, whose padding must stay zero.

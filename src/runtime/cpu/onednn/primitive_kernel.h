@@ -124,6 +124,12 @@ class PrimitiveKernel final : public Kernel {
   int output(int i, const md_t& md) { return add({Slot::Source::Output, i, 0, md, {}}); }
   int temp(const md_t& md);
   int constant(memory m) { return add({Slot::Source::Constant, 0, 0, m.get_desc(), m}); }
+  // `slot`'s buffer seen as `md` (same bytes: another type of one size).
+  int view(int slot, const md_t& md) {
+    Slot s = slots[slot];
+    s.md = md;
+    return add(std::move(s));
+  }
   // A constant of layout `md` that `make` returns when the first context is made.
   int lazy_constant(const md_t& md, std::function<memory()> make) {
     auto lazy = std::make_shared<LazyConstant>();
