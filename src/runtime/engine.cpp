@@ -150,14 +150,15 @@ std::vector<Engine::Impl::OutputForm> Engine::Impl::output_forms(const Consumers
   }
   // bf16 only where a side computes in bf16 anyway (providers.h). oneDNN's
   // jit binary wants src0 and dst of one type, so an elementwise step reads
-  // bf16 only where it writes bf16: decided from the last step back.
+  // bf16 only where it writes bf16, and a max pooling passes it through:
+  // decided from the last step back.
   for (std::size_t s = program.steps.size(); s-- > 0;) {
     const Step& step = program.steps[s];
     forms[s].bf16 =
         forms[s].blocked && cpu::may_produce_bf16(step) &&
         every_reader(s, [&](int r, std::size_t i) {
-          const bool elementwise = program.steps[r].kind() == network::LayerKind::Elementwise;
-          return cpu::accepts_bf16(program.steps[r], i, program) && (!elementwise || forms[r].bf16);
+          return cpu::accepts_bf16(program.steps[r], i, program) &&
+                 (!cpu::reads_bf16_only_to_write_it(program.steps[r]) || forms[r].bf16);
         }) &&
         (cpu::computes_in_bf16(step) ||
          every_reader(s, [&](int r, std::size_t) { return cpu::computes_in_bf16(program.steps[r]); }));

@@ -135,14 +135,27 @@ bool computes_in_bf16(const Step& step) {
   return step.kind() == network::LayerKind::Convolution && step.precision == Precision::BFloat16;
 }
 
-bool may_produce_bf16(const Step& step) { return computes_in_bf16(step) || onednn::binary_in_layout(step); }
+namespace {
+bool max_pooling(const Step& step) {
+  return step.kind() == network::LayerKind::Pooling &&
+         std::get<network::PoolingParams>(step.params).op == network::PoolingOp::Max;
+}
+}  // namespace
+
+bool reads_bf16_only_to_write_it(const Step& step) {
+  return step.kind() == network::LayerKind::Elementwise || max_pooling(step);
+}
+
+bool may_produce_bf16(const Step& step) {
+  return computes_in_bf16(step) || onednn::binary_in_layout(step) || max_pooling(step);
+}
 
 bool accepts_bf16(const Step& step, std::size_t input, const Program& program) {
   if (!onednn::accepts_blocked(step, input, program)) return false;
   // A bf16 convolution's source or residual; oneDNN's binary and reduction
-  // read any data type they are given.
+  // read any data type they are given; a max pooling passes bf16 through.
   return computes_in_bf16(step) || step.kind() == network::LayerKind::Elementwise ||
-         step.kind() == network::LayerKind::Reduce;
+         step.kind() == network::LayerKind::Reduce || (max_pooling(step) && input == 0);
 }
 
 }  // namespace atenrt::runtime::cpu

@@ -58,6 +58,9 @@ bool accepts_blocked(const Step& step, std::size_t input, const Program& program
 // where it writes bf16: Engine::Impl::output_forms). A reorder to plain
 // float32 serves any other reader.
 bool computes_in_bf16(const Step& step);
+// An elementwise step or a max pooling: bf16 in only with bf16 out (oneDNN's
+// jit binary wants src0 and dst of one type; a max pooling passes it through).
+bool reads_bf16_only_to_write_it(const Step& step);
 bool may_produce_bf16(const Step& step);
 bool accepts_bf16(const Step& step, std::size_t input, const Program& program);
 // A reorder of a blocked tensor into plain row-major (the ToPlain step).

@@ -590,6 +590,47 @@ TEST(Precision, Bf16ActivationsStayBf16BetweenConvs) {
   }
 }
 
+// ResNet's stem: a bf16 convolution, relu, 3x3/2 max pooling, read by the
+// next convolution and by its residual add. The pooling passes bf16 through
+// (the max of bf16 values is one of them), so the stem writes bf16 too; NaN
+// and -inf in x reach the pooling, whose NaN repair then reads bf16.
+TEST(Precision, Bf16ActivationsPassThroughMaxPooling) {
+  if (!native_bf16()) GTEST_SKIP() << "no bf16 kernels on this CPU: bf16 builds are fp32";
+  const auto make = [] {
+    Network n;
+    auto* x = n.add_input("x", DType::Float32, {1, 16, 12, 12});
+    auto* a = n.add_activation("relu_a", conv(n, x, 16, 32, 91), ActivationOp::Relu);
+    network::PoolingParams pool;
+    pool.op = network::PoolingOp::Max;
+    pool.kernel = {3, 3};
+    pool.stride = {2, 2};
+    pool.padding_pre = pool.padding_post = {1, 1};
+    auto* p = n.add_pooling("pool", a, pool);
+    auto* b = n.add_elementwise("residual", conv(n, p, 32, 32, 92), p, ElementwiseOp::Add);
+    n.mark_output(conv(n, b, 32, 16, 93));
+    return n;
+  };
+  auto engine = build_bf16(make());
+  const auto steps = engine.steps();
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_EQ(steps[1].kind, "Pooling");
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_NE(steps[i].output_layout.find(" bf16"), std::string::npos) << steps[i].name << ": " << steps[i].output_layout;
+  }
+  auto ctx = engine.create_context();
+  Network ref = make();
+  for (const bool odd : {false, true}) {
+    SCOPED_TRACE(odd ? "NaN and -inf in x" : "finite x");
+    auto inputs = random_inputs(ref, 5);
+    if (odd) {
+      float* x = inputs["x"].mutable_data<float>();
+      x[5] = std::nanf("");
+      x[900] = -INFINITY;
+    }
+    expect_bf16_result(reference::run(ref, inputs).begin()->second, ctx.run(inputs).begin()->second, odd);
+  }
+}
+
 // A squeeze-excitation gate between bf16 convolutions (EfficientNet's
 // x * sigmoid(conv(mean(x)))): the mean and the gate read the convolution's
 // bf16 result, and the gate writes bf16 for the convolution after it.

@@ -1,5 +1,6 @@
 // Pooling: fixed windows, and adaptive ones that divide evenly. Max pooling
-// keeps oneDNN with a NaN-exact repair (own/nan_repair.h).
+// keeps oneDNN with a NaN-exact repair (own/nan_repair.h), and passes int8
+// and bf16 activations through.
 #include "runtime/cpu/onednn/makers.h"
 #include "runtime/cpu/onednn/primitive_kernel.h"
 #include "runtime/cpu/own/nan_repair.h"
@@ -63,7 +64,14 @@ KernelChoice make_pooling(const KernelRequest& r) {
                     src.data_type() != quantized_type(*r.int8_output))) {
     return {};  // the next provider gets it dequantized (ToPlain)
   }
-  const md_t dst_any(to_mdims(y.dims), quantized ? src.data_type() : dt::f32, memory::format_tag::any);
+  // A bf16 input (bf16 activations) passes through a max pooling as bf16:
+  // max of bf16 values is one of them, and the readers (bf16 convolutions)
+  // would round the float32 result to the same bf16 anyway. Only where the
+  // result may be bf16; its NaN repair reads and writes bf16.
+  const bool bf16 = src.data_type() == dt::bf16;
+  if (bf16 && (p.op != network::PoolingOp::Max || !r.bf16_output_allowed)) return {};  // converted by ToPlain
+  const dt stored = quantized || bf16 ? src.data_type() : dt::f32;
+  const md_t dst_any(to_mdims(y.dims), stored, memory::format_tag::any);
   const auto prim = compat::pooling(alg, src, dst_any, to_mdims(stride), to_mdims(kernel), to_mdims(dil),
                                     to_mdims(pre), to_mdims(post), make_attr());
   if (!prim.ok) return {};
@@ -78,13 +86,18 @@ KernelChoice make_pooling(const KernelRequest& r) {
     const own::MaxPoolWindows w{x.dims, y.dims, kernel, stride, pre, dil};
     const own::BlockedIndex in_index = index_of(k->slots[src_slot].md);
     const own::BlockedIndex out_index = index_of(k->slots[dst.out_slot].md);
-    const auto n = static_cast<std::int64_t>(k->slots[src_slot].md.get_size() / sizeof(float));
+    const auto n = static_cast<std::int64_t>(k->slots[src_slot].md.get_size() / (bf16 ? 2 : sizeof(float)));
     // Needless when the input holds no NaN and no -inf (a conv's relu ended it this run).
     k->skip_finals_for_input = 0;
     k->skip_finals_flags = kNoNanNoMinusInf;
     k->finals.push_back([=, out_slot = dst.out_slot](std::span<void* const> data) {
-      own::repair_max_pool(w, static_cast<const float*>(data[src_slot]), in_index, n,
-                           static_cast<float*>(data[out_slot]), out_index);
+      if (bf16) {
+        own::repair_max_pool_bf16(w, static_cast<const std::uint16_t*>(data[src_slot]), in_index, n,
+                                  static_cast<std::uint16_t*>(data[out_slot]), out_index);
+      } else {
+        own::repair_max_pool(w, static_cast<const float*>(data[src_slot]), in_index, n,
+                             static_cast<float*>(data[out_slot]), out_index);
+      }
     });
   }
   return {std::move(k), {dst.layout}};

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ir/element.h"
 #include "reference/scalar_math.h"
 #include "runtime/cpu/own/avx2_clones.h"
 #include "runtime/cpu/own/finite.h"
@@ -64,6 +65,13 @@ ATENRT_AVX2_CLONES bool has_non_finite(const float* x, std::int64_t n) {
   return hit != 0;
 }
 
+// bf16 bits of NaN (exponent all ones, mantissa not 0) or -inf.
+ATENRT_AVX2_CLONES bool has_nan_or_minus_inf_bf16(const std::uint16_t* x, std::int64_t n) {
+  int hit = 0;
+  for (std::int64_t i = 0; i < n; ++i) hit |= static_cast<int>((x[i] & 0x7fffu) > 0x7f80u) | static_cast<int>(x[i] == 0xff80u);
+  return hit != 0;
+}
+
 // bf16 bits whose exponent is all ones: NaN or ±inf.
 ATENRT_AVX2_CLONES bool has_non_finite_bf16(const std::uint16_t* x, std::int64_t n) {
   int hit = 0;
@@ -85,8 +93,10 @@ bool any_block_has(bool (*block_has)(const T*, std::int64_t), const T* x, std::i
   return found.load(std::memory_order_relaxed);
 }
 
-void torch_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex& xi, float* y,
-                    const BlockedIndex& yi) {
+// `load` reads element i of x as float, `store` writes one of y: float32 or
+// bf16 (exact both ways: the result is one of the inputs, or -inf).
+template <typename Load, typename Store>
+void torch_max_pool(const MaxPoolWindows& w, const BlockedIndex& xi, const BlockedIndex& yi, Load load, Store store) {
   const int rank = static_cast<int>(w.in.size()), spatial = rank - 2;
   constexpr int kMax = BlockedIndex::kMaxRank;
   std::int64_t o[kMax] = {}, i[kMax] = {}, k[kMax] = {};
@@ -112,11 +122,11 @@ void torch_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex&
         inside = inside && i[2 + s] >= 0 && i[2 + s] < w.in[2 + s];
       }
       if (!inside) continue;
-      const float v = x[xi(i)];
+      const float v = load(xi(i));
       if (!seen || reference::math::beats(v, best, true)) best = v;
       seen = true;
     }
-    y[yi(o)] = best;
+    store(yi(o), best);
   }
 }
 
@@ -128,7 +138,16 @@ bool all_finite_bf16(const std::uint16_t* x, std::int64_t n) { return !any_block
 
 void repair_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex& xi, std::int64_t n, float* y,
                      const BlockedIndex& yi) {
-  if (any_block_has(has_nan_or_minus_inf, x, n)) torch_max_pool(w, x, xi, y, yi);
+  if (!any_block_has(has_nan_or_minus_inf, x, n)) return;
+  torch_max_pool(w, xi, yi, [x](std::int64_t i) { return x[i]; }, [y](std::int64_t i, float v) { y[i] = v; });
+}
+
+void repair_max_pool_bf16(const MaxPoolWindows& w, const std::uint16_t* x, const BlockedIndex& xi, std::int64_t n,
+                          std::uint16_t* y, const BlockedIndex& yi) {
+  if (!any_block_has(has_nan_or_minus_inf_bf16, x, n)) return;
+  torch_max_pool(
+      w, xi, yi, [x](std::int64_t i) { return ir::bf16_to_float(x[i]); },
+      [y](std::int64_t i, float v) { y[i] = ir::float_to_bf16(v); });
 }
 
 void repair_softmax(const float* x, float* y, std::int64_t outer, std::int64_t len, std::int64_t inner) {

@@ -41,6 +41,9 @@ struct MaxPoolWindows {
 // (the first NaN in a window wins, else the largest; padding never counts).
 void repair_max_pool(const MaxPoolWindows& w, const float* x, const BlockedIndex& xi, std::int64_t n, float* y,
                      const BlockedIndex& yi);
+// The same over bf16 values (a max pooling passing bf16 activations through).
+void repair_max_pool_bf16(const MaxPoolWindows& w, const std::uint16_t* x, const BlockedIndex& xi, std::int64_t n,
+                          std::uint16_t* y, const BlockedIndex& yi);
 
 // oneDNN's softmax keeps a row's other entries when the row holds NaN or
 // +inf; torch makes such a row (its max NaN or +inf) all NaN. x, y: [outer,
