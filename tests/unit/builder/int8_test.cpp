@@ -218,7 +218,9 @@ void check_int8_chain(bool relu, bool third_reader) {
   const auto got = ctx.run({x});
   const Tensor want_a = expected(m.p.steps[0], x, qa.values, {ba});
   EXPECT_TRUE(close(got[0], expected(m.p.steps[1], want_a, qb.values, {bb}), 1e-4));
-  if (third_reader) EXPECT_TRUE(close(got[1], expected(m.p.steps[2], want_a, qb.values, {bb}), 1e-4));
+  if (third_reader) {
+    EXPECT_TRUE(close(got[1], expected(m.p.steps[2], want_a, qb.values, {bb}), 1e-4));
+  }
 }
 
 // ResNet's stem: conv, relu, 3x3/2 max pooling (padding 1), then two int8
@@ -283,23 +285,38 @@ Step with_residual(Step step, int residual) {
   return step;
 }
 
-void check_int8_residual_chain(bool float_block_input) {
-  SCOPED_TRACE(float_block_input ? "float32 block input" : "uint8 block input");
-  const Dims d{1, 16, 9, 9};
-  const Tensor x = random_tensor(DType::Float32, d, 21, -2.0, 2.0);
+// Five int8 3x3 convolutions 16 -> 16 over x [1, 16, 9, 9] (drawn from
+// x_seed), as tensors of a program being made: weights from seeds seed..+4,
+// biases from seed + 10.., and one float32 result tensor y0..y4 each.
+struct BlockConvs {
+  Dims d{1, 16, 9, 9};
+  Tensor x;
   ProgramMaker m;
-  const int xi = m.tensor("x", DType::Float32, d, TensorRole::Input);
+  int xi = -1;
   std::vector<runtime::QuantizedWeight> qw;
   std::vector<Tensor> bias;
   std::vector<int> w_ids, b_ids, y_ids;
-  for (int i = 0; i < 5; ++i) {
-    qw.push_back(runtime::quantize_weight(random_tensor(DType::Float32, {16, 16, 3, 3}, 30 + i, -0.3, 0.3), 0, 127));
-    bias.push_back(random_tensor(DType::Float32, {16}, 40 + i, -0.5, 0.5));
+};
+
+BlockConvs block_convs(std::uint32_t x_seed, std::uint32_t seed) {
+  BlockConvs t;
+  t.x = random_tensor(DType::Float32, t.d, x_seed, -2.0, 2.0);
+  t.xi = t.m.tensor("x", DType::Float32, t.d, TensorRole::Input);
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    t.qw.push_back(runtime::quantize_weight(random_tensor(DType::Float32, {16, 16, 3, 3}, seed + i, -0.3, 0.3), 0, 127));
+    t.bias.push_back(random_tensor(DType::Float32, {16}, seed + 10 + i, -0.5, 0.5));
     const std::string n = std::to_string(i);
-    w_ids.push_back(m.tensor("w" + n, DType::Int8, {16, 16, 3, 3}, TensorRole::Constant, qw.back().values));
-    b_ids.push_back(m.tensor("b" + n, DType::Float32, {16}, TensorRole::Constant, bias.back()));
-    y_ids.push_back(m.tensor("y" + n, DType::Float32, d, TensorRole::Activation));
+    t.w_ids.push_back(t.m.tensor("w" + n, DType::Int8, {16, 16, 3, 3}, TensorRole::Constant, t.qw.back().values));
+    t.b_ids.push_back(t.m.tensor("b" + n, DType::Float32, {16}, TensorRole::Constant, t.bias.back()));
+    t.y_ids.push_back(t.m.tensor("y" + n, DType::Float32, t.d, TensorRole::Activation));
   }
+  return t;
+}
+
+void check_int8_residual_chain(bool float_block_input) {
+  SCOPED_TRACE(float_block_input ? "float32 block input" : "uint8 block input");
+  BlockConvs t = block_convs(21, 30);
+  auto& [d, x, m, xi, qw, bias, w_ids, b_ids, y_ids] = t;
   // y0 = a(x); y1 = b(y0); y2 = relu(c(y1) + y0); y3 = e(y2); y4 = relu(f(y3) + y2)
   const float s = 6.0f / 255.0f;  // outputs after relu reach ~5-8: some clip, as with a percentile
   auto conv = [&](int i, int in, float in_scale, bool in_unsigned) {
@@ -369,21 +386,8 @@ TEST(Int8Kernels, QuantizedResidualChain) {
 // a further int8 convolution e reads c's result) or a float32 one.
 void check_int8_downsample(bool quantized_out) {
   SCOPED_TRACE(quantized_out ? "into a uint8 result" : "into a float32 result");
-  const Dims d{1, 16, 9, 9};
-  const Tensor x = random_tensor(DType::Float32, d, 71, -2.0, 2.0);
-  ProgramMaker m;
-  const int xi = m.tensor("x", DType::Float32, d, TensorRole::Input);
-  std::vector<runtime::QuantizedWeight> qw;
-  std::vector<Tensor> bias;
-  std::vector<int> w_ids, b_ids, y_ids;
-  for (int i = 0; i < 5; ++i) {
-    qw.push_back(runtime::quantize_weight(random_tensor(DType::Float32, {16, 16, 3, 3}, 80 + i, -0.3, 0.3), 0, 127));
-    bias.push_back(random_tensor(DType::Float32, {16}, 90 + i, -0.5, 0.5));
-    const std::string n = std::to_string(i);
-    w_ids.push_back(m.tensor("w" + n, DType::Int8, {16, 16, 3, 3}, TensorRole::Constant, qw.back().values));
-    b_ids.push_back(m.tensor("b" + n, DType::Float32, {16}, TensorRole::Constant, bias.back()));
-    y_ids.push_back(m.tensor("y" + n, DType::Float32, d, TensorRole::Activation));
-  }
+  BlockConvs t = block_convs(71, 80);
+  auto& [d, x, m, xi, qw, bias, w_ids, b_ids, y_ids] = t;
   // y0 = a(x); y1 = b(y0); y2 = d(y0), no relu; y3 = relu(c(y1) + y2); y4 = e(y3)
   const float s = 6.0f / 255.0f, sd = 4.0f / 127.0f;  // some of d's results (up to ~6) clip
   auto conv = [&](int i, int in, float in_scale, bool in_unsigned, bool relu) {
@@ -399,7 +403,9 @@ void check_int8_downsample(bool quantized_out) {
   runtime::Engine engine(m.p);
   const auto steps = engine.steps();
   EXPECT_NE(steps[2].output_layout.find(" s8"), std::string::npos) << steps[2].output_layout;
-  if (quantized_out) EXPECT_NE(steps[3].output_layout.find(" u8"), std::string::npos) << steps[3].output_layout;
+  if (quantized_out) {
+    EXPECT_NE(steps[3].output_layout.find(" u8"), std::string::npos) << steps[3].output_layout;
+  }
   // The definition, with y2 as stored: q * sd.
   const Tensor y0 = expected(m.p.steps[0], x, qw[0].values, {bias[0]});
   const Tensor y1 = expected(m.p.steps[1], y0, qw[1].values, {bias[1]});
@@ -534,6 +540,14 @@ std::shared_ptr<builder::CalibrationSettings> batches(builder::CalibrationMethod
   return s;
 }
 
+// An int8 engine of `net`, calibrated min/max on three batches.
+runtime::Engine build_int8(network::Network net, builder::BuildReport& report) {
+  builder::BuilderConfig config;
+  config.precision = Precision::Int8;
+  config.calibration = batches(builder::CalibrationMethod::MinMax, 3);
+  return builder::build(std::move(net), config, &report);
+}
+
 // An int8 engine of small_cnn against the fp32 one on an input calibration
 // never saw: close (within 5 % of the largest output), not equal. Returns
 // the int8 result.
@@ -613,11 +627,8 @@ network::Network downsample_block() {
 
 TEST(Int8Builder, DownsampleBranchGetsAnOutputScale) {
   if (!runtime::cpu::cpu_has_int8_dot_product()) GTEST_SKIP() << "no int8 dot-product instructions: signed inputs stay fp32";
-  builder::BuilderConfig config;
-  config.precision = Precision::Int8;
-  config.calibration = batches(builder::CalibrationMethod::MinMax, 3);
   builder::BuildReport report;
-  runtime::Engine engine = builder::build(downsample_block(), config, &report);
+  runtime::Engine engine = build_int8(downsample_block(), report);
   EXPECT_EQ(report.int8_steps, 4);
   // Which branch's conv absorbs the add is the fusion's choice: the other's
   // result is the residual that gets the output scale.
@@ -663,11 +674,8 @@ TEST(Int8Builder, DownsampleBranchGetsAnOutputScale) {
 // close to fp32.
 TEST(Int8Builder, WithoutDotProductSignedInputsStayFp32AndWeightsAre7Bit) {
   WithoutDotProduct guard;
-  builder::BuilderConfig config;
-  config.precision = Precision::Int8;
-  config.calibration = batches(builder::CalibrationMethod::MinMax, 3);
   builder::BuildReport report;
-  runtime::Engine engine = builder::build(small_cnn(), config, &report);
+  runtime::Engine engine = build_int8(small_cnn(), report);
   EXPECT_EQ(report.int8_steps, 1);
   int int8 = 0;
   for (const auto& s : engine.steps()) {

@@ -551,6 +551,13 @@ void expect_bf16_result(const Tensor& want, const Tensor& got, bool odd) {
   EXPECT_GT(worst, 0.0);
 }
 
+// The first `count` steps store their results in bf16.
+void expect_bf16_results(const std::vector<runtime::StepInfo>& steps, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    EXPECT_NE(steps[i].output_layout.find(" bf16"), std::string::npos) << steps[i].name << ": " << steps[i].output_layout;
+  }
+}
+
 // bf16 activations: between bf16 convolutions (a clip after the first two,
 // as MobileNet's relu6; a residual add into the third) the tensors are stored
 // in bf16, and only the engine's output is float32. NaN and ±inf in x go the
@@ -570,10 +577,8 @@ TEST(Precision, Bf16ActivationsStayBf16BetweenConvs) {
   auto engine = build_bf16(make());
   const auto steps = engine.steps();
   ASSERT_EQ(steps.size(), 4u);
-  for (std::size_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(steps[i].precision, runtime::Precision::BFloat16) << steps[i].name;
-    EXPECT_NE(steps[i].output_layout.find(" bf16"), std::string::npos) << steps[i].name << ": " << steps[i].output_layout;
-  }
+  expect_bf16_results(steps, 3);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(steps[i].precision, runtime::Precision::BFloat16) << steps[i].name;
   EXPECT_EQ(steps[3].output_layout, "plain");
   auto ctx = engine.create_context();
   Network ref = make();
@@ -614,9 +619,7 @@ TEST(Precision, Bf16ActivationsPassThroughMaxPooling) {
   const auto steps = engine.steps();
   ASSERT_EQ(steps.size(), 4u);
   EXPECT_EQ(steps[1].kind, "Pooling");
-  for (std::size_t i = 0; i < 3; ++i) {
-    EXPECT_NE(steps[i].output_layout.find(" bf16"), std::string::npos) << steps[i].name << ": " << steps[i].output_layout;
-  }
+  expect_bf16_results(steps, 3);
   auto ctx = engine.create_context();
   Network ref = make();
   for (const bool odd : {false, true}) {
@@ -677,7 +680,9 @@ TEST(Precision, AFloat32ElementwiseResultKeepsItsInputsFloat32) {
   for (const auto& s : engine.steps()) {
     EXPECT_NE(s.kind, "Reorder") << s.name;
     EXPECT_EQ(s.output_layout.find("bf16"), std::string::npos) << s.name << ": " << s.output_layout;
-    if (s.kind == "Elementwise") EXPECT_EQ(s.implementation.rfind("onednn:", 0), 0u) << s.implementation;
+    if (s.kind == "Elementwise") {
+      EXPECT_EQ(s.implementation.rfind("onednn:", 0), 0u) << s.implementation;
+    }
   }
   auto ctx = engine.create_context();
   Network ref = make();
