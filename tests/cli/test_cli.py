@@ -239,6 +239,21 @@ class CliTest(unittest.TestCase):
         self.assertEqual(policy({"OMP_WAIT_POLICY": "passive"}), "passive")
         self.assertEqual(policy({"GOMP_SPINCOUNT": "0"}), "spin then sleep (GOMP_SPINCOUNT=0)")
 
+    def test_openmp_binding_keeps_every_core(self):
+        # With OMP_PROC_BIND libgomp pins the first thread to one CPU before main; the CLI's restart
+        # (for the short spin) inherited that mask and ran every engine on one thread. Binding now
+        # skips the restart: all the cores this process may use, libgomp's own wait policy.
+        cores = len(os.sched_getaffinity(0))
+        if cores < 2:
+            self.skipTest("one CPU: nothing to lose")
+        env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "OMP_NUM_THREADS")}
+        args = [CLI, "bench", fixture("tiny_cnn", "pt2.pt2"), "--json", "--iterations", "1", "--warmup", "0"]
+        for binding in ({"OMP_PROC_BIND": "true"}, {"OMP_PLACES": "cores"}, {"OMP_PROC_BIND": "close", "OMP_PLACES": "threads"}):
+            with self.subTest(**binding):
+                data = json.loads(subprocess.run(args, env={**env, **binding}, capture_output=True, text=True,
+                                                 check=True, timeout=600).stdout)
+                self.assertEqual((data["threads"], data["omp_wait_policy"]), (cores, "default"))
+
     def test_bench_json_has_the_promised_fields(self):
         data = json.loads(self.atenrt("bench", fixture("tiny_cnn", "pt2.pt2"), "--json", "--iterations", "3",
                                       "--warmup", "1", "--threads", "1").stdout)
