@@ -57,8 +57,10 @@ constexpr const char* kOpenmpSpinCount = "10000";
 
 void prefer_short_openmp_spins(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
-  for (const char* binding : {"OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY"}) {
-    if (std::getenv(binding)) return;
+  const char* bind = std::getenv("OMP_PROC_BIND");
+  if ((bind && std::string(bind) != "false" && std::string(bind) != "FALSE") || std::getenv("OMP_PLACES") ||
+      std::getenv("GOMP_CPU_AFFINITY")) {
+    return;
   }
   if (setenv("GOMP_SPINCOUNT", kOpenmpSpinCount, 1) != 0) return;
   execv("/proc/self/exe", argv);  // returns only when it fails: then run with the default

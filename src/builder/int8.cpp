@@ -309,8 +309,9 @@ int quantize_steps(Program& program, const CalibrationTable& table, const runtim
   }
   for (int id : residuals) {
     const auto it = table.find(program.tensors[id].name);
+    if (it == table.end()) continue;
     for (Step& step : program.steps) {
-      if (it == table.end() || step.precision != Precision::Int8 || step.outputs != std::vector<int>{id}) continue;
+      if (step.precision != Precision::Int8 || step.outputs != std::vector<int>{id}) continue;
       step.quant.output_scale = it->second.scale;
       step.quant.output_unsigned = it->second.non_negative;
     }

@@ -176,11 +176,7 @@ std::vector<Engine::Impl::OutputForm> Engine::Impl::output_forms(const Consumers
   const auto int8_conv = [&](int r) {
     return program.steps[r].precision == Precision::Int8 && program.steps[r].kind() == network::LayerKind::Convolution;
   };
-  const auto max_pooling = [&](int r) {
-    const Step& st = program.steps[r];
-    return st.kind() == network::LayerKind::Pooling &&
-           std::get<network::PoolingParams>(st.params).op == network::PoolingOp::Max;
-  };
+  const auto max_pooling = [&](int r) { return cpu::max_pooling(program.steps[r]); };
   for (std::size_t s = program.steps.size(); s-- > 0;) {
     if (!forms[s].blocked || !(int8_conv(static_cast<int>(s)) || max_pooling(static_cast<int>(s)))) continue;
     // What reader r quantizes input i as, if it reads it as its source.

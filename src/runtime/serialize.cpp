@@ -56,7 +56,7 @@ EngineOptions read_options(Reader& r) {
   return o;
 }
 
-
+// Whether an int8 step has an output scale (header feature bit 2).
 bool has_output_scales(const Program& prog) {
   return std::any_of(prog.steps.begin(), prog.steps.end(), [](const Step& s) {
     return s.precision == Precision::Int8 && s.quant.output_scale != 0.0f;
@@ -366,9 +366,9 @@ file::WeightPrecision weight_precision(const Program& prog) {
 
 std::uint32_t required_features(const Program& prog) {
   const auto p = weight_precision(prog);
-  return p == file::WeightPrecision::BFloat16 ? file::kFeatureBf16
-         : p == file::WeightPrecision::Int8   ? file::kFeatureInt8 | (has_output_scales(prog) ? file::kFeatureInt8OutputScales : 0)
-                                              : 0;
+  if (p == file::WeightPrecision::BFloat16) return file::kFeatureBf16;
+  if (p != file::WeightPrecision::Int8) return 0;
+  return file::kFeatureInt8 | (has_output_scales(prog) ? file::kFeatureInt8OutputScales : 0);
 }
 
 // `extra` sections follow the program and weights (a dynamic engine's ranges).

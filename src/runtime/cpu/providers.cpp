@@ -135,12 +135,10 @@ bool computes_in_bf16(const Step& step) {
   return step.kind() == network::LayerKind::Convolution && step.precision == Precision::BFloat16;
 }
 
-namespace {
 bool max_pooling(const Step& step) {
   return step.kind() == network::LayerKind::Pooling &&
          std::get<network::PoolingParams>(step.params).op == network::PoolingOp::Max;
 }
-}  // namespace
 
 bool reads_bf16_only_to_write_it(const Step& step) {
   return step.kind() == network::LayerKind::Elementwise || max_pooling(step);

@@ -58,6 +58,7 @@ bool accepts_blocked(const Step& step, std::size_t input, const Program& program
 // where it writes bf16: Engine::Impl::output_forms). A reorder to plain
 // float32 serves any other reader.
 bool computes_in_bf16(const Step& step);
+bool max_pooling(const Step& step);  // passes bf16 and int8 activations through
 // An elementwise step or a max pooling: bf16 in only with bf16 out (oneDNN's
 // jit binary wants src0 and dst of one type; a max pooling passes it through).
 bool reads_bf16_only_to_write_it(const Step& step);

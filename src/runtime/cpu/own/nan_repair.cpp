@@ -68,7 +68,9 @@ ATENRT_AVX2_CLONES bool has_non_finite(const float* x, std::int64_t n) {
 // bf16 bits of NaN (exponent all ones, mantissa not 0) or -inf.
 ATENRT_AVX2_CLONES bool has_nan_or_minus_inf_bf16(const std::uint16_t* x, std::int64_t n) {
   int hit = 0;
-  for (std::int64_t i = 0; i < n; ++i) hit |= static_cast<int>((x[i] & 0x7fffu) > 0x7f80u) | static_cast<int>(x[i] == 0xff80u);
+  for (std::int64_t i = 0; i < n; ++i) {
+    hit |= static_cast<int>((x[i] & 0x7fffu) > 0x7f80u) | static_cast<int>(x[i] == 0xff80u);
+  }
   return hit != 0;
 }
 
