@@ -306,14 +306,10 @@ int quantize_steps(Program& program, const CalibrationTable& table, const runtim
     step.quant.input_unsigned = it->second.non_negative;
     step.quant.weight_scales = std::move(q.scales);
     ++made;
-  }
-  for (int id : residuals) {
-    const auto it = table.find(program.tensors[id].name);
-    if (it == table.end()) continue;
-    for (Step& step : program.steps) {
-      if (step.precision != Precision::Int8 || step.outputs != std::vector<int>{id}) continue;
-      step.quant.output_scale = it->second.scale;
-      step.quant.output_unsigned = it->second.non_negative;
+    if (step.outputs.size() != 1 || !residuals.count(step.outputs[0])) continue;
+    if (const auto out = table.find(program.tensors[step.outputs[0]].name); out != table.end()) {
+      step.quant.output_scale = out->second.scale;
+      step.quant.output_unsigned = out->second.non_negative;
     }
   }
   return made;

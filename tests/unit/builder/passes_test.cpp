@@ -551,6 +551,22 @@ void expect_bf16_result(const Tensor& want, const Tensor& got, bool odd) {
   EXPECT_GT(worst, 0.0);
 }
 
+// The engine against the float32 reference `ref` on random x (from `seed`),
+// then on the same x with `odd` (index -> NaN or ±inf) written into it.
+void expect_bf16_with_finite_and_odd_x(runtime::Engine& engine, const Network& ref, std::uint32_t seed,
+                                       const std::vector<std::pair<int, float>>& odd) {
+  auto ctx = engine.create_context();
+  for (const bool with_odd : {false, true}) {
+    SCOPED_TRACE(with_odd ? "NaN or inf in x" : "finite x");
+    auto inputs = random_inputs(ref, seed);
+    if (with_odd) {
+      float* x = inputs["x"].mutable_data<float>();
+      for (const auto& [i, v] : odd) x[i] = v;
+    }
+    expect_bf16_result(reference::run(ref, inputs).begin()->second, ctx.run(inputs).begin()->second, with_odd);
+  }
+}
+
 // The first `count` steps store their results in bf16.
 void expect_bf16_results(const std::vector<runtime::StepInfo>& steps, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
@@ -580,19 +596,7 @@ TEST(Precision, Bf16ActivationsStayBf16BetweenConvs) {
   expect_bf16_results(steps, 3);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(steps[i].precision, runtime::Precision::BFloat16) << steps[i].name;
   EXPECT_EQ(steps[3].output_layout, "plain");
-  auto ctx = engine.create_context();
-  Network ref = make();
-  for (const bool odd : {false, true}) {
-    SCOPED_TRACE(odd ? "NaN and inf in x" : "finite x");
-    auto inputs = random_inputs(ref);
-    if (odd) {
-      float* x = inputs["x"].mutable_data<float>();
-      x[5] = std::nanf("");
-      x[700] = INFINITY;
-      x[1500] = -INFINITY;
-    }
-    expect_bf16_result(reference::run(ref, inputs).begin()->second, ctx.run(inputs).begin()->second, odd);
-  }
+  expect_bf16_with_finite_and_odd_x(engine, make(), 1, {{5, std::nanf("")}, {700, INFINITY}, {1500, -INFINITY}});
 }
 
 // ResNet's stem: a bf16 convolution, relu, 3x3/2 max pooling, read by the
@@ -620,18 +624,7 @@ TEST(Precision, Bf16ActivationsPassThroughMaxPooling) {
   ASSERT_EQ(steps.size(), 4u);
   EXPECT_EQ(steps[1].kind, "Pooling");
   expect_bf16_results(steps, 3);
-  auto ctx = engine.create_context();
-  Network ref = make();
-  for (const bool odd : {false, true}) {
-    SCOPED_TRACE(odd ? "NaN and -inf in x" : "finite x");
-    auto inputs = random_inputs(ref, 5);
-    if (odd) {
-      float* x = inputs["x"].mutable_data<float>();
-      x[5] = std::nanf("");
-      x[900] = -INFINITY;
-    }
-    expect_bf16_result(reference::run(ref, inputs).begin()->second, ctx.run(inputs).begin()->second, odd);
-  }
+  expect_bf16_with_finite_and_odd_x(engine, make(), 5, {{5, std::nanf("")}, {900, -INFINITY}});
 }
 
 // A squeeze-excitation gate between bf16 convolutions (EfficientNet's
